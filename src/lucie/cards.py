@@ -1,0 +1,155 @@
+"""Cards: values, parsing and formatting.
+
+A :class:`Card` is a small immutable value (an ``int`` from 0 to 51 under
+the hood, so it hashes and compares fast).  Its text form is rank then suit:
+
+>>> Card.parse("TH")
+Card.parse('TH')
+>>> str(Card.parse("10♥"))
+'TH'
+>>> Card.parse("q♦").glyph()
+'Q♦'
+>>> Card.parse("10h").rank, Card.parse("10h").suit
+(10, 'H')
+>>> Card.parse("1H")
+Traceback (most recent call last):
+...
+lucie.errors.CardError: '1H' is not a card (expected rank A 2-9 T/10 J Q K then suit C D H S)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from lucie.errors import CardError
+
+#: Suit letters in lucie's order (also the order of the foundations).
+SUITS: Final = ("C", "D", "H", "S")
+#: Suit glyphs, in the order of :data:`SUITS`.
+SUIT_GLYPHS: Final = ("♣", "♦", "♥", "♠")
+#: Rank letters; ``RANKS[r - 1]`` is the letter of rank ``r`` (1 = ace).
+RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+#: Suits whose cards are red.
+RED_SUITS: Final = frozenset({"D", "H"})
+
+ACE: Final = 1
+KING: Final = 13
+
+_SUIT_ALIASES: Final = {
+    "C": 0, "♣": 0, "♧": 0,
+    "D": 1, "♦": 1, "♢": 1,
+    "H": 2, "♥": 2, "♡": 2,
+    "S": 3, "♠": 3, "♤": 3,
+}
+_RANK_ALIASES: Final = {r: i + 1 for i, r in enumerate(RANKS)} | {"10": 10}
+
+
+class Card(int):
+    """A playing card: ``suit_index * 13 + rank - 1``.
+
+    Construct one with :meth:`Card.parse` or :meth:`Card.of`; every card is a
+    shared singleton, so ``is`` and ``==`` agree.
+    """
+
+    __slots__ = ()
+
+    _cache: list[Card]
+
+    def __new__(cls, index: int) -> Card:
+        if not 0 <= index < 52:
+            raise CardError(f"card index {index} is out of range 0..51")
+        try:
+            return cls._cache[index]
+        except AttributeError:  # pragma: no cover - only while building the cache
+            return super().__new__(cls, index)
+
+    @classmethod
+    def of(cls, rank: int, suit: str) -> Card:
+        """The card of ``rank`` (1..13) and ``suit`` (a letter of :data:`SUITS`).
+
+        >>> Card.of(12, "D")
+        Card.parse('QD')
+        """
+        if not 1 <= rank <= 13 or suit not in SUITS:
+            raise CardError(f"no card of rank {rank!r} and suit {suit!r}")
+        return _CARDS[SUITS.index(suit) * 13 + rank - 1]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card: ``TH``, ``10H``, ``th``, ``10♥``, ``q♦``.
+
+        Raises :class:`~lucie.errors.CardError` naming the token otherwise.
+        """
+        token = text.strip()
+        if len(token) >= 2:
+            rank = _RANK_ALIASES.get(token[:-1].upper())
+            suit = _SUIT_ALIASES.get(token[-1].upper())
+            if rank is not None and suit is not None:
+                return _CARDS[suit * 13 + rank - 1]
+        raise CardError(
+            f"{text!r} is not a card "
+            "(expected rank A 2-9 T/10 J Q K then suit C D H S)"
+        )
+
+    @property
+    def rank(self) -> int:
+        """1 (ace) to 13 (king)."""
+        return int(self) % 13 + 1
+
+    @property
+    def suit(self) -> str:
+        """The suit letter, one of :data:`SUITS`."""
+        return SUITS[int(self) // 13]
+
+    @property
+    def suit_index(self) -> int:
+        """Index of the suit in :data:`SUITS` (and of its foundation)."""
+        return int(self) // 13
+
+    @property
+    def is_red(self) -> bool:
+        return int(self) // 13 in (1, 2)
+
+    def glyph(self) -> str:
+        """The display form with a suit glyph and ``10`` for ten: ``10♥``."""
+        rank = "10" if self.rank == 10 else RANKS[self.rank - 1]
+        return rank + SUIT_GLYPHS[self.suit_index]
+
+    def __str__(self) -> str:
+        return RANKS[int(self) % 13] + SUITS[int(self) // 13]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
+        return (Card, (int(self),))
+
+
+_CARDS: Final[list[Card]] = [int.__new__(Card, i) for i in range(52)]
+Card._cache = _CARDS
+
+#: The 52 cards in lucie's order: clubs A..K, diamonds, hearts, spades.
+DECK: Final[tuple[Card, ...]] = tuple(_CARDS)
+
+
+def parse_cards(tokens: Iterable[str]) -> list[Card]:
+    """Parse several card tokens.
+
+    >>> parse_cards("KH 2S 8s".split())
+    [Card.parse('KH'), Card.parse('2S'), Card.parse('8S')]
+    """
+    return [Card.parse(t) for t in tokens]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards in plain text, separated by spaces.
+
+    >>> format_cards([Card.parse("KH"), Card.parse("10S")])
+    'KH TS'
+    """
+    return " ".join(str(c) for c in cards)
+

@@ -1,0 +1,963 @@
+"""The engine: positions, moves, legal moves and games with history.
+
+A :class:`Position` is an immutable snapshot of the table; a :class:`Move`
+is a small value with a text form (``c>g``, ``c>f``, ``c>1``, ``1>g``,
+``R``, ``7H>g``).  A :class:`Game` keeps the history and the deal's random
+generator, so undo, redo and redeals replay exactly.
+
+>>> game = Game(Rules(), deal=1)
+>>> game.position.fans[0]
+(Card.parse('JD'), Card.parse('KS'), Card.parse('4S'))
+>>> game.legal_moves
+<LegalMoves: b>e f>i g>F m>p p>n R>
+>>> game.push("f>i")
+Move.parse('f>i')
+>>> game.position.fans[8]
+(Card.parse('KD'), Card.parse('5C'), Card.parse('8D'), Card.parse('7D'))
+>>> game.pop()
+Move.parse('f>i')
+>>> game.push("a>b")
+Traceback (most recent call last):
+...
+lucie.errors.MoveError: a>b: 4S cannot go on TH (fans build down in suit)
+
+Every interface asks this module what is legal and applies moves through it;
+no other module moves a card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from lucie.cards import ACE, DECK, KING, SUITS, Card, format_cards
+from lucie.deals import (
+    RandomState,
+    Shuffler,
+    check_deal_number,
+    deal_layout,
+    random_deal_number,
+    redeal_fans,
+)
+from lucie.errors import CardError, LucieError, MoveError
+from lucie.rules import Rules
+
+SourceKind = Literal["fan", "cell", "card", "redeal"]
+TargetKind = Literal["fan", "cell", "foundation", "none"]
+Status = Literal["playing", "won", "lost", "resigned"]
+
+#: Fan names in deal order.
+FAN_NAMES: Final = "abcdefghijklmnopqrstuvwxyz"
+
+_BUILD_WORDS: Final = {
+    ("suit", "down"): "fans build down in suit",
+    ("suit", "updown"): "fans build up or down in suit",
+    ("alternate", "down"): "fans build down in alternate colours",
+    ("alternate", "updown"): "fans build up or down in alternate colours",
+    ("any", "down"): "fans build down regardless of suit",
+    ("any", "updown"): "fans build up or down regardless of suit",
+}
+
+
+# ---------------------------------------------------------------------------
+# Moves
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One move, in the notation of ``ARCHITECTURE.md``.
+
+    A target ``f`` is the foundation; the fan named f is written ``F`` as a
+    target (``d>F``), the only letter whose case matters.  Sources, and
+    the other fan letters, may be given in either case.
+
+    ``src_kind``/``src``: a fan index, a cell index, a card (merci or
+    foundation take-back), or the redeal.  ``dst_kind``/``dst``: a fan
+    index, a cell index, the foundation, or nothing (redeal).
+
+    >>> Move.parse("c>g"), Move.parse("C>f"), Move.parse("c>1"), Move.parse("2>f")
+    (Move.parse('c>g'), Move.parse('c>f'), Move.parse('c>1'), Move.parse('2>f'))
+    >>> Move.parse("d>F").dst_kind, Move.parse("d>f").dst_kind
+    ('fan', 'foundation')
+    >>> str(Move.parse("10h>b")), str(Move.parse("r"))
+    ('TH>b', 'R')
+    """
+
+    src_kind: SourceKind
+    src: int
+    dst_kind: TargetKind
+    dst: int
+
+    # -- constructors -------------------------------------------------------
+
+    @classmethod
+    def to_foundation(cls, fan: int) -> Move:
+        return cls("fan", fan, "foundation", -1)
+
+    @classmethod
+    def build(cls, fan: int, onto: int) -> Move:
+        return cls("fan", fan, "fan", onto)
+
+    @classmethod
+    def to_cell(cls, fan: int, cell: int) -> Move:
+        return cls("fan", fan, "cell", cell)
+
+    @classmethod
+    def from_cell(cls, cell: int, fan: int | None) -> Move:
+        """Cell to fan ``fan``, or to the foundation when ``fan`` is None."""
+        if fan is None:
+            return cls("cell", cell, "foundation", -1)
+        return cls("cell", cell, "fan", fan)
+
+    @classmethod
+    def card_to_fan(cls, card: Card, fan: int) -> Move:
+        """A merci (buried card) or a take-back (foundation top) onto ``fan``."""
+        return cls("card", int(card), "fan", fan)
+
+    @classmethod
+    def redeal(cls) -> Move:
+        return REDEAL
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move in text form; raises :class:`MoveError` if malformed."""
+        token = text.strip()
+        if token.upper() == "R":
+            return REDEAL
+        src_text, sep, dst_text = token.partition(">")
+        src_text, dst_text = src_text.strip(), dst_text.strip()
+        if not sep or not src_text or not dst_text:
+            raise MoveError(
+                f"{text!r} is not a move (expected like c>g, c>f, c>1, 1>g, 7H>g or R)"
+            )
+        src_kind: SourceKind
+        if len(src_text) == 1 and src_text.lower() in FAN_NAMES:
+            src_kind, src = "fan", FAN_NAMES.index(src_text.lower())
+        elif src_text.isdigit():
+            src_kind, src = "cell", int(src_text) - 1
+            if src < 0:
+                raise MoveError(f"{text!r}: cells are numbered from 1")
+        else:
+            try:
+                src_kind, src = "card", int(Card.parse(src_text))
+            except CardError:
+                raise MoveError(
+                    f"{text!r}: {src_text!r} is neither a fan letter, a cell number nor a card"
+                ) from None
+        dst_kind: TargetKind
+        if dst_text == "f":
+            dst_kind, dst = "foundation", -1
+        elif len(dst_text) == 1 and dst_text.lower() in FAN_NAMES:
+            dst_kind, dst = "fan", FAN_NAMES.index(dst_text.lower())
+        elif dst_text.isdigit() and int(dst_text) >= 1:
+            dst_kind, dst = "cell", int(dst_text) - 1
+        else:
+            raise MoveError(
+                f"{text!r}: {dst_text!r} is neither a fan letter, f nor a cell number"
+            )
+        if src_kind == "card" and dst_kind != "fan":
+            raise MoveError(f"{text!r}: a lifted card can only go onto a fan")
+        if src_kind == "cell" and dst_kind == "cell":
+            raise MoveError(f"{text!r}: cards do not move from cell to cell")
+        return cls(src_kind, src, dst_kind, dst)
+
+    def __str__(self) -> str:
+        if self.src_kind == "redeal":
+            return "R"
+        if self.src_kind == "fan":
+            src = FAN_NAMES[self.src]
+        elif self.src_kind == "cell":
+            src = str(self.src + 1)
+        else:
+            src = str(Card(self.src))
+        if self.dst_kind == "foundation":
+            dst = "f"
+        elif self.dst_kind == "fan":
+            dst = "F" if self.dst == _FAN_F else FAN_NAMES[self.dst]
+        else:
+            dst = str(self.dst + 1)
+        return f"{src}>{dst}"
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    @property
+    def is_redeal(self) -> bool:
+        return self.src_kind == "redeal"
+
+    @property
+    def card_source(self) -> Card | None:
+        """The lifted card of a merci or take-back move, else None."""
+        return Card(self.src) if self.src_kind == "card" else None
+
+
+REDEAL: Final = Move("redeal", -1, "none", -1)
+_FAN_F: Final = FAN_NAMES.index("f")
+
+
+def parse_moves(text: str | Iterable[str]) -> list[Move]:
+    """Parse moves separated by spaces or commas (or already split).
+
+    >>> parse_moves("a>f, b>c R")
+    [Move.parse('a>f'), Move.parse('b>c'), Move.parse('R')]
+    """
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [Move.parse(t) for t in tokens]
+
+
+def format_moves(moves: Iterable[Move]) -> str:
+    """Moves as text separated by spaces."""
+    return " ".join(str(m) for m in moves)
+
+
+# ---------------------------------------------------------------------------
+# Positions
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """An immutable snapshot of the table.
+
+    ``fans`` bottom card first (the last card is the playable top);
+    ``foundations`` the number of cards on each suit's foundation in the
+    order C, D, H, S; ``cells`` one entry per free cell.
+    """
+
+    rules: Rules
+    fans: tuple[tuple[Card, ...], ...]
+    foundations: tuple[int, int, int, int] = (0, 0, 0, 0)
+    cells: tuple[Card | None, ...] = ()
+    redeals_left: int = 0
+    merci_used: bool = False
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def deal(cls, rules: Rules, number: int) -> Position:
+        """The starting position of deal ``number`` (as PySolFC lays it out)."""
+        fans, foundations, _ = deal_layout(rules, number)
+        return cls.start(rules, fans, foundations)
+
+    @classmethod
+    def start(
+        cls,
+        rules: Rules,
+        fans: Sequence[Sequence[Card]],
+        foundations: tuple[int, int, int, int] = (0, 0, 0, 0),
+        cells: Sequence[Card | None] | None = None,
+    ) -> Position:
+        """A starting position with every redeal (and the merci) still to use."""
+        padded = [tuple(f) for f in fans] + [()] * (rules.num_fans - len(fans))
+        return cls(
+            rules,
+            tuple(padded),
+            foundations,
+            tuple(cells) if cells is not None else (None,) * rules.cells,
+            rules.redeals,
+            False,
+        )
+
+    def __post_init__(self) -> None:
+        rules = self.rules
+        if len(self.fans) != rules.num_fans:
+            raise LucieError(f"{len(self.fans)} fans given, {rules.num_fans} expected")
+        if len(self.cells) != rules.cells:
+            raise LucieError(f"{len(self.cells)} cells given, {rules.cells} expected")
+        if not 0 <= self.redeals_left <= rules.redeals:
+            raise LucieError(
+                f"redeals left {self.redeals_left} is not between 0 and {rules.redeals}"
+            )
+        if any(not 0 <= n <= 13 for n in self.foundations):
+            raise LucieError(f"foundation counts {self.foundations} out of range")
+        if rules.max_fan is not None:
+            for i, fan in enumerate(self.fans):
+                if len(fan) > max(rules.max_fan, rules.fan_size):
+                    raise LucieError(
+                        f"fan {FAN_NAMES[i]} holds {len(fan)} cards, more than max_fan"
+                    )
+
+    def check_cards(self) -> None:
+        """Raise :class:`LucieError` unless each of the 52 cards is in exactly
+        one place (fans, cells, foundations)."""
+        seen: dict[Card, str] = {}
+        problems: list[str] = []
+        places = [
+            (f"fan {FAN_NAMES[i]}", fan) for i, fan in enumerate(self.fans)
+        ] + [("the cells", tuple(c for c in self.cells if c is not None))]
+        for suit, count in enumerate(self.foundations):
+            places.append(
+                (f"the {SUITS[suit]} foundation", tuple(DECK[suit * 13: suit * 13 + count]))
+            )
+        for where, cards in places:
+            for card in cards:
+                if card in seen:
+                    problems.append(f"{card} is twice ({seen[card]} and {where})")
+                seen[card] = where
+        missing = [str(c) for c in DECK if c not in seen]
+        if missing:
+            problems.append("missing: " + " ".join(missing))
+        if problems:
+            raise LucieError("; ".join(problems))
+
+    # -- facts --------------------------------------------------------------
+
+    @property
+    def score(self) -> int:
+        """Cards on the foundations (0..52)."""
+        return sum(self.foundations)
+
+    @property
+    def is_won(self) -> bool:
+        return sum(self.foundations) == 52
+
+    @property
+    def last_deal(self) -> bool:
+        """Whether every redeal has been used."""
+        return self.redeals_left == 0
+
+    @property
+    def merci_available(self) -> bool:
+        """Whether the merci may still be used at some point in this deal."""
+        return self.rules.merci and not self.merci_used and self.redeals_left == 0
+
+    def top(self, fan: int) -> Card | None:
+        f = self.fans[fan]
+        return f[-1] if f else None
+
+    def foundation_top(self, suit: int) -> Card | None:
+        n = self.foundations[suit]
+        return DECK[suit * 13 + n - 1] if n else None
+
+    def goes_to_foundation(self, card: Card) -> bool:
+        return self.foundations[card.suit_index] == card.rank - 1
+
+    def where(self, card: Card) -> tuple[str, int]:
+        """Where a card is: ``("fan", i)``, ``("cell", i)`` or ``("foundation", suit)``."""
+        for i, fan in enumerate(self.fans):
+            if card in fan:
+                return ("fan", i)
+        for i, cell in enumerate(self.cells):
+            if cell == card:
+                return ("cell", i)
+        return ("foundation", card.suit_index)
+
+    def cards_in_play(self) -> int:
+        return 52 - self.score
+
+    def key(self) -> tuple[object, ...]:
+        """A canonical key for transpositions: fan order does not matter."""
+        return (
+            tuple(sorted(f for f in self.fans if f)),
+            self.foundations,
+            tuple(sorted(int(c) for c in self.cells if c is not None)),
+            self.redeals_left,
+            self.merci_used,
+        )
+
+    # -- legal moves --------------------------------------------------------
+
+    def _plain_moves(self) -> list[Move]:
+        """Every legal move except the redeal and the merci."""
+        rules = self.rules
+        fans = self.fans
+        found = self.foundations
+        moves: list[Move] = []
+        accepts = rules.accepts
+        n = len(fans)
+        for i in range(n):
+            fan = fans[i]
+            if not fan:
+                continue
+            card = fan[-1]
+            if found[card // 13] == card % 13:
+                moves.append(Move("fan", i, "foundation", -1))
+        for i, cell in enumerate(self.cells):
+            if cell is not None and found[cell // 13] == cell % 13:
+                moves.append(Move("cell", i, "foundation", -1))
+        for i in range(n):
+            fan = fans[i]
+            if not fan:
+                continue
+            card = fan[-1]
+            for j in range(n):
+                if j != i and accepts(fans[j], card):
+                    moves.append(Move("fan", i, "fan", j))
+        if self.cells:
+            free = [i for i, c in enumerate(self.cells) if c is None]
+            if free:
+                for i in range(n):
+                    if fans[i]:
+                        moves.append(Move("fan", i, "cell", free[0]))
+            for ci, cell in enumerate(self.cells):
+                if cell is None:
+                    continue
+                for j in range(n):
+                    if accepts(fans[j], cell):
+                        moves.append(Move("cell", ci, "fan", j))
+        if rules.foundation_takeback:
+            for suit in range(4):
+                ftop = self.foundation_top(suit)
+                if ftop is None:
+                    continue
+                for j in range(n):
+                    if accepts(fans[j], ftop):
+                        moves.append(Move("card", int(ftop), "fan", j))
+        return moves
+
+    def _merci_moves(self) -> list[Move]:
+        moves: list[Move] = []
+        targets = [j for j, f in enumerate(self.fans) if f]
+        for fan in self.fans:
+            for card in fan[:-1]:
+                for j in targets:
+                    moves.append(Move("card", int(card), "fan", j))
+        return moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move: foundation moves first, then builds, cells,
+        take-backs, the merci, the redeal."""
+        moves = self._plain_moves()
+        rules = self.rules
+        if self.merci_available and (not rules.redeal_only_when_stuck or not moves):
+            moves.extend(self._merci_moves())
+        if self.redeals_left and self.cards_in_play() and (
+            not rules.redeal_only_when_stuck or not moves
+        ):
+            moves.append(REDEAL)
+        return moves
+
+    def has_moves(self) -> bool:
+        return bool(self.legal_moves())
+
+    def status(self) -> Status:
+        """``won``, ``lost`` (no move left) or ``playing``."""
+        if self.is_won:
+            return "won"
+        return "playing" if self.legal_moves() else "lost"
+
+    def why_illegal(self, move: Move) -> str | None:
+        """None if ``move`` is legal here, else why not (in words).
+
+        >>> p = Position.deal(Rules(), 1)
+        >>> p.why_illegal(Move.parse("a>f"))
+        '4S cannot go to the foundation: the S foundation needs AS next'
+        """
+        rules = self.rules
+        n = len(self.fans)
+        if move.src_kind == "redeal":
+            if self.redeals_left == 0:
+                return "no redeal left"
+            if self.cards_in_play() == 0:
+                return "no card left to redeal"
+            if rules.redeal_only_when_stuck and self._plain_moves():
+                return "redeal only when no move is left (strict rule), and moves remain"
+            return None
+        # the card that moves
+        card: Card
+        if move.src_kind == "fan":
+            if not 0 <= move.src < n:
+                return f"there is no fan {_fan_name(move.src)}"
+            top = self.top(move.src)
+            if top is None:
+                return f"fan {FAN_NAMES[move.src]} is empty"
+            card = top
+        elif move.src_kind == "cell":
+            if not 0 <= move.src < len(self.cells):
+                return _no_cell(move.src, len(self.cells))
+            cell = self.cells[move.src]
+            if cell is None:
+                return f"cell {move.src + 1} is empty"
+            card = cell
+        else:
+            card = Card(move.src)
+            kind, where = self.where(card)
+            if kind == "cell":
+                return f"{card} is in a cell: move it by its cell number"
+            if kind == "foundation":
+                if self.foundations[card.suit_index] < card.rank:
+                    return f"{card} is not on the table"  # pragma: no cover
+                if self.foundation_top(card.suit_index) != card:
+                    return f"{card} is not the top of its foundation"
+                if not rules.foundation_takeback:
+                    return "cards never come back from the foundations in this variant"
+                return self._check_target(move, card)
+            if self.fans[where][-1] == card:
+                return f"{card} is the top of fan {FAN_NAMES[where]}: move it by its fan letter"
+            if not rules.merci:
+                return f"{card} is buried under other cards (only top cards move)"
+            if self.merci_used:
+                return "the merci has already been used"
+            if self.redeals_left:
+                return "the merci is only allowed in the last deal"
+            if rules.redeal_only_when_stuck and self._plain_moves():
+                return "the merci only when no move is left (strict rule), and moves remain"
+            if move.dst_kind != "fan" or not 0 <= move.dst < n:
+                return f"there is no fan {_fan_name(move.dst)}"
+            if not self.fans[move.dst]:
+                return f"fan {FAN_NAMES[move.dst]} is empty: the merci card goes on a fan"
+            return None
+        return self._check_target(move, card)
+
+    def _check_target(self, move: Move, card: Card) -> str | None:
+        rules = self.rules
+        if move.dst_kind == "foundation":
+            need = self.foundations[card.suit_index]
+            if need != card.rank - 1:
+                if need == 13:
+                    return f"the {card.suit} foundation is complete"
+                nxt = Card.of(need + 1, card.suit)
+                return f"{card} cannot go to the foundation: the {card.suit} foundation needs {nxt} next"
+            return None
+        if move.dst_kind == "cell":
+            if move.src_kind == "cell":
+                return "cards do not move from cell to cell"
+            if not 0 <= move.dst < len(self.cells):
+                return _no_cell(move.dst, len(self.cells))
+            if self.cells[move.dst] is not None:
+                return f"cell {move.dst + 1} is taken"
+            return None
+        if not 0 <= move.dst < len(self.fans):
+            return f"there is no fan {_fan_name(move.dst)}"
+        if move.src_kind == "fan" and move.dst == move.src:
+            return "a card cannot move onto its own fan"
+        target = self.fans[move.dst]
+        if rules.accepts(target, card):
+            return None
+        name = FAN_NAMES[move.dst]
+        if not target:
+            if rules.empty_fill == "none":
+                return f"fan {name} is empty, and an empty fan stays empty"
+            return f"only a king may fill the empty fan {name}"
+        if rules.max_fan is not None and len(target) >= rules.max_fan:
+            return f"fan {name} is full ({rules.max_fan} cards at most)"
+        top = target[-1]
+        if card.rank == KING and rules.direction == "down":
+            return f"{card}: a king never goes onto a fan"
+        return f"{card} cannot go on {top} ({_BUILD_WORDS[(rules.build, rules.direction)]})"
+
+    def is_legal(self, move: Move) -> bool:
+        return self.why_illegal(move) is None
+
+    # -- applying moves -----------------------------------------------------
+
+    def apply(self, move: Move) -> Position:
+        """The position after a legal non-redeal move (unchecked: call
+        :meth:`why_illegal` first, or use :meth:`play`)."""
+        if move.src_kind == "redeal":
+            raise MoveError("a redeal needs the game's shuffler: use Game.push or Position.redeal")
+        fans = list(self.fans)
+        cells = list(self.cells)
+        found = list(self.foundations)
+        merci_used = self.merci_used
+        card: Card
+        if move.src_kind == "fan":
+            fan = fans[move.src]
+            card = fan[-1]
+            fans[move.src] = fan[:-1]
+        elif move.src_kind == "cell":
+            cell = cells[move.src]
+            assert cell is not None
+            card = cell
+            cells[move.src] = None
+        else:
+            card = Card(move.src)
+            if self.foundations[card.suit_index] >= card.rank:
+                found[card.suit_index] -= 1
+            else:
+                i = next(i for i, f in enumerate(fans) if card in f)
+                fan = fans[i]
+                k = fan.index(card)
+                fans[i] = fan[:k] + fan[k + 1:]
+                merci_used = True
+        if move.dst_kind == "foundation":
+            found[card.suit_index] += 1
+        elif move.dst_kind == "cell":
+            cells[move.dst] = card
+        else:
+            fans[move.dst] = fans[move.dst] + (card,)
+        return Position(
+            self.rules, tuple(fans), (found[0], found[1], found[2], found[3]),
+            tuple(cells), self.redeals_left, merci_used,
+        )
+
+    def play(self, move: Move) -> Position:
+        """Check then apply a non-redeal move; raises :class:`MoveError`."""
+        why = self.why_illegal(move)
+        if why is not None:
+            raise MoveError(f"{move}: {why}")
+        return self.apply(move)
+
+    def gather(self) -> list[Card]:
+        """The redeal pile: each fan's cards bottom to top in fan order,
+        then the cells in order (``RULES.md``, "The redeal, exactly")."""
+        pile = [c for fan in self.fans for c in fan]
+        pile.extend(c for c in self.cells if c is not None)
+        return pile
+
+    def redeal(self, shuffler: Shuffler) -> Position:
+        """The position after a redeal shuffled by ``shuffler`` (advanced)."""
+        rules = self.rules
+        fans = redeal_fans(self.gather(), shuffler, rules.fan_size, rules.num_fans)
+        return Position(
+            rules, tuple(tuple(f) for f in fans), self.foundations,
+            (None,) * len(self.cells), self.redeals_left - 1, self.merci_used,
+        )
+
+    # -- description ----------------------------------------------------------
+
+    def describe(self, move: Move) -> str:
+        """A sentence saying what a (legal) move does.
+
+        >>> Position.deal(Rules(), 2).describe(Move.parse("h>f"))
+        'AD from fan h to the foundation'
+        """
+        if move.src_kind == "redeal":
+            return f"redeal the {self.cards_in_play()} cards left"
+        if move.src_kind == "fan":
+            card = self.fans[move.src][-1]
+            src = f"from fan {FAN_NAMES[move.src]}"
+        elif move.src_kind == "cell":
+            cell = self.cells[move.src]
+            assert cell is not None
+            card, src = cell, f"from cell {move.src + 1}"
+        else:
+            card = Card(move.src)
+            kind, where = self.where(card)
+            if kind == "foundation":
+                src = "back from its foundation"
+            else:
+                src = f"lifted from fan {FAN_NAMES[where]} (the merci)"
+        if move.dst_kind == "foundation":
+            dst = "to the foundation"
+        elif move.dst_kind == "cell":
+            dst = f"to cell {move.dst + 1}"
+        else:
+            target = self.fans[move.dst]
+            dst = f"onto {target[-1]} in fan {FAN_NAMES[move.dst]}" if target else (
+                f"into the empty fan {FAN_NAMES[move.dst]}"
+            )
+        return f"{card} {src} {dst}"
+
+    def __str__(self) -> str:
+        from lucie.formats import format_layout
+
+        return format_layout(self)
+
+
+def _fan_name(index: int) -> str:
+    return FAN_NAMES[index] if 0 <= index < len(FAN_NAMES) else str(index)
+
+
+def _no_cell(index: int, count: int) -> str:
+    if count == 0:
+        return "this variant has no cells"
+    return f"there is no cell {index + 1} (cells 1 to {count})"
+
+
+def safe_foundation_moves(position: Position) -> Iterator[Move]:
+    """Foundation moves that can never hurt: every card that could ever be
+    laid on the moving card is already on a foundation.
+
+    Under suit builds going down this is every foundation move (the only
+    card that fits on X is X-1 of its suit, home before X can go); under the
+    other builds a card waits until the cards that could use it are home.
+    (With foundation take-back a card sent home can even come back.)
+    """
+    rules = position.rules
+    found = position.foundations
+    sources: list[tuple[Move, Card]] = []
+    for i, fan in enumerate(position.fans):
+        if fan and position.goes_to_foundation(fan[-1]):
+            sources.append((Move("fan", i, "foundation", -1), fan[-1]))
+    for i, cell in enumerate(position.cells):
+        if cell is not None and position.goes_to_foundation(cell):
+            sources.append((Move("cell", i, "foundation", -1), cell))
+    for move, card in sources:
+        if all(
+            found[other.suit_index] >= other.rank
+            for other in DECK
+            if other != card and rules.accepts((card,), other)
+        ):
+            yield move
+
+
+def autoplay_moves(position: Position) -> list[Move]:
+    """The moves that autoplay would make now, in order: safe foundation
+    moves, repeated until none is left.  They are ordinary moves; the caller
+    applies them (so undo takes them back one by one).
+
+    >>> autoplay_moves(Position.deal(Rules(), 2))
+    [Move.parse('h>f'), Move.parse('o>f'), Move.parse('b>f'), Move.parse('c>f')]
+    """
+    moves: list[Move] = []
+    while True:
+        step = next(safe_foundation_moves(position), None)
+        if step is None:
+            return moves
+        moves.append(step)
+        position = position.apply(step)
+
+
+# ---------------------------------------------------------------------------
+# Games
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game stands: status and score (cards on the foundations)."""
+
+    status: Status
+    score: int
+
+    @property
+    def finished(self) -> bool:
+        return self.status != "playing"
+
+
+class LegalMoves(Sequence[Move]):
+    """A view of the legal moves of a position (python-chess style).
+
+    Supports ``in`` (checked by the rules, without generating every move),
+    ``len``, iteration and indexing.
+    """
+
+    __slots__ = ("_position", "_moves")
+
+    def __init__(self, position: Position, *, none: bool = False) -> None:
+        self._position = position
+        self._moves: list[Move] | None = [] if none else None
+
+    def _list(self) -> list[Move]:
+        if self._moves is None:
+            self._moves = self._position.legal_moves()
+        return self._moves
+
+    def __contains__(self, move: object) -> bool:
+        if self._moves == []:
+            return False
+        return isinstance(move, Move) and self._position.is_legal(move)
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    def count(self, value: object = None) -> int:  # type: ignore[override]
+        """Number of legal moves (or of occurrences of ``value``)."""
+        if value is None:
+            return len(self._list())
+        return self._list().count(value)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._list())
+
+    def __getitem__(self, index: int) -> Move:  # type: ignore[override]
+        return self._list()[index]
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves: {format_moves(self._list())}>"
+
+
+class Game:
+    """A game: rules, deal, the history of positions and the random
+    generator that shuffles its redeals.
+
+    ``deal``: a deal number (PySolFC-compatible); ``None`` picks a random
+    one.  ``position`` starts from a given position instead (a layout read
+    from a file); its redeals are shuffled by a generator seeded with
+    ``seed`` (random if not given), which is kept so the game replays.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        deal: int | None = None,
+        *,
+        position: Position | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.rules: Rules = rules if rules is not None else (
+            position.rules if position is not None else Rules()
+        )
+        if position is not None:
+            if position.rules != self.rules:
+                raise LucieError("the position's rules differ from the game's")
+            position.check_cards()
+            self.deal: int | None = None
+            self.seed: int = check_deal_number(seed) if seed is not None else random_deal_number()
+            self._shuffler = Shuffler(self.seed)
+            start = position
+            state = self._shuffler.state()
+        else:
+            self.deal = check_deal_number(deal) if deal is not None else random_deal_number()
+            self.seed = self.deal
+            fans, foundations, state = deal_layout(self.rules, self.deal)
+            self._shuffler = Shuffler(self.seed)
+            start = Position.start(self.rules, fans, foundations)
+        self._positions: list[Position] = [start]
+        self._states: list[RandomState] = [state]
+        self._moves: list[Move] = []
+        self._redo: list[Move] = []
+        self.resigned = False
+
+    # -- state -----------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        return self._positions[-1]
+
+    @property
+    def start(self) -> Position:
+        return self._positions[0]
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self._moves)
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        return tuple(self._positions)
+
+    @property
+    def redo_moves(self) -> tuple[Move, ...]:
+        """Moves that :meth:`redo` would replay, next first."""
+        return tuple(reversed(self._redo))
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self.position, none=self.resigned)
+
+    @property
+    def score(self) -> int:
+        return self.position.score
+
+    @property
+    def outcome(self) -> Outcome:
+        position = self.position
+        if self.resigned and not position.is_won:
+            return Outcome("resigned", position.score)
+        return Outcome(position.status(), position.score)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._moves)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    # -- moves -----------------------------------------------------------
+
+    def _apply(self, move: Move) -> None:
+        position = self.position
+        if self.resigned:
+            raise MoveError(f"{move}: the game was resigned")
+        why = position.why_illegal(move)
+        if why is not None:
+            raise MoveError(f"{move}: {why}")
+        state = self._states[-1]
+        if move.is_redeal:
+            self._shuffler.restore(state)
+            new = position.redeal(self._shuffler)
+            state = self._shuffler.state()
+        else:
+            new = position.apply(move)
+        self._positions.append(new)
+        self._states.append(state)
+        self._moves.append(move)
+
+    def push(self, move: Move | str) -> Move:
+        """Play a move (a :class:`Move` or its text); raises :class:`MoveError`
+        naming the move and why it is illegal.  Clears the redo list unless
+        the move is the one redo would play."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        self._apply(move)
+        if self._redo and self._redo[-1] == move:
+            self._redo.pop()
+        else:
+            self._redo.clear()
+        return move
+
+    def push_all(self, moves: Iterable[Move | str]) -> None:
+        """Play moves in order; an illegal one raises :class:`MoveError`
+        that says its number in the list (1-based) and why, after the
+        moves before it were played."""
+        for number, move in enumerate(moves, 1):
+            try:
+                self.push(move)
+            except MoveError as exc:
+                raise MoveError(f"move {number} ({move}) is illegal: {_reason(exc)}") from None
+
+    def pop(self) -> Move:
+        """Undo the last move and return it (it can be redone)."""
+        if not self._moves:
+            raise MoveError("nothing to undo")
+        self.resigned = False
+        move = self._moves.pop()
+        self._positions.pop()
+        self._states.pop()
+        self._redo.append(move)
+        return move
+
+    undo = pop
+
+    def peek(self) -> Move | None:
+        """The last move played, or None."""
+        return self._moves[-1] if self._moves else None
+
+    def redo(self) -> Move:
+        """Play again the last undone move."""
+        if not self._redo:
+            raise MoveError("nothing to redo")
+        move = self._redo[-1]
+        self._apply(move)
+        self._redo.pop()
+        return move
+
+    def restart(self) -> None:
+        """Back to the start of the deal (the moves can be redone)."""
+        while self._moves:
+            self.pop()
+
+    def resign(self) -> None:
+        self.resigned = True
+
+    def autoplay(self) -> list[Move]:
+        """Play the safe foundation moves (see :func:`autoplay_moves`)."""
+        moves = autoplay_moves(self.position)
+        for move in moves:
+            self.push(move)
+        return moves
+
+    def describe(self, move: Move) -> str:
+        return self.position.describe(move)
+
+    def copy(self) -> Game:
+        """An independent copy with the same history."""
+        other = Game.__new__(Game)
+        other.rules = self.rules
+        other.deal = self.deal
+        other.seed = self.seed
+        other._shuffler = Shuffler(self.seed)
+        other._positions = list(self._positions)
+        other._states = list(self._states)
+        other._moves = list(self._moves)
+        other._redo = list(self._redo)
+        other.resigned = self.resigned
+        return other
+
+
+def _reason(exc: MoveError) -> str:
+    text = str(exc)
+    _, sep, rest = text.partition(": ")
+    return rest if sep else text
+
+
+__all__ = [
+    "ACE", "FAN_NAMES", "KING", "REDEAL", "Game", "LegalMoves", "Move", "Outcome",
+    "Position", "autoplay_moves", "format_cards", "format_moves", "parse_moves",
+    "safe_foundation_moves",
+]

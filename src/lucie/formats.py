@@ -1,0 +1,373 @@
+"""Text formats: layouts, move lists and saved games.
+
+Layout text has one fan per line, bottom card first and top card last
+(``KH 2S 8S``).  Optional header lines:
+
+- ``Foundations: C-5 D-0 H-A S-Q`` gives the foundation tops; without it
+  the foundations hold exactly the cards missing from the table, which must
+  form an ace-up run in each suit;
+- ``Cells: 7H - - -`` for variants with free cells (FreeCell Solver's
+  ``Freecells:`` is read too);
+- ``Redeals: 1`` (redeals left) and ``Merci: used`` for positions later in
+  a game.
+
+An empty fan is written ``-``; a fan line may start with ``:`` (FreeCell
+Solver's style); lines starting with ``#`` are comments.  This reads the
+layouts of lblsolve and, with the foundation line, of FreeCell Solver.
+
+>>> p = parse_layout("Foundations: C-Q D-K H-K S-K\\nKC", Rules())
+>>> p.score, p.fans[0]
+(51, (Card.parse('KC'),))
+>>> print(format_layout(p))
+Foundations: C-Q D-K H-K S-K
+KC
+>>> parse_layout("2C KC", Rules())
+Traceback (most recent call last):
+...
+lucie.errors.LayoutError: without a Foundations line the cards missing from the table must be on the foundations, but QC is missing while 2C is on the table: the C foundation would skip 2C
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+from lucie.cards import DECK, RANKS, SUITS, Card
+from lucie.deals import check_deal_number
+from lucie.engine import FAN_NAMES, Game, Move, Position, format_moves
+from lucie.errors import CardError, LayoutError, LucieError, MoveError, SaveFileError
+from lucie.rules import Rules
+
+#: Version of the saved-game format written by this lucie.
+SAVE_VERSION: Final = 1
+SAVE_FORMAT: Final = "lucie-saved-game"
+
+
+# ---------------------------------------------------------------------------
+# Layouts
+# ---------------------------------------------------------------------------
+
+
+def _rank_of(token: str, line: str) -> int:
+    t = token.upper()
+    if t in ("0", "-", ""):
+        return 0
+    if t == "10":
+        return 10
+    if t in RANKS:
+        return RANKS.index(t) + 1
+    raise LayoutError(f"foundation line {line!r}: {token!r} is not a rank")
+
+
+def _parse_foundations(line: str, body: str) -> tuple[int, int, int, int]:
+    counts = [0, 0, 0, 0]
+    seen: set[str] = set()
+    for token in body.split():
+        suit, sep, rank = token.partition("-")
+        suit = suit.upper()
+        if not sep or suit not in SUITS:
+            raise LayoutError(
+                f"foundation line {line!r}: {token!r} is not like C-5 (suit-rank)"
+            )
+        if suit in seen:
+            raise LayoutError(f"foundation line {line!r}: suit {suit} given twice")
+        seen.add(suit)
+        counts[SUITS.index(suit)] = _rank_of(rank, line)
+    return (counts[0], counts[1], counts[2], counts[3])
+
+
+def _parse_cards_line(line: str, what: str) -> list[Card]:
+    cards: list[Card] = []
+    for token in line.split():
+        try:
+            cards.append(Card.parse(token))
+        except CardError:
+            raise LayoutError(f"{what}: {token!r} is not a card") from None
+    return cards
+
+
+def parse_layout(text: str, rules: Rules) -> Position:
+    """Read a layout (see the module doc) into a starting position.
+
+    Every problem is a :class:`LayoutError` that names it: an unknown card,
+    a card given twice, a missing card, a foundation that skips a rank, too
+    many fans for the variant.
+    """
+    fans: list[list[Card]] = []
+    foundations: tuple[int, int, int, int] | None = None
+    cells: list[Card | None] | None = None
+    redeals_left = rules.redeals
+    merci_used = False
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        head, colon, body = line.partition(":")
+        key = head.strip().lower() if colon else ""
+        where = f"line {number}"
+        if key in ("foundations", "founds"):
+            if foundations is not None:
+                raise LayoutError(f"{where}: a second Foundations line")
+            foundations = _parse_foundations(line, body)
+        elif key in ("cells", "freecells"):
+            cells = []
+            for token in body.split():
+                cells.append(None if token == "-" else _parse_cards_line(token, where)[0])
+        elif key == "redeals":
+            value = body.strip()
+            if not value.isdigit() or int(value) > rules.redeals:
+                raise LayoutError(
+                    f"{where}: redeals left {value!r} must be 0 to {rules.redeals}"
+                )
+            redeals_left = int(value)
+        elif key == "merci":
+            value = body.strip().lower()
+            if value not in ("used", "available", "unused"):
+                raise LayoutError(f"{where}: merci must be used or available, not {value!r}")
+            merci_used = value == "used"
+        elif colon and head.strip():
+            raise LayoutError(f"{where}: unknown header {head.strip()!r}")
+        else:
+            fan_text = body if colon else line
+            if fan_text.strip() == "-":
+                fans.append([])
+            else:
+                fans.append(_parse_cards_line(fan_text, f"{where} (fan {len(fans) + 1})"))
+    if len(fans) > rules.num_fans:
+        raise LayoutError(
+            f"{len(fans)} fans in the layout, but {rules.name()} has {rules.num_fans}"
+        )
+    if not fans and foundations is None:
+        raise LayoutError("the layout is empty")
+    cell_list: list[Card | None] = list(cells) if cells is not None else []
+    if len(cell_list) > rules.cells:
+        raise LayoutError(f"{len(cell_list)} cells given, {rules.name()} has {rules.cells}")
+    cell_list += [None] * (rules.cells - len(cell_list))
+    on_table = [c for f in fans for c in f] + [c for c in cell_list if c is not None]
+    seen: set[Card] = set()
+    for card in on_table:
+        if card in seen:
+            raise LayoutError(f"{card} appears twice")
+        seen.add(card)
+    if foundations is None:
+        foundations = _implied_foundations(seen)
+    else:
+        for card in on_table:
+            if foundations[card.suit_index] >= card.rank:
+                raise LayoutError(
+                    f"{card} is on the table but the {card.suit} foundation already holds it"
+                )
+        missing = [
+            str(c) for c in DECK
+            if c not in seen and foundations[c.suit_index] < c.rank
+        ]
+        if missing:
+            raise LayoutError("missing cards: " + " ".join(missing))
+    for i, fan in enumerate(fans):
+        if rules.max_fan is not None and len(fan) > max(rules.max_fan, rules.fan_size):
+            raise LayoutError(
+                f"fan {FAN_NAMES[i]} holds {len(fan)} cards, more than max_fan={rules.max_fan}"
+            )
+    try:
+        position = Position.start(rules, fans, foundations, cell_list)
+        if redeals_left != rules.redeals or merci_used:
+            position = Position(
+                rules, position.fans, position.foundations, position.cells,
+                redeals_left, merci_used,
+            )
+        position.check_cards()
+    except LucieError as exc:  # pragma: no cover - guarded above
+        raise LayoutError(str(exc)) from None
+    return position
+
+
+def _implied_foundations(on_table: set[Card]) -> tuple[int, int, int, int]:
+    counts = [0, 0, 0, 0]
+    for suit in range(4):
+        cards = DECK[suit * 13: suit * 13 + 13]
+        absent = [c for c in cards if c not in on_table]
+        n = len(absent)
+        if absent != list(cards[:n]):
+            high = absent[-1]
+            low = next(c for c in cards if c in on_table)
+            raise LayoutError(
+                "without a Foundations line the cards missing from the table must be "
+                f"on the foundations, but {high} is missing while {low} is on the "
+                f"table: the {SUITS[suit]} foundation would skip {low}"
+            )
+        counts[suit] = n
+    return (counts[0], counts[1], counts[2], counts[3])
+
+
+def format_foundations(position: Position) -> str:
+    """``C-5 D-0 H-A S-Q``."""
+    parts = []
+    for suit, n in enumerate(position.foundations):
+        parts.append(f"{SUITS[suit]}-{RANKS[n - 1] if n else '0'}")
+    return " ".join(parts)
+
+
+def format_layout(position: Position, *, foundations: bool | None = None) -> str:
+    """Layout text of a position (parsed back by :func:`parse_layout`).
+
+    The ``Foundations:`` line is written when a foundation holds a card
+    (or always with ``foundations=True``); trailing empty fans are left out.
+    """
+    lines: list[str] = []
+    if foundations or (foundations is None and position.score):
+        lines.append("Foundations: " + format_foundations(position))
+    if position.cells:
+        lines.append(
+            "Cells: " + " ".join("-" if c is None else str(c) for c in position.cells)
+        )
+    rules = position.rules
+    if position.redeals_left != rules.redeals:
+        lines.append(f"Redeals: {position.redeals_left}")
+    if position.merci_used:
+        lines.append("Merci: used")
+    fans = list(position.fans)
+    while fans and not fans[-1]:
+        fans.pop()
+    for fan in fans:
+        lines.append(" ".join(str(c) for c in fan) if fan else "-")
+    return "\n".join(lines)
+
+
+def position_json(game: Game) -> dict[str, Any]:
+    """The position of a game as a JSON-ready dict (used by ``--json``)."""
+    p = game.position
+    outcome = game.outcome
+    return {
+        "variant": p.rules.spec(),
+        "variant_name": p.rules.name(),
+        "deal": game.deal,
+        "seed": game.seed,
+        "fans": [[str(c) for c in fan] for fan in p.fans],
+        "foundations": {SUITS[i]: n for i, n in enumerate(p.foundations)},
+        "cells": [None if c is None else str(c) for c in p.cells],
+        "redeals_left": p.redeals_left,
+        "merci_available": p.merci_available,
+        "merci_used": p.merci_used,
+        "status": outcome.status,
+        "score": outcome.score,
+        "moves": [str(m) for m in game.moves],
+        "legal_moves": [str(m) for m in game.legal_moves],
+        "layout": format_layout(p),
+    }
+
+
+# ---------------------------------------------------------------------------
+# Saved games
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """What a saved game file holds."""
+
+    rules: Rules
+    deal: int | None
+    seed: int
+    layout: str | None
+    moves: tuple[Move, ...]
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    """A game as a versioned JSON object; reloading replays the moves."""
+    data: dict[str, Any] = {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "variant": game.rules.spec(),
+        "settings": game.rules.settings(),
+        "deal": game.deal,
+        "seed": game.seed,
+        "moves": [str(m) for m in game.moves],
+        "resigned": game.resigned,
+        "final": {"layout": format_layout(game.position, foundations=True),
+                  "score": game.score, "status": game.outcome.status},
+    }
+    if game.deal is None:
+        data["layout"] = format_layout(game.start, foundations=True)
+    return data
+
+
+def save_game(game: Game) -> str:
+    """The saved-game text (JSON) of a game."""
+    return json.dumps(game_to_json(game), indent=2) + "\n"
+
+
+def game_from_json(data: object) -> Game:
+    """Rebuild a game from :func:`game_to_json` output by replaying its moves.
+
+    Raises :class:`SaveFileError` naming what is wrong: not a lucie saved
+    game, a newer format version, a missing or bad field, a move that does
+    not replay, or a final position that differs from the recorded one.
+    """
+    if not isinstance(data, dict):
+        raise SaveFileError("not a lucie saved game (expected a JSON object)")
+    if data.get("format") != SAVE_FORMAT:
+        raise SaveFileError(f"not a lucie saved game (format is {data.get('format')!r})")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SaveFileError("the saved game has no format version")
+    if version > SAVE_VERSION:
+        raise SaveFileError(
+            f"the saved game is format version {version}, newer than this lucie "
+            f"understands ({SAVE_VERSION}): upgrade lucie to load it"
+        )
+    try:
+        settings = data["settings"]
+        if not isinstance(settings, dict):
+            raise SaveFileError("field 'settings' is not an object")
+        rules = Rules.from_settings(settings)
+        seed = check_deal_number(data["seed"])
+        deal_value = data.get("deal")
+        moves = data["moves"]
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise SaveFileError("field 'moves' is not a list of moves")
+        if deal_value is not None:
+            game = Game(rules, check_deal_number(deal_value))
+        else:
+            layout = data.get("layout")
+            if not isinstance(layout, str):
+                raise SaveFileError("a game without a deal number needs its 'layout'")
+            game = Game(rules, position=parse_layout(layout, rules), seed=seed)
+    except KeyError as exc:
+        raise SaveFileError(f"the saved game has no field {exc.args[0]!r}") from None
+    except SaveFileError:
+        raise
+    except LucieError as exc:
+        raise SaveFileError(f"the saved game is damaged: {exc}") from None
+    try:
+        game.push_all(moves)
+    except MoveError as exc:
+        raise SaveFileError(f"the saved game does not replay: {exc}") from None
+    if data.get("resigned"):
+        game.resign()
+    final = data.get("final")
+    if isinstance(final, dict) and isinstance(final.get("layout"), str):
+        if final["layout"] != format_layout(game.position, foundations=True):
+            raise SaveFileError(
+                "the saved game was edited: its moves do not lead to the position it records"
+            )
+    return game
+
+
+def load_game(text: str) -> Game:
+    """Load a saved game from its text (see :func:`game_from_json`)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveFileError(
+            f"the saved game is not valid JSON (truncated or damaged?): {exc.msg} "
+            f"at line {exc.lineno} column {exc.colno}"
+        ) from None
+    return game_from_json(data)
+
+
+__all__ = [
+    "SAVE_VERSION", "SavedGame", "format_foundations", "format_layout", "format_moves",
+    "game_from_json", "game_to_json", "load_game", "parse_layout", "position_json",
+    "save_game",
+]

@@ -1,0 +1,320 @@
+"""Rules settings and the named variants of the La Belle Lucie family.
+
+Every variant is the classic game with a few settings changed; the settings
+are a frozen :class:`Rules` value.  A *rules spec* is how a user names them:
+a variant name, optionally followed by ``,setting=value`` pairs:
+
+>>> Rules.parse("trefoil").aces_first
+True
+>>> r = Rules.parse("classic,merci=on,build=alternate")
+>>> r.merci, r.build
+(True, 'alternate')
+>>> r.spec()
+'merci,build=alternate'
+>>> Rules.parse("shamrocks").num_fans
+18
+>>> Rules.parse("trefoil").num_fans
+16
+>>> Rules.parse("classic,max_fan=2")
+Traceback (most recent call last):
+...
+lucie.errors.RulesError: max_fan=2 is smaller than fan_size=3: the deal could not be laid out
+
+This module also holds :func:`accepts`, the one function that says what may
+be laid on a card in a fan.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from lucie.cards import KING, Card
+from lucie.errors import RulesError
+
+Build = Literal["suit", "alternate", "any"]
+Direction = Literal["down", "updown"]
+EmptyFill = Literal["none", "king", "any"]
+
+BUILDS: Final = ("suit", "alternate", "any")
+DIRECTIONS: Final = ("down", "updown")
+EMPTY_FILLS: Final = ("none", "king", "any")
+MAX_CELLS: Final = 8
+MAX_REDEALS: Final = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The settings of one game (see ``RULES.md``, "Variants").
+
+    ``fans=None`` means "as many fans as the deal needs": 18 for 52 cards in
+    fans of three, 16 with ``aces_first``.
+    """
+
+    fans: int | None = None
+    fan_size: int = 3
+    build: Build = "suit"
+    direction: Direction = "down"
+    max_fan: int | None = None
+    empty_fill: EmptyFill = "none"
+    redeals: int = 2
+    merci: bool = False
+    cells: int = 0
+    aces_first: bool = False
+    kings_bottom: bool = False
+    foundation_takeback: bool = False
+    redeal_only_when_stuck: bool = False
+    _num_fans: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._validate()
+        dealt = self.cards_dealt
+        object.__setattr__(
+            self, "_num_fans",
+            self.fans if self.fans is not None else -(-dealt // self.fan_size),
+        )
+
+    def _validate(self) -> None:
+        if self.build not in BUILDS:
+            raise RulesError(f"build={self.build!r} is not one of {', '.join(BUILDS)}")
+        if self.direction not in DIRECTIONS:
+            raise RulesError(
+                f"direction={self.direction!r} is not one of {', '.join(DIRECTIONS)}"
+            )
+        if self.empty_fill not in EMPTY_FILLS:
+            raise RulesError(
+                f"empty_fill={self.empty_fill!r} is not one of {', '.join(EMPTY_FILLS)}"
+            )
+        if not 1 <= self.fan_size <= 13:
+            raise RulesError(f"fan_size={self.fan_size} must be between 1 and 13")
+        if not 0 <= self.redeals <= MAX_REDEALS:
+            raise RulesError(f"redeals={self.redeals} must be between 0 and {MAX_REDEALS}")
+        if not 0 <= self.cells <= MAX_CELLS:
+            raise RulesError(f"cells={self.cells} must be between 0 and {MAX_CELLS}")
+        if self.max_fan is not None and self.max_fan < self.fan_size:
+            raise RulesError(
+                f"max_fan={self.max_fan} is smaller than fan_size={self.fan_size}: "
+                "the deal could not be laid out"
+            )
+        dealt = self.cards_dealt
+        if self.fans is not None:
+            need = -(-dealt // self.fan_size)
+            if self.fans != need:
+                raise RulesError(
+                    f"fans={self.fans} does not fit the deal: {dealt} cards in fans of "
+                    f"{self.fan_size} make {need} fans"
+                )
+
+    # -- derived facts -------------------------------------------------------
+
+    @property
+    def cards_dealt(self) -> int:
+        """Cards dealt to the fans at the start (48 when aces start out)."""
+        return 48 if self.aces_first else 52
+
+    @property
+    def num_fans(self) -> int:
+        """Number of fans on the table."""
+        return self._num_fans
+
+    # -- the one rule of building ------------------------------------------
+
+    def accepts(self, fan: tuple[Card, ...], card: Card) -> bool:
+        """Whether ``card`` may be laid on the fan ``fan`` (bottom first).
+
+        Covers building on a top card (by :attr:`build` and
+        :attr:`direction`), the size limit :attr:`max_fan` and what an empty
+        fan takes (:attr:`empty_fill`).  Used by the engine for fan, cell,
+        take-back moves alike; no other code decides this.
+
+        >>> C = Card.parse
+        >>> CLASSIC.accepts((C("8C"),), C("7C")), CLASSIC.accepts((C("8C"),), C("7S"))
+        (True, False)
+        >>> CLASSIC.accepts((), C("KS")), Rules.parse("fan").accepts((), C("KS"))
+        (False, True)
+        """
+        if not fan:
+            fill = self.empty_fill
+            return fill == "any" or (fill == "king" and card.rank == KING)
+        if self.max_fan is not None and len(fan) >= self.max_fan:
+            return False
+        return accepts(fan[-1], card, self.build, self.direction)
+
+    # -- specs -------------------------------------------------------------
+
+    def settings(self) -> dict[str, object]:
+        """The settings as a plain dict (JSON-ready)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.init}
+
+    def replace(self, **changes: object) -> Rules:
+        """A copy with some settings changed (validated again)."""
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, object]) -> Rules:
+        """Rules from a dict as given by :meth:`settings` (validated)."""
+        known = {f.name: f for f in dataclasses.fields(cls) if f.init}
+        values: dict[str, object] = {}
+        for key, value in settings.items():
+            if key not in known:
+                raise RulesError(f"unknown setting {key!r}")
+            values[key] = _coerce(key, value)
+        return cls(**values)  # type: ignore[arg-type]
+
+    @classmethod
+    def parse(cls, spec: str) -> Rules:
+        """Rules from a spec: ``name[,setting=value]...`` (see module doc)."""
+        parts = [p.strip() for p in spec.split(",") if p.strip()]
+        if not parts:
+            return CLASSIC
+        base = CLASSIC
+        if "=" not in parts[0]:
+            name = parts.pop(0).lower()
+            if name not in VARIANTS:
+                raise RulesError(
+                    f"unknown variant {name!r} (known: {', '.join(VARIANTS)})"
+                )
+            base = VARIANTS[name].rules
+        settings = base.settings()
+        for part in parts:
+            key, sep, value = part.partition("=")
+            key = key.strip().replace("-", "_")
+            if not sep:
+                raise RulesError(f"{part!r} is not a setting=value pair")
+            if key not in settings:
+                raise RulesError(f"unknown setting {key!r} (known: {', '.join(settings)})")
+            settings[key] = _coerce(key, value.strip())
+        return cls.from_settings(settings)
+
+    def spec(self) -> str:
+        """The shortest spec that gives these rules back (round trip)."""
+        best: tuple[int, str] | None = None
+        mine = self.settings()
+        for name, variant in VARIANTS.items():
+            theirs = variant.rules.settings()
+            diffs = [
+                f"{k}={_show(v)}" for k, v in mine.items() if theirs[k] != v
+            ]
+            text = ",".join([name, *diffs])
+            if best is None or len(diffs) < best[0]:
+                best = (len(diffs), text)
+        assert best is not None
+        return best[1]
+
+    def name(self) -> str:
+        """A display name: the variant's title, or the spec if customised."""
+        for variant in VARIANTS.values():
+            if variant.rules == self:
+                return variant.title
+        return self.spec()
+
+
+def accepts(top: Card, card: Card, build: str, direction: str) -> bool:
+    """Whether ``card`` may be laid on the card ``top``.
+
+    ``down``: one rank lower; ``updown``: one rank lower or higher (so under
+    ``updown`` a king may go on a queen, as in PySolFC's Shamrocks; under
+    ``down`` nothing ever goes on an ace and a king never goes on a card).
+
+    >>> C = Card.parse
+    >>> accepts(C("8C"), C("7C"), "suit", "down"), accepts(C("8C"), C("7S"), "suit", "down")
+    (True, False)
+    >>> accepts(C("8C"), C("7H"), "alternate", "down")
+    True
+    >>> accepts(C("8C"), C("9D"), "any", "updown"), accepts(C("8C"), C("9D"), "any", "down")
+    (True, False)
+    """
+    diff = top.rank - card.rank
+    if diff != 1 and not (diff == -1 and direction == "updown"):
+        return False
+    if build == "suit":
+        return top.suit_index == card.suit_index
+    if build == "alternate":
+        return top.is_red != card.is_red
+    return True
+
+
+_TRUE: Final = {"on", "true", "yes", "1"}
+_FALSE: Final = {"off", "false", "no", "0"}
+_BOOL_KEYS: Final = {
+    "merci", "aces_first", "kings_bottom", "foundation_takeback",
+    "redeal_only_when_stuck",
+}
+_INT_KEYS: Final = {"fan_size", "redeals", "cells"}
+_OPT_INT_KEYS: Final = {"fans", "max_fan"}
+
+
+def _coerce(key: str, value: object) -> object:
+    """Turn a setting's value (text from a spec, or JSON) into its type."""
+    if key in _BOOL_KEYS:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
+            return value.lower() in _TRUE
+        raise RulesError(f"{key}={value!r}: expected on or off")
+    if key in _INT_KEYS or key in _OPT_INT_KEYS:
+        if value is None or (isinstance(value, str) and value.lower() in {"none", "auto"}):
+            if key in _OPT_INT_KEYS:
+                return None
+            raise RulesError(f"{key} needs a number")
+        if isinstance(value, bool):
+            raise RulesError(f"{key}={value!r}: expected a whole number")
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        raise RulesError(f"{key}={value!r}: expected a whole number")
+    if not isinstance(value, str):
+        raise RulesError(f"{key}={value!r}: expected a word")
+    return value.lower()
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A named variant: its short name, title, rules and a one-line summary."""
+
+    name: str
+    title: str
+    rules: Rules
+    summary: str
+
+
+CLASSIC: Final = Rules()
+
+VARIANTS: Final[dict[str, Variant]] = {
+    v.name: v
+    for v in (
+        Variant("classic", "La Belle Lucie", CLASSIC,
+                "Fans build down in suit; empty fans stay empty; two redeals."),
+        Variant("merci", "Three Shuffles and a Draw", Rules(merci=True),
+                "Classic, plus one merci in the last deal: lift a buried card to a fan top."),
+        Variant("trefoil", "Trefoil", Rules(aces_first=True),
+                "Aces start on the foundations; 48 cards in 16 fans."),
+        Variant("fan", "The Fan", Rules(empty_fill="king", redeals=0),
+                "A king may fill an empty fan; no redeal."),
+        Variant("shamrocks", "Shamrocks",
+                Rules(build="any", direction="updown", max_fan=3, redeals=0),
+                "Build up or down in any suit, at most three cards a fan; no redeal."),
+        Variant("shamrocks2", "Shamrocks II",
+                Rules(build="any", direction="updown", max_fan=3, redeals=0,
+                      kings_bottom=True),
+                "Shamrocks with the kings moved to the bottom of their fans."),
+        Variant("flower", "Super Flower Garden", Rules(build="any"),
+                "Build down in any suit; two redeals."),
+        Variant("reserve", "Fan with reserve", Rules(cells=4),
+                "Classic with four free cells."),
+        Variant("noredeal", "La Belle Lucie, no redeal", Rules(redeals=0),
+                "Classic with a single deal."),
+        Variant("alternate", "La Belle Lucie, alternate colours", Rules(build="alternate"),
+                "Fans build down in alternating colours."),
+    )
+}

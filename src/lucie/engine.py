@@ -509,7 +509,10 @@ class Position:
                 if need == 13:
                     return f"the {card.suit} foundation is complete"
                 nxt = Card.of(need + 1, card.suit)
-                return f"{card} cannot go to the foundation: the {card.suit} foundation needs {nxt} next"
+                return (
+                    f"{card} cannot go to the foundation: "
+                    f"the {card.suit} foundation needs {nxt} next"
+                )
             return None
         if move.dst_kind == "cell":
             if move.src_kind == "cell":
@@ -725,7 +728,7 @@ class LegalMoves(Sequence[Move]):
     ``len``, iteration and indexing.
     """
 
-    __slots__ = ("_position", "_moves")
+    __slots__ = ("_moves", "_position")
 
     def __init__(self, position: Position, *, none: bool = False) -> None:
         self._position = position
@@ -744,11 +747,11 @@ class LegalMoves(Sequence[Move]):
     def __len__(self) -> int:
         return len(self._list())
 
-    def count(self, value: object = None) -> int:  # type: ignore[override]
+    def count(self, value: object = None) -> int:
         """Number of legal moves (or of occurrences of ``value``)."""
         if value is None:
             return len(self._list())
-        return self._list().count(value)
+        return sum(1 for m in self._list() if m == value)
 
     def __iter__(self) -> Iterator[Move]:
         return iter(self._list())

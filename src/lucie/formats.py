@@ -21,10 +21,10 @@ layouts of lblsolve and, with the foundation line, of FreeCell Solver.
 >>> print(format_layout(p))
 Foundations: C-Q D-K H-K S-K
 KC
->>> parse_layout("2C KC", Rules())
+>>> parse_layout("2C KC", Rules())  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-lucie.errors.LayoutError: without a Foundations line the cards missing from the table must be on the foundations, but QC is missing while 2C is on the table: the C foundation would skip 2C
+lucie.errors.LayoutError: without a Foundations line ... the C foundation would skip 2C
 """
 
 from __future__ import annotations
@@ -346,11 +346,14 @@ def game_from_json(data: object) -> Game:
     if data.get("resigned"):
         game.resign()
     final = data.get("final")
-    if isinstance(final, dict) and isinstance(final.get("layout"), str):
-        if final["layout"] != format_layout(game.position, foundations=True):
-            raise SaveFileError(
-                "the saved game was edited: its moves do not lead to the position it records"
-            )
+    if (
+        isinstance(final, dict)
+        and isinstance(final.get("layout"), str)
+        and final["layout"] != format_layout(game.position, foundations=True)
+    ):
+        raise SaveFileError(
+            "the saved game was edited: its moves do not lead to the position it records"
+        )
     return game
 
 

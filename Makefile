@@ -1,0 +1,40 @@
+# The two commands of the README:
+#   make play   - set up .venv (first time only) and open the game
+#   make test   - set up everything the tests need and run the whole suite
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+ARGS ?=
+
+.PHONY: play test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.play-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[tui,web]'
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.play-installed
+
+play: $(VENV)/.play-installed
+	$(BIN)/lucie $(ARGS)
+
+test: $(VENV)/.test-installed
+	scripts/ensure-chromium
+	$(BIN)/python -m ruff check src tests benchmarks
+	$(BIN)/python -m mypy
+	$(BIN)/python -m pytest $(ARGS)
+
+lint: $(VENV)/.test-installed
+	$(BIN)/python -m ruff check src tests benchmarks
+	$(BIN)/python -m mypy
+
+bench: $(VENV)/.test-installed
+	$(BIN)/python benchmarks/run.py $(ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

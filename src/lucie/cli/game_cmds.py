@@ -1,0 +1,151 @@
+"""``lucie show``, ``lucie replay``, ``lucie play`` and ``lucie variants``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+from lucie.cli.common import (
+    add_deal,
+    add_json,
+    add_variant,
+    deal_number,
+    game_from_args,
+    print_json,
+)
+from lucie.engine import FAN_NAMES, Game, parse_moves
+from lucie.errors import LucieError
+from lucie.formats import format_foundations, format_layout, position_json, save_game
+from lucie.rules import VARIANTS, Rules
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("show", help="print the layout of a deal",
+                       description="Print the starting layout of a numbered deal.")
+    add_variant(p)
+    add_deal(p)
+    add_json(p)
+    p.add_argument("--plain-layout", action="store_true",
+                   help="print only the layout text (no names), as --layout reads it")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser(
+        "replay", help="apply moves to a deal and print the position",
+        description="Apply moves (like c>g c>f R 7H>g) to a deal, a layout or a "
+        "saved game, and print the resulting position.",
+    )
+    add_variant(p)
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--deal", "-d", type=deal_number, default=None, metavar="N",
+                     help="deal number (default: random, shown)")
+    src.add_argument("--layout", metavar="FILE", help="start from a layout file ('-' for stdin)")
+    src.add_argument("--load", metavar="GAME.json", help="start from a saved game")
+    p.add_argument("--seed", type=deal_number, default=None,
+                   help="with --layout: seed of the redeal shuffles")
+    p.add_argument("--save", metavar="FILE", help="write the game as a saved game file")
+    add_json(p)
+    p.add_argument("moves", nargs="*", metavar="MOVE", help="moves to apply, in order")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("play", help="play a game (the default command)",
+                       description="Play La Belle Lucie.  Opens the terminal game when "
+                       "it is installed; --plain plays in plain line mode.")
+    add_variant(p)
+    add_deal(p)
+    p.add_argument("--plain", action="store_true", help="plain line mode")
+    p.add_argument("--db", metavar="PATH", default=None,
+                   help="statistics and saved-games database (default: user data dir)")
+    p.add_argument("--player", default=None, help="player name for the statistics")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("variants", help="list the named variants and their settings")
+    add_json(p)
+    p.set_defaults(func=cmd_variants)
+
+
+# ---------------------------------------------------------------------------
+
+
+def render(game: Game) -> str:
+    """The position of a game as text for people: a header, the
+    foundations, then one line per fan with its letter."""
+    p = game.position
+    rules = p.rules
+    deal = f"deal {game.deal}" if game.deal is not None else f"custom layout (seed {game.seed})"
+    extras = [f"score {p.score}/52", f"redeals left {p.redeals_left}"]
+    if rules.merci:
+        extras.append(
+            "merci used" if p.merci_used else (
+                "merci available" if p.merci_available else "merci in the last deal"
+            )
+        )
+    lines = [f"{rules.name()}, {deal} · " + " · ".join(extras)]
+    lines.append("Foundations: " + format_foundations(p))
+    if p.cells:
+        lines.append(
+            "Cells: " + "  ".join(
+                f"{i + 1}:{'-' if c is None else c}" for i, c in enumerate(p.cells)
+            )
+        )
+    for i, fan in enumerate(p.fans):
+        lines.append(f"  {FAN_NAMES[i]}: " + (" ".join(str(c) for c in fan) if fan else "-"))
+    return "\n".join(lines)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    rules: Rules = args.variant or Rules()
+    game = Game(rules, args.deal)
+    if args.json:
+        print_json(position_json(game))
+    elif args.plain_layout:
+        print(format_layout(game.position))
+    else:
+        print(render(game))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    game = game_from_args(args)
+    moves = parse_moves(" ".join(args.moves))
+    game.push_all(moves)
+    if args.save:
+        try:
+            Path(args.save).write_text(save_game(game), encoding="utf-8")
+        except OSError as exc:
+            raise LucieError(f"{args.save}: {exc.strerror}") from None
+    if args.json:
+        print_json(position_json(game))
+    else:
+        print(render(game))
+        print(f"Status: {game.outcome.status}, score {game.score}")
+    return 0
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    if args.json:
+        print_json([
+            {"name": v.name, "title": v.title, "summary": v.summary,
+             "settings": v.rules.settings()}
+            for v in VARIANTS.values()
+        ])
+        return 0
+    for v in VARIANTS.values():
+        print(f"{v.name:11} {v.title}: {v.summary}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty() and (
+        importlib.util.find_spec("lucie.tui") is not None
+        and importlib.util.find_spec("textual") is not None
+    ):
+        tui = importlib.import_module("lucie.tui")
+        status: int = tui.run(args)
+        return status
+    from lucie.cli.plain import play_plain
+
+    rules: Rules = args.variant or Rules()
+    return play_plain(Game(rules, args.deal))

@@ -23,6 +23,7 @@ from lucie.errors import LucieError
 COMMAND_MODULES = (
     "lucie.cli.game_cmds",
     "lucie.cli.solver_cmds",
+    "lucie.cli.odds_cmds",
     "lucie.cli.store_cmds",
     "lucie.cli.web_cmds",
 )

@@ -178,10 +178,15 @@ def redeal_fans(
     """
     index = {int(c): c for c in pile}
     ids = shuffler.shuffle([int(c) for c in pile])
-    n = len(ids)
+    n = min(len(ids), num_fans * fan_size)
     fans: list[list[Card]] = [[] for _ in range(num_fans)]
     for i in range(fan_size):
         for fan in fans[: (n + i) // fan_size]:
             fan.append(index[ids.pop()])
-    assert not ids
+    # Only when cards came back from the foundations (take-back) can there be
+    # more cards than the fans hold: further passes over every fan.
+    while ids:
+        for fan in fans:
+            if ids:
+                fan.append(index[ids.pop()])
     return fans

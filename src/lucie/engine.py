@@ -272,12 +272,6 @@ class Position:
             )
         if any(not 0 <= n <= 13 for n in self.foundations):
             raise LucieError(f"foundation counts {self.foundations} out of range")
-        if rules.max_fan is not None:
-            for i, fan in enumerate(self.fans):
-                if len(fan) > max(rules.max_fan, rules.fan_size):
-                    raise LucieError(
-                        f"fan {FAN_NAMES[i]} holds {len(fan)} cards, more than max_fan"
-                    )
 
     def check_cards(self) -> None:
         """Raise :class:`LucieError` unless each of the 52 cards is in exactly
@@ -387,10 +381,9 @@ class Position:
                     moves.append(Move("fan", i, "fan", j))
         if self.cells:
             free = [i for i, c in enumerate(self.cells) if c is None]
-            if free:
-                for i in range(n):
-                    if fans[i]:
-                        moves.append(Move("fan", i, "cell", free[0]))
+            for i in range(n):
+                if fans[i]:
+                    moves.extend(Move("fan", i, "cell", c) for c in free)
             for ci, cell in enumerate(self.cells):
                 if cell is None:
                     continue

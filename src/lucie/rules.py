@@ -98,6 +98,11 @@ class Rules:
                 "the deal could not be laid out"
             )
         dealt = self.cards_dealt
+        if -(-dealt // self.fan_size) > 26:
+            raise RulesError(
+                f"fan_size={self.fan_size} would need {-(-dealt // self.fan_size)} fans; "
+                "at most 26 (named a to z)"
+            )
         if self.fans is not None:
             need = -(-dealt // self.fan_size)
             if self.fans != need:

@@ -371,13 +371,27 @@ class Position:
         for i, cell in enumerate(self.cells):
             if cell is not None and found[cell // 13] == cell % 13:
                 moves.append(Move("cell", i, "foundation", -1))
+        tops: dict[Card, int] = {}
+        empties: list[int] = []
+        for j in range(n):
+            if fans[j]:
+                tops[fans[j][-1]] = j
+            else:
+                empties.append(j)
+        homes = rules.homes()
+        max_fan = rules.max_fan
         for i in range(n):
             fan = fans[i]
             if not fan:
                 continue
             card = fan[-1]
-            for j in range(n):
-                if j != i and accepts(fans[j], card):
+            targets = [tops[h] for h in homes[card] if h in tops]
+            if max_fan is not None:
+                targets = [j for j in targets if len(fans[j]) < max_fan]
+            if empties and accepts((), card):
+                targets.extend(empties)
+            for j in sorted(targets):
+                if j != i:
                     moves.append(Move("fan", i, "fan", j))
         if self.cells:
             free = [i for i, c in enumerate(self.cells) if c is None]

@@ -111,6 +111,8 @@ def parse_layout(text: str, rules: Rules) -> Position:
                 raise LayoutError(f"{where}: a second Foundations line")
             foundations = _parse_foundations(line, body)
         elif key in ("cells", "freecells"):
+            if cells is not None:
+                raise LayoutError(f"{where}: a second Cells line")
             cells = []
             for token in body.split():
                 cells.append(None if token == "-" else _parse_cards_line(token, where)[0])

@@ -146,6 +146,23 @@ class Rules:
             return False
         return accepts(fan[-1], card, self.build, self.direction)
 
+    def homes(self) -> tuple[tuple[Card, ...], ...]:
+        """For each card (by index), the top cards it may be laid on.
+
+        Derived from :func:`accepts` once per build and direction, so the
+        move generator can look targets up instead of testing every fan.
+        """
+        key = (self.build, self.direction)
+        table = _HOMES.get(key)
+        if table is None:
+            deck = [Card(i) for i in range(52)]
+            table = tuple(
+                tuple(top for top in deck if accepts(top, card, self.build, self.direction))
+                for card in deck
+            )
+            _HOMES[key] = table
+        return table
+
     # -- specs -------------------------------------------------------------
 
     def settings(self) -> dict[str, object]:
@@ -239,6 +256,8 @@ def accepts(top: Card, card: Card, build: str, direction: str) -> bool:
         return top.is_red != card.is_red
     return True
 
+
+_HOMES: dict[tuple[str, str], tuple[tuple[Card, ...], ...]] = {}
 
 _TRUE: Final = {"on", "true", "yes", "1"}
 _FALSE: Final = {"off", "false", "no", "0"}

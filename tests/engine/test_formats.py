@@ -1,0 +1,150 @@
+"""Layout text and saved games: round trips and every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lucie.engine import Game, Position
+from lucie.errors import LayoutError, SaveFileError
+from lucie.formats import (
+    SAVE_VERSION,
+    format_layout,
+    game_to_json,
+    load_game,
+    parse_layout,
+    save_game,
+)
+from lucie.rules import VARIANTS, Rules
+
+
+class TestLayout:
+    @pytest.mark.parametrize("name", sorted(VARIANTS))
+    def test_deal_layouts_round_trip(self, name: str) -> None:
+        rules = VARIANTS[name].rules
+        for number in (1, 2, 40000):
+            p = Position.deal(rules, number)
+            assert parse_layout(format_layout(p), rules) == p
+
+    def test_reads_other_spellings_and_fcs_style(self) -> None:
+        text = """# a comment
+Foundations: H-Q C-9 D-K S-K
+: QC 10♣
+KC
+:  KH
+JC JC2"""
+        with pytest.raises(LayoutError, match="'JC2' is not a card"):
+            parse_layout(text, Rules())
+        good = parse_layout(text.replace(" JC2", ""), Rules())
+        assert good.foundations == (9, 13, 12, 13)
+        assert [len(f) for f in good.fans[:4]] == [2, 1, 1, 1]
+
+    def test_empty_fans_and_headers(self) -> None:
+        p = parse_layout("Redeals: 1\nFoundations: C-J D-K H-K S-K\n-\nQC KC", Rules())
+        assert p.fans[0] == () and p.redeals_left == 1
+        assert parse_layout(format_layout(p), Rules()) == p
+
+    def test_cells(self) -> None:
+        rules = VARIANTS["reserve"].rules
+        p = parse_layout("Foundations: C-J D-K H-K S-K\nCells: - QC\nKC", rules)
+        assert p.cells == (None, p.cells[1], None, None) and str(p.cells[1]) == "QC"
+        assert "Cells: - QC - -" in format_layout(p)
+        with pytest.raises(LayoutError, match="5 cells given"):
+            parse_layout("Cells: - - - - -\nFoundations: C-K D-K H-K S-Q\nKS", rules)
+        with pytest.raises(LayoutError, match="a second Cells line"):
+            parse_layout("Cells: -\n" + format_layout(Position.deal(rules, 1)), rules)
+
+    @pytest.mark.parametrize(
+        "text, words",
+        [
+            ("", "the layout is empty"),
+            ("KH XX", "'XX' is not a card"),
+            ("KH KH", "KH appears twice"),
+            ("Foundations: C-K D-K H-K S-Q\nKC", "KC is on the table but the C foundation"),
+            ("Foundations: C-Q D-K H-K S-Q", "missing cards: KC KS"),
+            ("Foundations: C-Q D-K H-K X-K\nKC", "'X-K' is not like C-5"),
+            ("Foundations: C-Q D-K H-K S-Z\nKC", "'Z' is not a rank"),
+            ("Foundations: C-Q C-K H-K S-K\nKC", "suit C given twice"),
+            ("2C KC", "the C foundation would skip 2C"),
+            ("Bogus: 1\nKC", "unknown header 'Bogus'"),
+            ("Redeals: 7\nKC", "redeals left '7'"),
+        ],
+    )
+    def test_bad_layouts_name_the_problem(self, text: str, words: str) -> None:
+        with pytest.raises(LayoutError) as info:
+            parse_layout(text, Rules())
+        assert words in str(info.value)
+
+    def test_too_many_fans(self) -> None:
+        text = format_layout(Position.deal(Rules(), 1))
+        with pytest.raises(LayoutError, match="18 fans in the layout, but Trefoil has 16"):
+            parse_layout(text, VARIANTS["trefoil"].rules)
+
+
+class TestSavedGames:
+    def game(self) -> Game:
+        game = Game(VARIANTS["merci"].rules, 4)
+        for move in ["R", "R"]:
+            game.push(move)
+        merci = next(m for m in game.legal_moves if m.src_kind == "card")
+        game.push(merci)
+        return game
+
+    def test_round_trip(self) -> None:
+        game = self.game()
+        again = load_game(save_game(game))
+        assert again.position == game.position and again.moves == game.moves
+        assert again.deal == 4 and again.rules == game.rules
+
+    def test_custom_layout_game_round_trip(self) -> None:
+        p = parse_layout("Foundations: C-9 D-K H-K S-K\nJC TC\nKC QC", Rules())
+        game = Game(Rules(), position=p, seed=77)
+        game.push("R")
+        again = load_game(save_game(game))
+        assert again.position == game.position and again.seed == 77 and again.deal is None
+
+    def test_truncated(self) -> None:
+        text = save_game(self.game())
+        with pytest.raises(SaveFileError, match="not valid JSON"):
+            load_game(text[: len(text) // 2])
+
+    def test_newer_format(self) -> None:
+        data = game_to_json(self.game())
+        data["version"] = SAVE_VERSION + 1
+        with pytest.raises(SaveFileError, match="newer than this lucie"):
+            load_game(json.dumps(data))
+
+    def test_edited_moves(self) -> None:
+        data = game_to_json(self.game())
+        data["moves"][2] = "a>b"
+        with pytest.raises(SaveFileError, match="does not replay: move 3"):
+            load_game(json.dumps(data))
+
+    def test_edited_final_position(self) -> None:
+        data = game_to_json(self.game())
+        data["moves"] = data["moves"][:1]
+        with pytest.raises(SaveFileError, match="was edited"):
+            load_game(json.dumps(data))
+
+    @pytest.mark.parametrize(
+        "change, words",
+        [
+            (lambda d: d.pop("settings"), "no field 'settings'"),
+            (lambda d: d.update(format="other"), "not a lucie saved game"),
+            (lambda d: d.update(settings={"colour": 1}), "unknown setting 'colour'"),
+            (lambda d: d.update(deal=0), "deal number 0"),
+            (lambda d: d.update(moves="a>f"), "'moves' is not a list"),
+            (lambda d: d.pop("version"), "no format version"),
+        ],
+    )
+    def test_damaged_fields(self, change: object, words: str) -> None:
+        data = game_to_json(self.game())
+        change(data)  # type: ignore[operator]
+        with pytest.raises(SaveFileError) as info:
+            load_game(json.dumps(data))
+        assert words in str(info.value)
+
+    def test_not_an_object(self) -> None:
+        with pytest.raises(SaveFileError, match="expected a JSON object"):
+            load_game("[1, 2]")

@@ -1,0 +1,146 @@
+"""``lucie web``: serve the browser game on this machine and open it."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import ipaddress
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+import webbrowser
+from typing import Any
+
+from lucie.cli.common import add_deal, add_variant
+from lucie.errors import LucieError
+from lucie.rules import Rules
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "web", help="play in the browser (serves the game on this machine)",
+        description="Serve the browser game on this machine (127.0.0.1, a free port, "
+        "unless --host/--port say otherwise), print its address and open it in the "
+        "browser.  Statistics go to the same database as the terminal game.",
+    )
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=_port, default=0,
+                   help="port to listen on (default: a free one)")
+    p.add_argument("--no-browser", action="store_true", help="do not open the browser")
+    p.add_argument("--db", metavar="PATH", default=None,
+                   help="statistics and saved-games database (default: user data dir)")
+    p.add_argument("--player", default=None, help="player name for the statistics")
+    add_variant(p)
+    add_deal(p)
+    p.set_defaults(func=cmd_web)
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is not between 0 and 65535")
+    return port
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is only reachable from this machine.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (port 0: a free one)."""
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise LucieError(f"--host {host}: cannot resolve it ({exc.strerror})") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise LucieError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def start_url(host: str, port: int, rules: Rules | None, deal: int | None) -> str:
+    """The address to open; ``variant``/``deal`` start that game.
+
+    >>> start_url("127.0.0.1", 8000, Rules.parse("trefoil"), 7)
+    'http://127.0.0.1:8000/?variant=trefoil&deal=7'
+    """
+    shown = host
+    if host in ("0.0.0.0", "::", ""):
+        shown = "127.0.0.1"
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    query: dict[str, str] = {}
+    if rules is not None:
+        query["variant"] = rules.spec()
+    if deal is not None:
+        query["deal"] = str(deal)
+    tail = "?" + urllib.parse.urlencode(query, safe=",=") if query else ""
+    return f"http://{shown}:{port}/{tail}"
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise LucieError(
+            f"lucie web needs {' and '.join(missing)}: install the web extra "
+            "(pip install 'lucie[web]')"
+        )
+    import uvicorn
+
+    from lucie.web.app import create_app
+    from lucie.web.store_link import StoreLink
+
+    host: str = args.host
+    link = StoreLink.open(args.db, args.player)
+    sock = bind(host, args.port)
+    port = sock.getsockname()[1]
+    allowed = ["127.0.0.1", "localhost"] if host in ("127.0.0.1", "localhost") else None
+    app = create_app(store=link, allowed_hosts=allowed)
+    url = start_url(host, port, args.variant, args.deal)
+    if not is_loopback(host):
+        print(f"warning: listening on {host}, so other machines can reach the game "
+              "and your statistics; use --host 127.0.0.1 to keep it on this machine",
+              file=sys.stderr)
+    print(f"lucie: the game is at {url}  (Ctrl+C to stop)", flush=True)
+    print(f"lucie: statistics in {link.store.path}", flush=True)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    if not args.no_browser:
+        def open_when_ready() -> None:
+            for _ in range(200):
+                if server.started:
+                    break
+                time.sleep(0.05)
+            webbrowser.open(url)
+
+        threading.Thread(target=open_when_ready, daemon=True).start()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+        link.close()
+    return 0

@@ -1,0 +1,70 @@
+// Card faces drawn as SVG by our own code: rank and suit in the top-left
+// corner (the part that shows when cards overlap), a large suit in the middle,
+// the rank again at the bottom right.  Red for hearts and diamonds.
+// No rule of the game lives here.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const RANK_NAMES = {
+  A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+  8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king",
+};
+
+function svgEl(name, attrs) {
+  const el = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
+  return el;
+}
+
+function useSuit(suit, x, y, size) {
+  const u = svgEl("use", { x, y, width: size, height: size });
+  u.setAttribute("href", "#suit-" + suit);
+  return u;
+}
+
+function cardLabel(code) {
+  const rank = code.slice(0, -1), suit = code.slice(-1);
+  return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit] || suit}`;
+}
+
+function rankText(code) {
+  const rank = code.slice(0, -1);
+  return rank === "T" ? "10" : rank;
+}
+
+// A card element: <div class="card"> holding the SVG face.
+function makeCard(code) {
+  const suit = code.slice(-1);
+  const red = suit === "H" || suit === "D";
+  const div = document.createElement("div");
+  div.className = "card " + (red ? "red" : "black");
+  div.dataset.card = code;
+  div.setAttribute("role", "img");
+  div.setAttribute("aria-label", cardLabel(code));
+  const svg = svgEl("svg", { viewBox: "0 0 60 84", "aria-hidden": "true" });
+  svg.appendChild(svgEl("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "face" }));
+  const r = rankText(code);
+  const corner = svgEl("text", { x: r.length > 1 ? 1.5 : 3.5, y: 19, class: "rank" });
+  if (r.length > 1) corner.setAttribute("textLength", "17"), corner.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  corner.textContent = r;
+  svg.appendChild(corner);
+  svg.appendChild(useSuit(suit, 3, 22, 14));
+  const face = "JQK".includes(r);
+  if (face) {
+    svg.appendChild(svgEl("rect", { x: 21, y: 12, width: 34, height: 60, rx: 3, class: "court" }));
+    const big = svgEl("text", { x: 38, y: 44, class: "court-letter", "text-anchor": "middle" });
+    big.textContent = r;
+    svg.appendChild(big);
+    svg.appendChild(useSuit(suit, 29, 50, 18));
+  } else {
+    svg.appendChild(useSuit(suit, 22, 26, 32));
+  }
+  const foot = svgEl("text", { x: 56, y: 79, class: "rank small", "text-anchor": "end" });
+  foot.textContent = r;
+  svg.appendChild(foot);
+  div.appendChild(svg);
+  return div;
+}
+
+window.LucieCards = { makeCard, cardLabel, svgEl, useSuit };

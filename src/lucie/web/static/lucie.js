@@ -1,0 +1,880 @@
+// The page of the browser game.  It knows no rule of the game: it draws the
+// position the server sends, lights up the targets the server lists as legal
+// for the card in hand, and sends moves in text notation (source ">" target,
+// both spelled by the server).  The server checks every move.
+"use strict";
+
+(function () {
+  const { makeCard, cardLabel, svgEl, useSuit } = window.LucieCards;
+  const $ = (id) => document.getElementById(id);
+  const SUIT_ORDER = ["C", "D", "H", "S"];
+  const SUIT_WORDS = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
+  const DOUBLE_MS = 420;
+
+  const saved = {
+    get(k) { try { return localStorage.getItem(k); } catch (_) { return null; } },
+    set(k, v) { try { localStorage.setItem(k, v); } catch (_) { /* private mode */ } },
+  };
+
+  let state = null;            // the last state sent by the server
+  let stateAt = performance.now();
+  const cardEls = new Map();   // card code -> its element, kept so moves animate
+  let held = null;             // {code, el, source, targets: Map(key -> move), at}
+  let press = null;            // pointer press in progress
+  let merciMode = false;
+  let autoplay = saved.get("lucie.autoplay") === "1";
+  let features = { hint: false, odds: false, stats: false };
+  let variants = [];
+  let endShownFor = null;
+  let cols = 6;
+  let queue = Promise.resolve();
+
+  // -- talking to the server ------------------------------------------------
+
+  async function call(method, path, body, raw) {
+    const opts = { method, headers: {} };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = raw ? body : JSON.stringify(body);
+    }
+    let r;
+    try {
+      r = await fetch(path, opts);
+    } catch (_) {
+      const e = new Error("the server does not answer (is lucie web still running?)");
+      e.status = 0;
+      throw e;
+    }
+    let data;
+    try { data = await r.json(); } catch (_) { data = { error: `the server answered ${r.status}` }; }
+    if (!r.ok) {
+      const e = new Error(data.error || `error ${r.status}`);
+      e.status = r.status;
+      e.data = data;
+      throw e;
+    }
+    return data;
+  }
+
+  // Requests run one after the other, in the order the player made them.
+  function enqueue(fn) {
+    const p = queue.then(fn, fn);
+    queue = p.catch(() => {});
+    return p;
+  }
+
+  function gamePath(tail) { return `/api/games/${encodeURIComponent(state.id)}${tail}`; }
+
+  function act(method, tail, body) {
+    return enqueue(async () => {
+      if (!state) return null;
+      try {
+        const data = await call(method, gamePath(tail), body);
+        render(data);
+        return data;
+      } catch (e) {
+        setStatus(e.message, "error");
+        if (e.status === 404) await newGame(null, null);
+        return null;
+      }
+    });
+  }
+
+  // -- status line and facts --------------------------------------------------
+
+  function setStatus(text, kind) {
+    const el = $("status");
+    el.textContent = text || "";
+    el.className = kind || "";
+  }
+
+  function fmtTime(s) {
+    s = Math.max(0, Math.floor(s));
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    const mm = h ? String(m).padStart(2, "0") : String(m);
+    return (h ? h + ":" : "") + mm + ":" + String(sec).padStart(2, "0");
+  }
+
+  function seconds() {
+    if (!state) return 0;
+    return state.seconds + (state.finished ? 0 : (performance.now() - stateAt) / 1000);
+  }
+
+  function tick() { $("f-time").textContent = fmtTime(seconds()); }
+
+  function renderFacts() {
+    $("title").textContent = state.variant_title;
+    document.title = `${state.variant_title} – lucie`;
+    $("f-deal").textContent = state.deal != null ? String(state.deal) : `custom (${state.seed})`;
+    $("f-score").textContent = `${state.score}/52`;
+    $("f-deals").textContent = String(state.redeals_left);
+    $("f-merci-box").hidden = !state.has_merci;
+    $("f-merci").textContent = state.merci_used ? "used" :
+      state.merci_available ? "available" : "last deal";
+    tick();
+    $("b-undo").disabled = !state.can_undo;
+    $("b-redo").disabled = !state.can_redo;
+    $("b-redeal").disabled = !state.can_redeal;
+    $("b-redeal").textContent = state.redeals_total ? `Redeal (${state.redeals_left})` : "Redeal";
+    $("b-redeal").hidden = state.redeals_total === 0;
+    $("b-merci").hidden = !state.has_merci;
+    $("b-merci").disabled = !state.merci_moves;
+    $("b-merci").setAttribute("aria-pressed", String(merciMode));
+    $("b-restart").disabled = !state.can_undo;
+    $("b-hint").hidden = !features.hint;
+    $("b-odds").hidden = !features.odds;
+    $("b-stats").hidden = !features.stats;
+    $("b-auto").setAttribute("aria-pressed", String(autoplay));
+    $("b-auto").textContent = autoplay ? "Auto: on" : "Auto: off";
+    $("b-save").href = gamePath("/save");
+    const stock = $("stock");
+    stock.hidden = state.redeals_total === 0;
+    stock.classList.toggle("empty", state.redeals_left === 0);
+    stock.classList.toggle("ready", state.can_redeal);
+    $("stock-count").textContent = String(state.redeals_left);
+    stock.setAttribute("aria-label", `Redeal pile: ${state.redeals_left} redeal${state.redeals_left === 1 ? "" : "s"} left`);
+  }
+
+  // -- the table --------------------------------------------------------------
+
+  function cardEl(code) {
+    let el = cardEls.get(code);
+    if (!el) {
+      el = makeCard(code);
+      cardEls.set(code, el);
+    }
+    return el;
+  }
+
+  function ensureSlots(container, count, make) {
+    while (container.children.length > count) container.lastElementChild.remove();
+    while (container.children.length < count) container.appendChild(make(container.children.length));
+  }
+
+  function makeFanSlot(i) {
+    const slot = document.createElement("div");
+    slot.className = "slot fan";
+    slot.tabIndex = 0;
+    slot.setAttribute("role", "button");
+    const name = document.createElement("span");
+    name.className = "fan-name";
+    slot.appendChild(name);
+    return slot;
+  }
+
+  function makeFoundationSlot(s) {
+    const slot = document.createElement("div");
+    slot.className = "slot foundation";
+    slot.tabIndex = 0;
+    slot.setAttribute("role", "button");
+    const mark = svgEl("svg", { viewBox: "0 0 60 84", class: "mark", "aria-hidden": "true" });
+    mark.appendChild(useSuit(SUIT_ORDER[s], 12, 24, 36));
+    slot.appendChild(mark);
+    slot.dataset.target = `foundation:${s}`;
+    return slot;
+  }
+
+  function makeCellSlot(c) {
+    const slot = document.createElement("div");
+    slot.className = "slot cell";
+    slot.tabIndex = 0;
+    slot.setAttribute("role", "button");
+    slot.dataset.target = `cell:${c}`;
+    return slot;
+  }
+
+  function geometry() {
+    const table = $("table");
+    const width = table.clientWidth - 2 * 8;
+    const nf = state ? state.fans.length : 18;
+    cols = width < 560 ? 3 : width < 900 ? 4 : nf % 4 === 0 && width < 1100 ? 4 : 6;
+    const gap = width < 560 ? 6 : 12;
+    const slotW = (width - gap * (cols - 1)) / cols;
+    const cardW = Math.max(36, Math.min(86, Math.floor(slotW / 2.15)));
+    const root = document.documentElement.style;
+    root.setProperty("--cols", String(cols));
+    root.setProperty("--gap", gap + "px");
+    root.setProperty("--card-w", cardW + "px");
+    root.setProperty("--card-h", Math.round(cardW * 1.4) + "px");
+    return { slotW, cardW };
+  }
+
+  function render(next) {
+    // where every card is now (with any drag offset), to animate from there
+    const before = new Map();
+    for (const [code, el] of cardEls) {
+      if (el.isConnected) before.set(code, el.getBoundingClientRect());
+    }
+    state = next;
+    stateAt = performance.now();
+    saved.set("lucie.game", state.id);
+    held = null;
+    press = null;
+    if (!state.merci_moves) merciMode = false;
+    clearHint();
+    layout();
+    renderFacts();
+    for (const [code, el] of cardEls) {
+      const old = before.get(code);
+      if (!old || !el.isConnected) continue;
+      const now = el.getBoundingClientRect();
+      const dx = old.left - now.left, dy = old.top - now.top;
+      if (Math.abs(dx) + Math.abs(dy) > 1 && el.animate) {
+        el.animate([{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 50 },
+          { transform: "translate(0, 0)", zIndex: 50 }],
+        { duration: 220, easing: "cubic-bezier(.2,.7,.3,1)" });
+      }
+    }
+    if (state.finished) maybeShowEnd();
+  }
+
+  function layout() {
+    if (!state) return;
+    const { slotW, cardW } = geometry();
+    const placed = new Set();
+    for (const el of cardEls.values()) {
+      el.style.transform = "";
+      el.classList.remove("dragging", "held", "hint", "liftable", "top", "bad");
+      el.removeAttribute("tabindex");
+    }
+    // fans
+    const fansBox = $("fans");
+    ensureSlots(fansBox, state.fans.length, makeFanSlot);
+    state.fans.forEach((fan, i) => {
+      const slot = fansBox.children[i];
+      const letter = state.fan_names[i];
+      slot.dataset.target = `fan:${i}`;
+      slot.querySelector(".fan-name").textContent = letter;
+      slot.classList.toggle("empty", fan.length === 0);
+      slot.classList.remove("target", "hint-target", "bad");
+      const room = slotW - cardW - 4;
+      const step = fan.length > 1 ? Math.min(cardW * 0.42, room / (fan.length - 1)) : 0;
+      fan.forEach((code, k) => {
+        const el = cardEl(code);
+        el.style.left = `${Math.round(k * step)}px`;
+        el.style.zIndex = String(k + 1);
+        el.dataset.where = `fan:${i}`;
+        if (k === fan.length - 1) el.classList.add("top");
+        if (el.parentElement !== slot || slot.children[k + 1] !== el) slot.insertBefore(el, slot.children[k + 1] || null);
+        placed.add(code);
+      });
+      const names = fan.map(cardLabel);
+      slot.setAttribute("aria-label", fan.length
+        ? `Fan ${letter}: ${names.join(", ")}; top card ${names[names.length - 1]}`
+        : `Fan ${letter}: empty`);
+    });
+    // foundations
+    const fBox = $("foundations");
+    ensureSlots(fBox, 4, makeFoundationSlot);
+    for (let s = 0; s < 4; s++) {
+      const slot = fBox.children[s];
+      slot.classList.remove("target", "hint-target", "bad");
+      const top = state.foundation_tops[String(s)];
+      for (const el of [...slot.querySelectorAll(".card")]) if (el.dataset.card !== top) el.remove();
+      if (top) {
+        const el = cardEl(top);
+        el.style.left = "0px";
+        el.style.zIndex = "1";
+        el.dataset.where = `foundation:${s}`;
+        if (el.parentElement !== slot) slot.appendChild(el);
+        placed.add(top);
+      }
+      slot.setAttribute("aria-label", `${SUIT_WORDS[SUIT_ORDER[s]]} foundation: ` +
+        (top ? `up to the ${cardLabel(top)}` : "empty"));
+    }
+    // cells
+    const cBox = $("cells");
+    ensureSlots(cBox, state.cells.length, makeCellSlot);
+    cBox.hidden = state.cells.length === 0;
+    state.cells.forEach((code, c) => {
+      const slot = cBox.children[c];
+      slot.classList.remove("target", "hint-target", "bad");
+      for (const el of [...slot.querySelectorAll(".card")]) if (el.dataset.card !== code) el.remove();
+      if (code) {
+        const el = cardEl(code);
+        el.style.left = "0px";
+        el.dataset.where = `cell:${c}`;
+        el.classList.add("top");
+        if (el.parentElement !== slot) slot.appendChild(el);
+        placed.add(code);
+      }
+      slot.setAttribute("aria-label", `Cell ${c + 1}: ${code ? cardLabel(code) : "empty"}`);
+    });
+    for (const [code, el] of cardEls) {
+      if (!placed.has(code)) { el.remove(); cardEls.delete(code); }
+    }
+    if (merciMode) {
+      for (const [code, src] of Object.entries(state.sources)) {
+        const el = cardEls.get(code);
+        if (el && !el.classList.contains("top") && src.where.startsWith("fan:")) {
+          el.classList.add("liftable");
+          el.tabIndex = 0;
+        }
+      }
+    }
+    $("table").classList.toggle("merci-mode", merciMode);
+  }
+
+  // -- holding a card -----------------------------------------------------------
+
+  function pickable(code) { return !!(state && state.sources[code]); }
+
+  function targetSlot(key) {
+    const [kind, n] = key.split(":");
+    const box = kind === "fan" ? $("fans") : kind === "foundation" ? $("foundations") : $("cells");
+    return box.children[Number(n)] || null;
+  }
+
+  function pick(code) {
+    drop();
+    const src = state.sources[code];
+    const el = cardEls.get(code);
+    if (!src || !el) return;
+    held = { code, el, source: src.source, targets: new Map(), at: performance.now() };
+    for (const t of src.targets) held.targets.set(t.target, t.move);
+    el.classList.add("held");
+    for (const key of held.targets.keys()) {
+      const slot = targetSlot(key);
+      if (slot) slot.classList.add("target");
+    }
+    const n = held.targets.size;
+    setStatus(n ? `${cardLabel(code)}: ${n} place${n === 1 ? "" : "s"} to go (lit up)` :
+      `${cardLabel(code)} has nowhere to go`, "info");
+  }
+
+  function drop() {
+    if (!held) return;
+    held.el.classList.remove("held", "dragging");
+    held.el.style.transform = "";
+    for (const slot of document.querySelectorAll(".slot.target")) slot.classList.remove("target");
+    held = null;
+  }
+
+  function slideBack(el) {
+    const t = el.style.transform;
+    el.style.transform = "";
+    el.classList.remove("dragging");
+    if (t && el.animate) {
+      el.animate([{ transform: t, zIndex: 60 }, { transform: "translate(0, 0)", zIndex: 60 }],
+        { duration: 260, easing: "ease-out" });
+    }
+  }
+
+  function moveFor(h, key) {
+    if (h.targets.has(key)) return h.targets.get(key);
+    const dst = state.target_notation[key];
+    return dst ? `${h.source}>${dst}` : null;
+  }
+
+  function tryMove(h, key) {
+    const move = moveFor(h, key);
+    if (!move) { slideBack(h.el); drop(); return Promise.resolve(null); }
+    return sendMove(move, h.el, key);
+  }
+
+  function sendMove(move, el, key) {
+    return enqueue(async () => {
+      try {
+        const data = await call("POST", gamePath("/move"), { move, autoplay });
+        render(data);
+        setStatus((data.messages || []).join("; "), "info");
+        return data;
+      } catch (e) {
+        if (el) slideBack(el);
+        drop();
+        if (key) {
+          const slot = targetSlot(key);
+          if (slot && slot.animate) {
+            slot.classList.add("bad");
+            setTimeout(() => slot.classList.remove("bad"), 700);
+          }
+        }
+        setStatus(e.data && e.data.reason ? `Not allowed: ${e.data.reason}` : e.message, "error");
+        if (e.status === 404) await newGame(null, null);
+        return null;
+      }
+    });
+  }
+
+  function toFoundation(h) {
+    let key = [...h.targets.keys()].find((k) => k.startsWith("foundation:"));
+    if (!key) key = "foundation:0";
+    return tryMove(h, key);
+  }
+
+  function slotKey(node) {
+    const slot = node && node.closest ? node.closest("[data-target]") : null;
+    return slot ? slot.dataset.target : null;
+  }
+
+  // A click (or tap, or Enter) on a card or a slot.
+  function activate(code, key) {
+    const now = performance.now();
+    if (held) {
+      if (code === held.code) {
+        if (now - held.at < DOUBLE_MS) return toFoundation(held);
+        drop();
+        setStatus("", "");
+        return null;
+      }
+      if (key && held.targets.has(key)) return tryMove(held, key);
+      if (code && pickable(code) && !(key && key === slotKeyOfCode(held.code))) {
+        pick(code);
+        return null;
+      }
+      if (key) return tryMove(held, key);
+      drop();
+      return null;
+    }
+    if (code && pickable(code)) {
+      pick(code);
+      return null;
+    }
+    if (code && merciMode) setStatus(`${cardLabel(code)} cannot be lifted`, "error");
+    return null;
+  }
+
+  function slotKeyOfCode(code) {
+    const el = cardEls.get(code);
+    return el ? el.dataset.where : null;
+  }
+
+  // -- pointer: drag, click, double-click (mouse and touch alike) --------------
+
+  function onPointerDown(e) {
+    if (!state || (e.pointerType === "mouse" && e.button !== 0)) return;
+    const cardNode = e.target.closest(".card");
+    const code = cardNode ? cardNode.dataset.card : null;
+    const stock = e.target.closest("#stock");
+    press = { code, key: slotKey(e.target), stock: !!stock, x0: e.clientX, y0: e.clientY,
+      id: e.pointerId, dragging: false, el: cardNode };
+    if (code && pickable(code)) {
+      e.preventDefault();
+      try { cardNode.setPointerCapture(e.pointerId); } catch (_) { /* synthetic */ }
+    }
+  }
+
+  function onPointerMove(e) {
+    if (!press || e.pointerId !== press.id || !press.code || !pickable(press.code)) return;
+    const dx = e.clientX - press.x0, dy = e.clientY - press.y0;
+    if (!press.dragging) {
+      if (Math.hypot(dx, dy) < 6) return;
+      press.dragging = true;
+      pick(press.code);
+      if (!held) return;
+      held.el.classList.add("dragging");
+    }
+    if (held) held.el.style.transform = `translate(${dx}px, ${dy}px)`;
+  }
+
+  function onPointerUp(e) {
+    if (!press || e.pointerId !== press.id) return;
+    const p = press;
+    press = null;
+    if (p.dragging && held) {
+      const h = held;
+      const under = document.elementsFromPoint(e.clientX, e.clientY)
+        .find((n) => n !== h.el && !h.el.contains(n) && n.closest && n.closest("[data-target]"));
+      const key = under ? slotKey(under) : null;
+      if (!key || key === h.el.dataset.where) {
+        slideBack(h.el);
+        drop();
+        return;
+      }
+      h.el.classList.remove("dragging");
+      tryMove(h, key);
+      return;
+    }
+    if (p.stock) {
+      redeal();
+      return;
+    }
+    activate(p.code, p.key);
+  }
+
+  function onPointerCancel(e) {
+    if (!press || e.pointerId !== press.id) return;
+    press = null;
+    if (held) { slideBack(held.el); drop(); }
+  }
+
+  // -- keyboard ----------------------------------------------------------------
+
+  function focusables() {
+    return [...$("fans").children, ...$("foundations").children, ...$("cells").children];
+  }
+
+  function onTableKey(e) {
+    const slot = e.target.closest(".slot");
+    if (!slot) return;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (slot.id === "stock") { redeal(); return; }
+      const cardNode = e.target.closest(".card");
+      if (cardNode && cardNode.classList.contains("liftable")) {
+        activate(cardNode.dataset.card, null);
+        return;
+      }
+      const key = slot.dataset.target;
+      const tops = [...slot.querySelectorAll(".card")];
+      const top = tops.length ? tops[tops.length - 1].dataset.card : null;
+      if (held) {
+        if (top === held.code) { activate(top, key); return; }
+        tryMove(held, key);
+        return;
+      }
+      activate(top, key);
+      return;
+    }
+    const arrows = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols };
+    if (e.key in arrows && slot.classList.contains("fan")) {
+      const fans = [...$("fans").children];
+      const i = fans.indexOf(slot) + arrows[e.key];
+      if (i >= 0 && i < fans.length) { e.preventDefault(); fans[i].focus(); }
+    }
+  }
+
+  function onGlobalKey(e) {
+    const typing = e.target.matches && e.target.matches("input, select, textarea");
+    if (document.querySelector("dialog[open]")) return;
+    if (typing) {
+      if (e.key === "Escape") e.target.blur();
+      return;
+    }
+    const k = e.key;
+    if ((e.ctrlKey || e.metaKey) && (k === "z" || k === "Z")) { e.preventDefault(); undo(); return; }
+    if ((e.ctrlKey || e.metaKey) && (k === "y" || k === "Y")) { e.preventDefault(); redo(); return; }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const keys = {
+      u: undo, y: redo, d: redeal, m: toggleMerci, h: hint, a: toggleAuto, R: restart,
+      n: openNew, o: odds, s: () => showStats(true), "?": openRules,
+      "/": () => $("move-input").focus(),
+      Escape: () => { drop(); merciMode = false; clearHint(); layout(); renderFacts(); setStatus("", ""); },
+    };
+    const fn = keys[k];
+    if (fn) { e.preventDefault(); fn(); }
+  }
+
+  // -- commands -----------------------------------------------------------------
+
+  function undo() { drop(); return act("POST", "/undo", {}); }
+  function redo() { drop(); return act("POST", "/redo", {}); }
+  function restart() { drop(); return act("POST", "/restart", {}); }
+  function redeal() {
+    drop();
+    return enqueue(async () => {
+      try {
+        const data = await call("POST", gamePath("/redeal"), { autoplay });
+        render(data);
+        setStatus((data.messages || []).join("; "), "info");
+      } catch (e) { setStatus(e.message, "error"); }
+    });
+  }
+
+  function toggleMerci() {
+    if (!state || !state.merci_moves) {
+      setStatus(state && state.has_merci ? (state.merci_used ? "The merci has been used." :
+        "The merci comes in the last deal.") : "This variant has no merci.", "info");
+      return;
+    }
+    drop();
+    merciMode = !merciMode;
+    layout();
+    renderFacts();
+    setStatus(merciMode ? "Merci: pick a buried card (they are outlined), then the fan to put it on." : "", "info");
+    const first = document.querySelector(".card.liftable");
+    if (merciMode && first) first.focus();
+  }
+
+  function toggleAuto() {
+    autoplay = !autoplay;
+    saved.set("lucie.autoplay", autoplay ? "1" : "0");
+    renderFacts();
+    if (autoplay) {
+      act("POST", "/autoplay", {}).then((d) => {
+        if (d && d.applied && d.applied.length) setStatus(d.messages.join("; "), "info");
+        else setStatus("Autoplay on: safe cards go home by themselves.", "info");
+      });
+    } else setStatus("Autoplay off.", "info");
+  }
+
+  function clearHint() {
+    for (const n of document.querySelectorAll(".hint, .hint-target")) n.classList.remove("hint", "hint-target");
+    $("overlay").replaceChildren();
+  }
+
+  function hint() {
+    if (!features.hint) { setStatus("Hints need the solver, which is not installed.", "info"); return; }
+    setStatus("Thinking…", "info");
+    enqueue(async () => {
+      try {
+        const h = await call("GET", gamePath("/hint"));
+        clearHint();
+        setStatus(h.move ? `Hint: ${h.text}` : h.text || "No hint.", "hint");
+        if (h.move === "R") $("stock").classList.add("hint");
+        if (h.card && h.target) {
+          const el = cardEls.get(h.card), slot = targetSlot(h.target);
+          if (el) el.classList.add("hint");
+          if (slot) slot.classList.add("hint-target");
+          if (el && slot) drawArrow(el, slot);
+        }
+      } catch (e) { setStatus(e.message, "error"); }
+    });
+  }
+
+  function drawArrow(from, to) {
+    const box = $("table").getBoundingClientRect();
+    const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
+    const x1 = a.left + a.width / 2 - box.left, y1 = a.top + a.height / 2 - box.top;
+    const x2 = b.left + Math.min(b.width, 60) / 2 - box.left, y2 = b.top + b.height / 2 - box.top;
+    const overlay = $("overlay");
+    overlay.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
+    const defs = svgEl("defs");
+    const marker = svgEl("marker", { id: "arrowhead", markerWidth: 8, markerHeight: 8, refX: 6, refY: 4, orient: "auto" });
+    marker.appendChild(svgEl("path", { d: "M0 0 L8 4 L0 8 Z", class: "arrowhead" }));
+    defs.appendChild(marker);
+    overlay.replaceChildren(defs, svgEl("line", { x1, y1, x2, y2, class: "arrow", "marker-end": "url(#arrowhead)" }));
+  }
+
+  function odds() {
+    if (!features.odds) { setStatus("The odds need the solver, which is not installed.", "info"); return; }
+    const box = $("odds");
+    box.hidden = false;
+    box.textContent = "Estimating the odds from this position…";
+    enqueue(async () => {
+      try {
+        const o = await call("GET", gamePath("/odds"));
+        const pc = (x) => `${Math.round(x * 100)}%`;
+        box.textContent = `Odds from here: ${pc(o.win_rate)} to win (95% interval ${pc(o.ci95[0])}–${pc(o.ci95[1])}), ` +
+          (o.mean_score != null ? `mean score ${o.mean_score.toFixed(1)}, ` : "") + (o.samples ? `from ${o.samples} play-outs.` : "exact.");
+      } catch (e) { box.textContent = e.message; }
+    });
+  }
+
+  async function newGame(variant, deal) {
+    const body = { abandon: state ? state.id : null };
+    if (variant) body.variant = variant;
+    if (deal) body.deal = deal;
+    const data = await call("POST", "/api/games", body);
+    endShownFor = null;
+    cardEls.forEach((el) => el.remove());
+    cardEls.clear();
+    render(data);
+    setStatus(`New game: ${data.variant_title}, deal ${data.deal}.`, "info");
+    return data;
+  }
+
+  // -- dialogs ------------------------------------------------------------------
+
+  function fillVariants(select, current, withAll) {
+    select.replaceChildren();
+    if (withAll) select.appendChild(new Option("All variants", "all"));
+    for (const v of variants) select.appendChild(new Option(v.title, v.spec));
+    if (current && ![...select.options].some((o) => o.value === current)) {
+      select.appendChild(new Option(current, current));
+    }
+    if (current) select.value = current;
+  }
+
+  function openNew() {
+    fillVariants($("new-variant"), state ? state.variant : "classic", false);
+    showSummary();
+    $("new-deal").value = "";
+    $("new-error").textContent = "";
+    $("d-new").showModal();
+  }
+
+  function showSummary() {
+    const v = variants.find((x) => x.spec === $("new-variant").value);
+    $("new-variant-summary").textContent = v ? v.summary : "";
+  }
+
+  async function submitNew(e) {
+    e.preventDefault();
+    const deal = $("new-deal").value.trim();
+    try {
+      await enqueue(() => newGame($("new-variant").value, deal || null));
+      $("d-new").close();
+    } catch (err) {
+      $("new-error").textContent = err.message;
+    }
+  }
+
+  function openRules() {
+    const v = state && variants.find((x) => x.spec === state.variant);
+    $("rules-variant").textContent = state ? `${state.variant_title}: ${v ? v.summary : state.variant}` : "";
+    $("d-rules").showModal();
+  }
+
+  function maybeShowEnd() {
+    const mark = `${state.id}/${state.moves.length}/${state.status}`;
+    if (endShownFor === mark) return;
+    endShownFor = mark;
+    const won = state.status === "won";
+    $("d-end-title").textContent = won ? "You won!" : state.status === "resigned" ? "Game resigned" : "No move left";
+    $("d-end-text").textContent = `Score ${state.score}/52 in ${fmtTime(state.seconds)}, ` +
+      `${state.moves.length} moves. ${state.variant_title}, deal ${state.deal ?? "custom"}.`;
+    $("end-undo").hidden = won || !state.can_undo;
+    $("end-stats").hidden = !features.stats;
+    setTimeout(() => { if (!$("d-end").open) $("d-end").showModal(); }, 260);
+  }
+
+  // -- statistics page --------------------------------------------------------
+
+  async function showStats(push) {
+    if (!features.stats) { setStatus("No statistics store is available.", "info"); return; }
+    $("game").hidden = true;
+    $("tools").hidden = true;
+    $("stats-page").hidden = false;
+    if (push && location.pathname !== "/stats") history.pushState({ stats: true }, "", "/stats");
+    const sel = $("stats-variant");
+    if (!sel.options.length) fillVariants(sel, state ? state.variant : "classic", true);
+    await loadStats();
+  }
+
+  function hideStats(push) {
+    $("stats-page").hidden = true;
+    $("game").hidden = false;
+    $("tools").hidden = false;
+    if (push && location.pathname === "/stats") history.pushState({}, "", "/");
+    if (state) layout();
+  }
+
+  async function loadStats() {
+    const v = $("stats-variant").value || "classic";
+    const q = `variant=${encodeURIComponent(v)}`;
+    try {
+      const [s, h] = await Promise.all([call("GET", `/api/stats?${q}`), call("GET", `/api/history?${q}&limit=1000`)]);
+      const done = h.games.filter((g) => g.status !== "playing").reverse();
+      const nums = $("stats-numbers");
+      nums.replaceChildren();
+      const rows = [
+        ["Games", s.games], ["Won", s.wins], ["Win rate", `${(s.win_rate * 100).toFixed(1)}%`],
+        ["Average score", s.average_score.toFixed(1)], ["Best score", s.best_score],
+        ["Best streak", s.best_streak], ["Current streak", s.current_streak],
+        ["Time played", fmtTime(s.total_seconds)],
+      ];
+      for (const [k, val] of rows) {
+        const d = document.createElement("div");
+        const dt = document.createElement("dt"); dt.textContent = k;
+        const dd = document.createElement("dd"); dd.textContent = String(val);
+        d.append(dt, dd);
+        nums.appendChild(d);
+      }
+      $("chart-time").replaceChildren(window.LucieCharts.timeChart(done));
+      $("chart-scores").replaceChildren(window.LucieCharts.scoreChart(done));
+      const body = $("stats-games").tBodies[0];
+      body.replaceChildren();
+      for (const g of h.games.slice(0, 25)) {
+        const tr = document.createElement("tr");
+        const when = g.finished ? g.finished.replace("T", " ").slice(0, 16) : "—";
+        for (const cell of [g.id, g.deal ?? "custom", g.status, g.score, g.moves, fmtTime(g.seconds), when]) {
+          const td = document.createElement("td");
+          td.textContent = String(cell);
+          tr.appendChild(td);
+        }
+        tr.className = g.status;
+        body.appendChild(tr);
+      }
+    } catch (e) {
+      $("stats-numbers").textContent = e.message;
+    }
+  }
+
+  // -- loading a saved game ------------------------------------------------------
+
+  function loadFile(file) {
+    const reader = new FileReader();
+    reader.onload = () => enqueue(async () => {
+      try {
+        const data = await call("POST", "/api/games/load", String(reader.result), true);
+        cardEls.forEach((el) => el.remove());
+        cardEls.clear();
+        endShownFor = null;
+        render(data);
+        setStatus(`Loaded ${file.name}: ${data.moves.length} moves replayed.`, "info");
+      } catch (e) { setStatus(`${file.name}: ${e.message}`, "error"); }
+    });
+    reader.readAsText(file);
+  }
+
+  // -- start ---------------------------------------------------------------------
+
+  function wire() {
+    const table = $("table");
+    table.addEventListener("pointerdown", onPointerDown);
+    table.addEventListener("pointermove", onPointerMove);
+    table.addEventListener("pointerup", onPointerUp);
+    table.addEventListener("pointercancel", onPointerCancel);
+    table.addEventListener("keydown", onTableKey);
+    table.addEventListener("dragstart", (e) => e.preventDefault());
+    document.addEventListener("keydown", onGlobalKey);
+    $("b-new").onclick = openNew;
+    $("b-undo").onclick = undo;
+    $("b-redo").onclick = redo;
+    $("b-redeal").onclick = redeal;
+    $("b-merci").onclick = toggleMerci;
+    $("b-hint").onclick = hint;
+    $("b-auto").onclick = toggleAuto;
+    $("b-restart").onclick = restart;
+    $("b-odds").onclick = odds;
+    $("b-stats").onclick = () => showStats(true);
+    $("b-rules").onclick = openRules;
+    $("b-back").onclick = () => hideStats(true);
+    $("b-load").onclick = () => $("load-file").click();
+    $("load-file").onchange = (e) => { if (e.target.files[0]) loadFile(e.target.files[0]); e.target.value = ""; };
+    $("new-form").onsubmit = submitNew;
+    $("new-cancel").onclick = () => $("d-new").close();
+    $("new-variant").onchange = showSummary;
+    $("rules-close").onclick = () => $("d-rules").close();
+    $("end-new").onclick = () => { $("d-end").close(); openNew(); };
+    $("end-undo").onclick = () => { $("d-end").close(); undo(); };
+    $("end-restart").onclick = () => { $("d-end").close(); restart(); };
+    $("end-stats").onclick = () => { $("d-end").close(); showStats(true); };
+    $("stats-variant").onchange = loadStats;
+    $("move-form").onsubmit = (e) => {
+      e.preventDefault();
+      const text = $("move-input").value.trim();
+      if (!text) return;
+      sendMove(text, null, null).then((d) => { if (d) $("move-input").value = ""; });
+    };
+    window.addEventListener("resize", () => { if (state) { layout(); clearHint(); } });
+    window.addEventListener("popstate", () => {
+      if (location.pathname === "/stats") showStats(false); else hideStats(false);
+    });
+    setInterval(tick, 1000);
+  }
+
+  async function boot() {
+    wire();
+    try {
+      [variants, features] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/features")]);
+    } catch (e) { setStatus(e.message, "error"); }
+    const q = new URLSearchParams(location.search);
+    const id = saved.get("lucie.game");
+    try {
+      if (q.has("variant") || q.has("deal")) {
+        await newGame(q.get("variant"), q.get("deal"));
+        history.replaceState(null, "", location.pathname);
+      } else if (id) {
+        try {
+          render(await call("GET", `/api/games/${encodeURIComponent(id)}`));
+          setStatus("Welcome back: your game is where you left it.", "info");
+        } catch (e) {
+          if (e.status !== 404) throw e;
+          await newGame(null, null);
+        }
+      } else {
+        await newGame(null, null);
+      }
+    } catch (e) {
+      setStatus(e.message, "error");
+    }
+    if (location.pathname === "/stats") showStats(false);
+    document.body.classList.add("ready");
+  }
+
+  window.lucie = { get state() { return state; } };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+  else boot();
+})();

@@ -1,0 +1,127 @@
+"""The browser game's link to the SQLite store (:mod:`lucie.store`).
+
+The store numbers games with integers; the page knows a game by an id it
+cannot guess (:func:`secrets.token_urlsafe`).  This module keeps the
+pairs in a table of its own, ``web_games``, in the same database file, so
+a game is found again after the server restarts.  Store calls run in a
+worker thread (the store serialises its connection with a lock), so a slow
+disk never stalls the other players' requests.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio.to_thread
+
+from lucie.engine import Game
+from lucie.rules import Rules
+from lucie.store import Store, StoreError, default_player
+
+T = TypeVar("T")
+
+_TABLE = (
+    "CREATE TABLE IF NOT EXISTS web_games ("
+    " token TEXT PRIMARY KEY, game_id INTEGER NOT NULL)"
+)
+
+
+class StoreLink:
+    """Async access to a :class:`~lucie.store.Store` for one player."""
+
+    def __init__(self, store: Store, player: str | None = None) -> None:
+        self.store = store
+        self.player = player
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(
+            store.path, timeout=10, isolation_level=None, check_same_thread=False,
+        )
+        try:
+            self._conn.execute("PRAGMA busy_timeout = 10000")
+            self._conn.execute(_TABLE)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{store.path}: cannot prepare the web games table ({exc})") \
+                from None
+
+    @classmethod
+    def open(cls, path: str | Path | None, player: str | None = None) -> StoreLink:
+        return cls(Store(path), player)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+        self.store.close()
+
+    async def _run(self, fn: Callable[[], T]) -> T:
+        return await anyio.to_thread.run_sync(fn)
+
+    # -- the life of a game ----------------------------------------------
+
+    async def start(self, token: str, game: Game) -> int:
+        def work() -> int:
+            game_id = self.store.start_game(game, self.player)
+            with self._lock:
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO web_games (token, game_id) VALUES (?, ?)",
+                    (token, game_id),
+                )
+            return game_id
+
+        return await self._run(work)
+
+    async def moved(self, game_id: int, game: Game, seconds: float | None = None) -> None:
+        await self._run(lambda: self.store.record_move(game_id, game, seconds))
+
+    async def finished(self, game_id: int, game: Game, seconds: float,
+                       status: str | None = None) -> None:
+        await self._run(lambda: self.store.finish_game(game_id, game, seconds, status))
+
+    async def reopened(self, game_id: int) -> None:
+        await self._run(lambda: self.store.reopen(game_id))
+
+    async def resume(self, token: str) -> tuple[int, Game, float, str] | None:
+        """The stored game of ``token``: its store id, the game replayed,
+        the seconds played and its stored status; None if unknown."""
+
+        def work() -> tuple[int, Game, float, str] | None:
+            with self._lock:
+                row = self._conn.execute(
+                    "SELECT game_id FROM web_games WHERE token = ?", (token,)
+                ).fetchone()
+            if row is None:
+                return None
+            game_id = int(row[0])
+            try:
+                record = self.store.record(game_id)
+                game = self.store.game(game_id)
+            except StoreError:
+                return None
+            if record.status == "resigned" and not game.outcome.finished:
+                game.resign()
+            return game_id, game, record.seconds, record.status
+
+        return await self._run(work)
+
+    # -- reading back -----------------------------------------------------
+
+    async def stats(self, rules: Rules | None) -> dict[str, Any]:
+        def work() -> dict[str, Any]:
+            data = self.store.stats(self.player, rules).to_json()
+            data["variant_name"] = rules.name() if rules is not None else "all variants"
+            return data
+
+        return await self._run(work)
+
+    async def history(self, rules: Rules | None, limit: int) -> list[dict[str, Any]]:
+        def work() -> list[dict[str, Any]]:
+            records = self.store.history(self.player or default_player(), rules, limit)
+            return [r.to_json() for r in records]
+
+        return await self._run(work)
+
+
+__all__ = ["StoreLink"]

@@ -1,0 +1,490 @@
+"""The JSON API of the browser game, endpoint by endpoint, good and bad."""
+
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from lucie.engine import FAN_NAMES, REDEAL, Game, Move, autoplay_moves
+from lucie.formats import load_game, position_json, save_game
+from lucie.rules import VARIANTS, Rules
+from lucie.web.app import MAX_BODY, create_app
+
+# -- helpers -------------------------------------------------------------------
+
+
+def new(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def post(client: TestClient, game_id: str, action: str, **body: Any) -> Any:
+    return client.post(f"/api/games/{game_id}/{action}", json=body)
+
+
+def same_position(state: dict[str, Any], game: Game) -> None:
+    """The state the page gets is the engine's position of the same game."""
+    expected = position_json(game)
+    for key in ("fans", "foundations", "cells", "redeals_left", "moves", "status",
+                "score", "legal_moves", "merci_used"):
+        assert state[key] == expected[key], key
+
+
+def error_of(response: Any, status: int) -> str:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) >= {"error"} and isinstance(body["error"], str) and body["error"]
+    return str(body["error"])
+
+
+# -- the page and static files -------------------------------------------------
+
+
+class TestPage:
+    def test_index_is_served_with_a_strict_policy(self, client: TestClient) -> None:
+        r = client.get("/")
+        assert r.status_code == 200
+        assert "<title>La Belle Lucie</title>" in r.text
+        policy = r.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "script-src 'self'" in policy
+
+    def test_static_files_come_from_the_package(self, client: TestClient) -> None:
+        page = client.get("/").text
+        for name in ("lucie.js", "cards.js", "charts.js", "lucie.css"):
+            assert f"/static/{name}" in page
+            r = client.get(f"/static/{name}")
+            assert r.status_code == 200 and len(r.text) > 500
+        assert "http://" not in page.replace("http://www.w3.org", "")
+        assert "https://" not in page
+
+    def test_scripts_fetch_nothing_from_elsewhere(self, client: TestClient) -> None:
+        for name in ("lucie.js", "cards.js", "charts.js", "lucie.css"):
+            text = client.get(f"/static/{name}").text
+            assert "https://" not in text
+            assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
+
+    def test_stats_page_is_the_same_page(self, client: TestClient) -> None:
+        assert client.get("/stats").text == client.get("/").text
+
+    def test_unknown_paths(self, client: TestClient) -> None:
+        assert "no such API endpoint" in error_of(client.get("/api/nothing"), 404)
+        assert client.get("/nothing").status_code == 404
+        assert "not allowed" in error_of(client.get("/api/games"), 405)
+
+
+class TestVariants:
+    def test_every_named_variant_is_offered(self, client: TestClient) -> None:
+        r = client.get("/api/variants")
+        names = [v["name"] for v in r.json()]
+        assert names == list(VARIANTS)
+        for v in r.json():
+            assert Rules.parse(v["spec"]) == VARIANTS[v["name"]].rules
+
+    def test_features(self, client: TestClient) -> None:
+        features = client.get("/api/features").json()
+        assert features["stats"] is True
+        assert set(features) == {"hint", "odds", "stats"}
+
+
+# -- games ---------------------------------------------------------------------
+
+
+class TestNewGame:
+    def test_numbered_deal_is_the_engine_deal(self, client: TestClient) -> None:
+        state = new(client, variant="trefoil", deal=7)
+        same_position(state, Game(Rules.parse("trefoil"), 7))
+        assert state["deal"] == 7 and state["variant"] == "trefoil"
+        assert state["variant_title"] == "Trefoil"
+
+    def test_random_deal_and_ids_that_cannot_be_guessed(self, client: TestClient) -> None:
+        a, b = new(client), new(client)
+        assert a["variant"] == "classic"
+        assert isinstance(a["deal"], int) and a["deal"] >= 1
+        assert a["id"] != b["id"] and len(a["id"]) >= 22
+        same_position(a, Game(Rules(), a["deal"]))
+
+    def test_variant_with_settings(self, client: TestClient) -> None:
+        state = new(client, variant="classic,cells=2", deal="3")
+        assert state["cells"] == [None, None]
+        assert state["target_notation"]["cell:1"] == "2"
+
+    @pytest.mark.parametrize(
+        ("body", "status", "words"),
+        [
+            ({"variant": "nosuch"}, 422, "unknown variant 'nosuch'"),
+            ({"variant": "classic,cells=99"}, 422, "cells=99"),
+            ({"variant": 5}, 400, "'variant'"),
+            ({"deal": 0}, 422, "deal"),
+            ({"deal": "seven"}, 422, "seven"),
+            ({"deal": True}, 400, "'deal'"),
+            ({"deal": 1.5}, 400, "'deal'"),
+        ],
+    )
+    def test_bad_requests(self, client: TestClient, body: dict[str, Any], status: int,
+                          words: str) -> None:
+        assert words in error_of(client.post("/api/games", json=body), status)
+
+    def test_body_not_json_or_not_an_object(self, client: TestClient) -> None:
+        r = client.post("/api/games", content=b"variant=classic")
+        assert "not JSON" in error_of(r, 400)
+        assert "JSON object" in error_of(client.post("/api/games", json=[1, 2]), 400)
+        assert "UTF-8" in error_of(client.post("/api/games", content=b"\xff\xfe"), 400)
+
+    def test_body_too_large(self, client: TestClient) -> None:
+        big = json.dumps({"variant": "classic", "pad": "x" * MAX_BODY})
+        assert "bytes" in error_of(client.post("/api/games", content=big), 413)
+
+    def test_a_new_game_abandons_the_old_one(self, client: TestClient) -> None:
+        old = new(client, deal=1)
+        post(client, old["id"], "move", move="f>i")
+        new(client, deal=2, abandon=old["id"])
+        assert client.get(f"/api/games/{old['id']}").json()["status"] == "resigned"
+        games = client.get("/api/history").json()["games"]
+        assert [g["status"] for g in games] == ["playing", "resigned"]
+
+
+class TestShow:
+    def test_unknown_id(self, client: TestClient) -> None:
+        assert "no game with id" in error_of(client.get("/api/games/not-a-game-id"), 404)
+        assert error_of(post(client, "x" * 30, "move", move="a>f"), 404)
+
+    def test_sources_are_exactly_the_legal_moves(self, client: TestClient) -> None:
+        for variant, deal in (("classic", 1), ("reserve", 4), ("fan", 9), ("shamrocks", 2)):
+            state = new(client, variant=variant, deal=deal)
+            game = Game(Rules.parse(variant), deal)
+            listed = {t["move"] for s in state["sources"].values() for t in s["targets"]}
+            legal = {str(m) for m in game.legal_moves if m != REDEAL}
+            assert listed == legal
+            assert state["can_redeal"] == (REDEAL in game.legal_moves)
+            for code, source in state["sources"].items():
+                for t in source["targets"]:
+                    # the page writes a move as source > notation of the target
+                    assert f"{source['source']}>{state['target_notation'][t['target']]}" \
+                        == t["move"], code
+            tops = {fan[-1] for fan in state["fans"] if fan}
+            assert tops <= set(state["sources"])
+
+    def test_fan_f_is_written_with_a_capital(self, client: TestClient) -> None:
+        state = new(client, deal=1)
+        assert state["target_notation"]["fan:5"] == "F"
+        assert state["target_notation"]["foundation:2"] == "f"
+        assert state["fan_names"] == list(FAN_NAMES[:18])
+
+
+class TestMove:
+    def test_legal_move_is_applied(self, client: TestClient) -> None:
+        state = new(client, deal=1)
+        r = post(client, state["id"], "move", move="f>i")
+        assert r.status_code == 200
+        game = Game(Rules(), 1)
+        game.push("f>i")
+        same_position(r.json(), game)
+        assert r.json()["applied"] == ["f>i"]
+        assert r.json()["messages"] == ["7D from fan f onto 8D in fan i"]
+        assert r.json()["can_undo"] is True
+
+    def test_illegal_move_says_why_and_changes_nothing(self, client: TestClient) -> None:
+        state = new(client, deal=1)
+        before = client.get(f"/api/games/{state['id']}").json()
+        r = post(client, state["id"], "move", move="a>b")
+        why = Game(Rules(), 1).position.why_illegal(Move.parse("a>b"))
+        assert why is not None
+        assert error_of(r, 409) == f"a>b: {why}"
+        assert r.json()["reason"] == why
+        after = client.get(f"/api/games/{state['id']}").json()
+        assert after["moves"] == before["moves"] == []
+        assert after["fans"] == before["fans"]
+
+    @pytest.mark.parametrize("text", ["a", "a>", "zz>b", "a>b>c", "5>5", "7H>f", "a>99x"])
+    def test_malformed_move(self, client: TestClient, text: str) -> None:
+        state = new(client, deal=1)
+        assert text in error_of(post(client, state["id"], "move", move=text), 400)
+        assert client.get(f"/api/games/{state['id']}").json()["moves"] == []
+
+    def test_missing_or_bad_fields(self, client: TestClient) -> None:
+        gid = new(client, deal=1)["id"]
+        assert "'move'" in error_of(post(client, gid, "move"), 400)
+        assert "'move'" in error_of(post(client, gid, "move", move=3), 400)
+        assert "'autoplay'" in error_of(post(client, gid, "move", move="f>i", autoplay=1), 400)
+        assert "not JSON" in error_of(
+            client.post(f"/api/games/{gid}/move", content=b'{"move": "f>i"'), 400)
+        big = json.dumps({"move": "f>i", "pad": "x" * MAX_BODY}).encode()
+        assert error_of(client.post(f"/api/games/{gid}/move", content=big), 413)
+        assert client.get(f"/api/games/{gid}").json()["moves"] == []
+
+    def test_move_with_autoplay(self, client: TestClient) -> None:
+        # deal 2: some safe foundation moves wait behind the first move
+        game = Game(Rules(), 2)
+        first = next(m for m in game.legal_moves if m.dst_kind == "fan")
+        game.push(first)
+        expected = [str(m) for m in autoplay_moves(game.position)]
+        assert expected
+        gid = new(client, deal=2)["id"]
+        r = post(client, gid, "move", move=str(first), autoplay=True)
+        assert r.json()["applied"] == [str(first), *expected]
+        for move in expected:
+            game.push(move)
+        same_position(r.json(), game)
+
+    def test_cells(self, client: TestClient) -> None:
+        gid = new(client, variant="reserve", deal=4)["id"]
+        state = post(client, gid, "move", move="a>1").json()
+        assert state["cells"][0] is not None and state["cells"][1:] == [None] * 3
+        assert state["sources"][state["cells"][0]]["source"] == "1"
+        assert "cell 1 is taken" in error_of(post(client, gid, "move", move="b>1"), 409)
+
+
+class TestUndoRedoRestart:
+    def test_undo_redo(self, client: TestClient) -> None:
+        gid = new(client, deal=1)["id"]
+        assert "nothing to undo" in error_of(post(client, gid, "undo"), 409)
+        assert "nothing to redo" in error_of(post(client, gid, "redo"), 409)
+        post(client, gid, "move", move="f>i")
+        post(client, gid, "move", move="m>p")
+        r = post(client, gid, "undo")
+        assert r.json()["undone"] == "m>p" and r.json()["moves"] == ["f>i"]
+        assert r.json()["can_redo"] is True
+        r = post(client, gid, "redo")
+        assert r.json()["moves"] == ["f>i", "m>p"] and r.json()["can_redo"] is False
+
+    def test_restart_keeps_the_moves_for_redo(self, client: TestClient) -> None:
+        state = new(client, deal=1)
+        gid = state["id"]
+        post(client, gid, "move", move="f>i")
+        post(client, gid, "redeal")
+        r = post(client, gid, "restart")
+        assert r.json()["moves"] == [] and r.json()["fans"] == state["fans"]
+        assert r.json()["can_redo"] is True
+        assert post(client, gid, "redo").json()["moves"] == ["f>i"]
+        assert post(client, gid, "redo").json()["moves"] == ["f>i", "R"]
+
+    def test_bad_body(self, client: TestClient) -> None:
+        gid = new(client, deal=1)["id"]
+        assert error_of(client.post(f"/api/games/{gid}/undo", content=b"nope"), 400)
+
+
+class TestRedealMerci:
+    def test_redeal_until_none_is_left(self, client: TestClient) -> None:
+        gid = new(client, deal=5)["id"]
+        game = Game(Rules(), 5)
+        for _ in range(2):
+            r = post(client, gid, "redeal")
+            game.push(REDEAL)
+            same_position(r.json(), game)
+        assert r.json()["redeals_left"] == 0 and r.json()["can_redeal"] is False
+        assert "no redeal left" in error_of(post(client, gid, "redeal"), 409)
+        assert "no redeal left" in error_of(post(client, gid, "move", move="R"), 409)
+
+    def test_merci(self, client: TestClient) -> None:
+        gid = new(client, variant="merci", deal=5)["id"]
+        state = client.get(f"/api/games/{gid}").json()
+        buried = state["fans"][0][0]
+        assert state["merci_moves"] is False
+        r = post(client, gid, "merci", card=buried, fan="c")
+        assert "last deal" in error_of(r, 409)
+        post(client, gid, "redeal")
+        state = post(client, gid, "redeal").json()
+        assert state["merci_available"] and state["merci_moves"]
+        fan = next(f for f in state["fans"] if len(f) >= 2)
+        card = fan[0]
+        assert state["sources"][card]["where"].startswith("fan:")
+        r = post(client, gid, "merci", card=card, fan="b")
+        assert r.status_code == 200, r.text
+        assert r.json()["fans"][1][-1] == card and r.json()["merci_used"]
+        assert "already been used" in error_of(
+            post(client, gid, "merci", card=r.json()["fans"][2][0], fan="a"), 409)
+
+    def test_merci_bad_fields(self, client: TestClient) -> None:
+        gid = new(client, variant="merci", deal=5)["id"]
+        assert "not a card" in error_of(post(client, gid, "merci", card="1Z", fan="a"), 400)
+        assert "fan letter" in error_of(post(client, gid, "merci", card="7H", fan="ab"), 400)
+        assert "'fan'" in error_of(post(client, gid, "merci", card="7H"), 400)
+
+    def test_no_merci_in_classic(self, client: TestClient) -> None:
+        state = new(client, deal=5)
+        card = state["fans"][0][0]
+        assert "buried" in error_of(post(client, state["id"], "move", move=f"{card}>b"), 409)
+
+
+class TestAutoplayResign:
+    def test_autoplay_plays_the_engine_moves(self, client: TestClient) -> None:
+        game = Game(Rules(), 2)
+        expected = [str(m) for m in autoplay_moves(game.position)]
+        gid = new(client, deal=2)["id"]
+        r = post(client, gid, "autoplay")
+        assert r.json()["applied"] == expected and r.json()["moves"] == expected
+        assert post(client, gid, "autoplay").json()["applied"] == []
+        # undo takes them back one by one
+        assert post(client, gid, "undo").json()["moves"] == expected[:-1]
+
+    def test_resign(self, client: TestClient) -> None:
+        gid = new(client, deal=1)["id"]
+        assert post(client, gid, "resign").json()["status"] == "resigned"
+        assert "resigned" in error_of(post(client, gid, "move", move="f>i"), 409)
+        assert "already over" in error_of(post(client, gid, "resign"), 409)
+        assert post(client, gid, "autoplay").json()["applied"] == []
+
+
+class TestWinAndStats:
+    def test_win_records_statistics(self, client: TestClient,
+                                    win: tuple[int, list[Move]]) -> None:
+        deal, line = win
+        gid = new(client, variant="trefoil", deal=deal)["id"]
+        for move in line[:-1]:
+            assert post(client, gid, "move", move=str(move)).status_code == 200
+        last = post(client, gid, "move", move=str(line[-1])).json()
+        assert last["status"] == "won" and last["score"] == 52 and last["finished"]
+        assert last["sources"] == {} and last["legal_moves"] == []
+        stats = client.get("/api/stats", params={"variant": "trefoil"}).json()
+        assert (stats["games"], stats["wins"], stats["best_score"]) == (1, 1, 52)
+        assert stats["variant_name"] == "Trefoil"
+        assert client.get("/api/stats", params={"variant": "classic"}).json()["games"] == 0
+        games = client.get("/api/history", params={"variant": "trefoil"}).json()["games"]
+        assert [(g["deal"], g["status"], g["score"]) for g in games] == [(deal, "won", 52)]
+        # undoing the last move reopens the game; winning again counts once
+        post(client, gid, "undo")
+        assert client.get("/api/stats", params={"variant": "trefoil"}).json()["games"] == 0
+        post(client, gid, "redo")
+        assert client.get("/api/stats", params={"variant": "trefoil"}).json()["wins"] == 1
+
+    def test_stats_bad_requests(self, client: TestClient) -> None:
+        assert "unknown variant" in error_of(client.get("/api/stats?variant=zzz"), 422)
+        assert "limit" in error_of(client.get("/api/history?limit=0"), 400)
+        assert "limit" in error_of(client.get("/api/history?limit=lots"), 400)
+
+    def test_without_a_store(self) -> None:
+        with TestClient(create_app(None)) as c:
+            assert c.get("/api/features").json()["stats"] is False
+            assert "no statistics store" in error_of(c.get("/api/stats"), 503)
+            assert "no statistics store" in error_of(c.get("/api/history"), 503)
+            gid = new(c, deal=1)["id"]
+            assert post(c, gid, "move", move="f>i").status_code == 200
+
+
+class TestPersistence:
+    def test_a_game_outlives_the_server(self, db: Path) -> None:
+        with TestClient(create_app(db)) as c:
+            gid = new(c, deal=1)["id"]
+            post(c, gid, "move", move="f>i")
+            post(c, gid, "move", move="m>p")
+            post(c, gid, "undo")
+        with TestClient(create_app(db)) as c:
+            state = c.get(f"/api/games/{gid}").json()
+            assert state["moves"] == ["f>i"] and state["id"] == gid
+            assert post(c, gid, "move", move="m>p").status_code == 200
+            assert c.get("/api/games/" + gid[:-1] + "A").status_code == 404
+
+
+class TestSaveLoad:
+    def test_download_then_upload(self, client: TestClient) -> None:
+        gid = new(client, variant="merci", deal=3)["id"]
+        for move in ("R", "R"):
+            post(client, gid, "move", move=move)
+        r = client.get(f"/api/games/{gid}/save")
+        assert r.status_code == 200
+        assert r.headers["content-disposition"] == 'attachment; filename="lucie-merci-3.json"'
+        game = load_game(r.text)
+        assert [str(m) for m in game.moves] == ["R", "R"]
+        up = client.post("/api/games/load", content=r.content)
+        assert up.status_code == 200
+        assert up.json()["id"] != gid
+        same_position(up.json(), game)
+        # the page may also send the text wrapped in an object
+        up2 = client.post("/api/games/load", json={"text": r.text})
+        assert up2.json()["fans"] == up.json()["fans"]
+
+    def test_upload_that_does_not_replay(self, client: TestClient) -> None:
+        game = Game(Rules(), 1)
+        game.push("f>i")
+        data = json.loads(save_game(game))
+        data["moves"] = ["f>i", "a>b"]
+        del data["final"]
+        before = client.get("/api/history").json()["games"]
+        r = client.post("/api/games/load", json=data)
+        assert "does not replay" in error_of(r, 422) and "a>b" in r.json()["error"]
+        assert client.get("/api/history").json()["games"] == before
+
+    @pytest.mark.parametrize(
+        ("body", "status", "words"),
+        [
+            (b"not json", 400, "not JSON"),
+            (b'{"format": "something"}', 422, "not a lucie saved game"),
+            (b"[1]", 422, "not a lucie saved game"),
+            (b'{"text": "{oops"}', 422, "not valid JSON"),
+        ],
+    )
+    def test_bad_uploads(self, client: TestClient, body: bytes, status: int,
+                         words: str) -> None:
+        assert words in error_of(client.post("/api/games/load", content=body), status)
+
+    def test_edited_upload(self, client: TestClient) -> None:
+        game = Game(Rules(), 1)
+        game.push("f>i")
+        data = json.loads(save_game(game))
+        data["final"]["layout"] = data["final"]["layout"].replace("8D 7D", "7D 8D")
+        assert "edited" in error_of(client.post("/api/games/load", json=data), 422)
+
+
+class TestSolverEndpoints:
+    def test_hint_without_the_solver(self, client: TestClient,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setitem(sys.modules, "lucie.solver.hints", None)
+        gid = new(client, deal=1)["id"]
+        assert "needs the solver" in error_of(client.get(f"/api/games/{gid}/hint"), 503)
+
+    def test_odds_without_the_solver(self, client: TestClient,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setitem(sys.modules, "lucie.solver.odds", None)
+        gid = new(client, deal=1)["id"]
+        assert "needs the solver" in error_of(client.get(f"/api/games/{gid}/odds"), 503)
+
+    def test_bad_parameters(self, client: TestClient) -> None:
+        gid = new(client, deal=1)["id"]
+        assert "seconds" in error_of(client.get(f"/api/games/{gid}/hint?seconds=x"), 400)
+        assert "seconds" in error_of(client.get(f"/api/games/{gid}/hint?seconds=1e9"), 400)
+        assert "samples" in error_of(client.get(f"/api/games/{gid}/odds?samples=0"), 400)
+        assert "samples" in error_of(client.get(f"/api/games/{gid}/odds?samples=nan"), 400)
+        assert error_of(client.get("/api/games/nope-nope-nope/hint"), 404)
+
+    def test_hint_is_a_legal_move(self, client: TestClient,
+                                  win: tuple[int, list[Move]]) -> None:
+        pytest.importorskip("lucie.solver.hints")
+        deal, line = win
+        gid = new(client, variant="trefoil", deal=deal)["id"]
+        for move in line[:-3]:
+            post(client, gid, "move", move=str(move))
+        state = client.get(f"/api/games/{gid}").json()
+        h = client.get(f"/api/games/{gid}/hint?seconds=2").json()
+        assert h["move"] in state["legal_moves"]
+        assert h["text"] and h["card"] in state["sources"]
+        assert any(t["target"] == h["target"] for t in state["sources"][h["card"]]["targets"])
+
+    def test_odds_of_a_won_deal(self, client: TestClient,
+                                win: tuple[int, list[Move]]) -> None:
+        pytest.importorskip("lucie.solver.odds")
+        deal, line = win
+        gid = new(client, variant="trefoil", deal=deal)["id"]
+        for move in line[:-5]:
+            post(client, gid, "move", move=str(move))
+        o = client.get(f"/api/games/{gid}/odds?samples=5&seconds=5").json()
+        assert o["win_rate"] == 1.0 and o["ci95"] == [1.0, 1.0]
+
+
+class TestHosts:
+    def test_other_host_names_are_refused(self, db: Path) -> None:
+        app = create_app(db, allowed_hosts=["127.0.0.1", "localhost"])
+        with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+            assert c.get("/api/variants").status_code == 200
+        with TestClient(app, base_url="http://evil.example:8000") as c:
+            assert c.get("/api/variants").status_code == 400

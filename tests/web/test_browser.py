@@ -1,0 +1,287 @@
+"""The page in a real browser: Debian's Chromium driven by Playwright.
+
+Skipped when /usr/bin/chromium is absent, unless ``LUCIE_REQUIRE_BROWSER=1``
+(CI sets it), in which case the absence is a failure.  Screenshots go to
+``test-artifacts/`` at the top of the repository.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lucie.engine import Move, Position
+from lucie.rules import Rules
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+if not CHROMIUM.exists():
+    if os.environ.get("LUCIE_REQUIRE_BROWSER") == "1":
+        raise RuntimeError(f"LUCIE_REQUIRE_BROWSER=1 but {CHROMIUM} is missing")
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); "
+                "set LUCIE_REQUIRE_BROWSER=1 to make this a failure", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page_at(browser: Any, live_server: Any) -> Iterator[Any]:
+    """Open the game at a path; page errors fail the test."""
+    pages: list[Any] = []
+    errors: list[str] = []
+
+    def open_page(path: str = "/", width: int = 1280, height: int = 800) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      bypass_csp=True)  # lets wait_for_function evaluate
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(live_server.url + path)
+        page.wait_for_selector("body.ready")
+        pages.append(page)
+        return page
+
+    yield open_page
+    for page in pages:
+        page.context.close()
+    assert errors == []
+
+
+# -- helpers -------------------------------------------------------------------
+
+
+def state(page: Any) -> dict[str, Any]:
+    data: dict[str, Any] = page.evaluate("window.lucie.state")
+    return data
+
+
+def wait_moves(page: Any, n: int) -> None:
+    page.wait_for_function(f"window.lucie.state && window.lucie.state.moves.length === {n}")
+
+
+def center(box: dict[str, float]) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def target_selector(move: Move, card: str) -> str:
+    if move.dst_kind == "foundation":
+        return f"#foundations > .slot:nth-child({'CDHS'.index(card[-1]) + 1})"
+    if move.dst_kind == "cell":
+        return f"#cells > .slot:nth-child({move.dst + 1})"
+    return f"#fans > .slot:nth-child({move.dst + 1})"
+
+
+def moving_card(page: Any, move: Move) -> str:
+    s = state(page)
+    if move.src_kind == "fan":
+        return str(s["fans"][move.src][-1])
+    if move.src_kind == "cell":
+        return str(s["cells"][move.src])
+    return str(move.card_source)
+
+
+def drag(page: Any, card: str, selector: str) -> None:
+    """Drag a card with the mouse onto the slot ``selector``."""
+    el = page.locator(f'.card[data-card="{card}"]')
+    box = el.bounding_box()
+    assert box is not None, card
+    x0, y0 = box["x"] + min(box["width"] / 2, 12), box["y"] + box["height"] / 2
+    tbox = page.locator(selector).bounding_box()
+    assert tbox is not None, selector
+    x1, y1 = tbox["x"] + min(tbox["width"] / 2, 30), tbox["y"] + tbox["height"] / 2
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 8, y0 + 8, steps=2)
+    page.mouse.move(x1, y1, steps=6)
+    page.mouse.up()
+
+
+def play_by_drag(page: Any, move: Move) -> None:
+    n = len(state(page)["moves"])
+    card = moving_card(page, move)
+    drag(page, card, target_selector(move, card))
+    wait_moves(page, n + 1)
+    assert state(page)["moves"][-1] == str(move)
+
+
+def shoot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+# -- tests ---------------------------------------------------------------------
+
+
+def test_win_a_deal_by_dragging(page_at: Any, win: tuple[int, list[Move]]) -> None:
+    deal, line = win
+    page = page_at(f"/?variant=trefoil&deal={deal}")
+    assert state(page)["deal"] == deal and page.url.endswith("/")
+    assert page.locator("#title").inner_text() == "Trefoil"
+    for move in line:
+        play_by_drag(page, move)
+    dialog = page.locator("#d-end")
+    dialog.wait_for(state="visible")
+    assert page.locator("#d-end-title").inner_text() == "You won!"
+    assert "Score 52/52" in page.locator("#d-end-text").inner_text()
+    assert page.locator("#f-score").inner_text() == "52/52"
+    assert page.locator("#foundations .card").count() == 4
+    shoot(page, "won-1280.png")
+    # the statistics page shows the finished game
+    page.locator("#end-stats").click()
+    page.wait_for_url("**/stats")
+    page.wait_for_selector("#chart-time circle.dot.won")
+    numbers = page.locator("#stats-numbers").inner_text()
+    assert "Games\n1" in numbers and "Won\n1" in numbers and "100.0%" in numbers
+    assert page.locator("#chart-scores rect.bar.won").first.get_attribute("height") != "0"
+    rows = page.locator("#stats-games tbody tr")
+    cells = rows.first.locator("td").all_inner_texts()
+    assert rows.count() == 1 and cells[1:4] == [str(deal), "won", "52"]
+    shoot(page, "stats-1280.png")
+    page.locator("#b-back").click()
+    page.wait_for_url(lambda url: not url.endswith("/stats"))
+    assert page.locator("#fans").is_visible()
+
+
+def test_illegal_drop_undo_redo_redeal_reload(page_at: Any) -> None:
+    page = page_at("/?variant=classic&deal=1")
+    position = Position.deal(Rules(), 1)
+    # an illegal drop: 4S (top of fan a) onto fan b, refused with the engine's reason
+    why = position.why_illegal(Move.parse("a>b"))
+    assert why is not None
+    before = page.locator('.card[data-card="4S"]').bounding_box()
+    drag(page, "4S", "#fans > .slot:nth-child(2)")
+    page.wait_for_function("document.getElementById('status').className === 'error'")
+    assert page.locator("#status").inner_text() == f"Not allowed: {why}"
+    page.wait_for_timeout(400)  # the card slides back
+    assert page.locator('.card[data-card="4S"]').bounding_box() == before
+    assert state(page)["moves"] == []
+    # legal targets light up while a card is held, then a click on the target moves it
+    page.locator('.card[data-card="7D"]').click()
+    lit = page.locator(".slot.target")
+    assert lit.count() == 1 and lit.get_attribute("data-target") == "fan:8"
+    page.locator("#fans > .slot:nth-child(9)").click()
+    wait_moves(page, 1)
+    assert page.locator(".slot.target").count() == 0
+    # undo and redo with the buttons, then the keys
+    page.locator("#b-undo").click()
+    wait_moves(page, 0)
+    page.locator("#b-redo").click()
+    wait_moves(page, 1)
+    page.keyboard.press("u")
+    wait_moves(page, 0)
+    page.keyboard.press("Control+y")
+    wait_moves(page, 1)
+    # redeal by clicking the pile
+    assert page.locator("#stock-count").inner_text() == "2"
+    page.locator("#stock").click()
+    wait_moves(page, 2)
+    assert state(page)["moves"] == ["f>i", "R"]
+    assert page.locator("#stock-count").inner_text() == "1"
+    assert page.locator("#f-deals").inner_text() == "1"
+    fans = state(page)["fans"]
+    # reload: the game is where it was
+    page.reload()
+    page.wait_for_selector("body.ready")
+    assert state(page)["moves"] == ["f>i", "R"] and state(page)["fans"] == fans
+    assert "Welcome back" in page.locator("#status").inner_text()
+
+
+def test_merci_double_click_and_keyboard(page_at: Any) -> None:
+    page = page_at("/?variant=merci&deal=2")
+    # double-click sends a card to its foundation (deal 2: AD on top of fan h)
+    assert state(page)["fans"][7][-1] == "AD"
+    page.locator('.card[data-card="AD"]').dblclick()
+    wait_moves(page, 1)
+    assert state(page)["moves"] == ["h>f"]
+    assert page.locator('#foundations .card[data-card="AD"]').count() == 1
+    # keyboard only: focus fan o, Enter picks its top card, Enter on a foundation drops it
+    legal = state(page)["legal_moves"]
+    src = next(m for m in legal if m.endswith(">f"))
+    i = "abcdefghijklmnopqr".index(src[0])
+    card = state(page)["fans"][i][-1]
+    page.locator(f"#fans > .slot:nth-child({i + 1})").focus()
+    page.keyboard.press("Enter")
+    assert page.locator(".card.held").get_attribute("data-card") == card
+    suit = "CDHS".index(card[-1])
+    page.locator(f"#foundations > .slot:nth-child({suit + 1})").focus()
+    page.keyboard.press("Enter")
+    wait_moves(page, 2)
+    # two redeals with the key, then the merci: pick a buried card, then a fan
+    page.keyboard.press("d")
+    wait_moves(page, 3)
+    page.keyboard.press("d")
+    wait_moves(page, 4)
+    assert page.locator("#f-merci").inner_text() == "available"
+    page.locator("#b-merci").click()
+    liftable = page.locator(".card.liftable")
+    assert liftable.count() > 0
+    s = state(page)
+    fan_index = next(k for k, f in enumerate(s["fans"]) if len(f) >= 2)
+    buried = s["fans"][fan_index][0]
+    onto = next(k for k, f in enumerate(s["fans"]) if f and k != fan_index)
+    page.locator(f'.card[data-card="{buried}"]').click(position={"x": 5, "y": 20})
+    assert page.locator(".card.held").get_attribute("data-card") == buried
+    page.locator(f"#fans > .slot:nth-child({onto + 1})").click(position={"x": 5, "y": 5})
+    wait_moves(page, 5)
+    s = state(page)
+    assert s["fans"][onto][-1] == buried and s["merci_used"]
+    assert page.locator("#f-merci").inner_text() == "used"
+    assert page.locator("#b-merci").is_disabled()
+    # a move typed in the move box
+    legal = [m for m in s["legal_moves"] if m != "R"]
+    if legal:
+        page.locator("#move-input").fill(legal[0])
+        page.keyboard.press("Enter")
+        wait_moves(page, 6)
+
+
+def test_layout_phone_and_desktop(page_at: Any) -> None:
+    for width, height in ((360, 740), (1280, 800)):
+        page = page_at("/?variant=classic&deal=3", width, height)
+        # nothing wider than the screen
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # every card shows: its top-left corner is not covered by another card
+        hidden = page.evaluate("""() => [...document.querySelectorAll('#fans .card')]
+            .filter(c => { const r = c.getBoundingClientRect();
+                           const at = document.elementFromPoint(r.left + 4, r.top + 12);
+                           return !at || at.closest('.card') !== c; })
+            .map(c => c.dataset.card)""")
+        assert hidden == []
+        assert page.locator("#fans .card").count() == 52
+        # the toolbar's buttons are all reachable
+        for name in ("New", "Undo", "Redo", "Stats", "Rules"):
+            assert page.get_by_role("button", name=name, exact=False).first.is_visible()
+        shoot(page, f"table-{width}.png")
+    # the new-game dialog lists every variant
+    page.locator("#b-new").click()
+    options = page.locator("#new-variant option").all_inner_texts()
+    assert len(options) == 10 and "Three Shuffles and a Draw" in options
+    page.locator("#new-variant").select_option("trefoil")
+    page.locator("#new-deal").fill("12")
+    page.locator("#new-ok").click()
+    page.wait_for_function("window.lucie.state.variant === 'trefoil'")
+    assert state(page)["deal"] == 12
+    assert page.locator("#fans > .slot").count() == 16
+    page.locator("#b-new").click()
+    page.locator("#new-deal").fill("-4")
+    page.locator("#new-ok").click()
+    page.wait_for_function("document.getElementById('new-error').textContent !== ''")
+    assert "deal" in page.locator("#new-error").inner_text()

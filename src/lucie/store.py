@@ -29,7 +29,8 @@ API (small and stable; interfaces use only this):
   default is :func:`default_path` (``$LUCIE_DB`` if set, else
   ``lucie.sqlite3`` in the user data directory found with ``platformdirs``).
 - :meth:`Store.start_game`, :meth:`Store.record_move`,
-  :meth:`Store.finish_game`: the life of a game.
+  :meth:`Store.finish_game` (and :meth:`Store.reopen` after an undo,
+  :meth:`Store.discard` for a deal left without a move): the life of a game.
 - :meth:`Store.unfinished`: the game to resume.
 - :meth:`Store.stats`, :meth:`Store.history`, :meth:`Store.record`,
   :meth:`Store.game`: read back (any game can be replayed).
@@ -409,6 +410,16 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StoreError(f"there is no game {game_id} in {self.path}")
+
+    def discard(self, game_id: int) -> bool:
+        """Delete a game still being played in which no move was made (a
+        deal the player looked at and left); True if it was deleted."""
+        with self._write() as conn:
+            cur = conn.execute(
+                "DELETE FROM games WHERE id = ? AND status = 'playing' AND moves = 0",
+                (game_id,),
+            )
+            return cur.rowcount == 1
 
     def reopen(self, game_id: int) -> None:
         """Mark a finished game as being played again (e.g. the player

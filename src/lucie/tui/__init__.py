@@ -1,0 +1,34 @@
+"""The terminal game (Textual): ``lucie`` or ``lucie play``.
+
+:func:`run` opens the store (``--db`` or the default file), resumes the
+player's unfinished game or deals a new one, and runs :class:`LucieApp`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from lucie.store import Store, default_player
+from lucie.tui.app import LucieApp
+
+__all__ = ["LucieApp", "run"]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the game for the parsed ``lucie play`` arguments; returns the
+    exit status.  A database that cannot be used raises
+    :class:`~lucie.store.StoreError` (exit status 2, nothing overwritten)."""
+    db = getattr(args, "db", None)
+    store = Store(Path(db) if db else None)
+    try:
+        app = LucieApp(
+            store,
+            getattr(args, "player", None) or default_player(),
+            getattr(args, "variant", None),
+            getattr(args, "deal", None),
+        )
+        result = app.run()
+    finally:
+        store.close()
+    return int(result or 0)

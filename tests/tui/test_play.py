@@ -1,0 +1,308 @@
+"""The terminal game played through Textual's Pilot: keys and clicks."""
+
+from __future__ import annotations
+
+import pytest
+
+from lucie.engine import FAN_NAMES, REDEAL, Game, Move
+from lucie.formats import format_layout
+from lucie.rules import VARIANTS, Rules
+from lucie.store import Store
+from lucie.tui.app import LucieApp
+from lucie.tui.screens import ConfirmScreen, EndScreen, VariantScreen
+from lucie.tui.widgets import FanView
+
+pytestmark = pytest.mark.anyio
+
+
+def keys_for(move: Move) -> list[str]:
+    """The key presses that play ``move`` (fan letters, cell digits, Enter)."""
+    if move.src_kind == "fan":
+        keys = [FAN_NAMES[move.src]]
+    elif move.src_kind == "cell":
+        keys = [str(move.src + 1)]
+    else:
+        raise AssertionError(f"no key sequence for {move}")
+    if move.dst_kind == "foundation":
+        keys.append("enter")
+    elif move.dst_kind == "cell":
+        keys.append(str(move.dst + 1))
+    else:
+        keys.append(FAN_NAMES[move.dst])
+    return keys
+
+
+def status_text(app: LucieApp) -> str:
+    return app.message
+
+
+async def test_win_a_deal_by_keys(store: Store, classic_win: tuple[int, list[Move]]) -> None:
+    deal, line = classic_win
+    app = LucieApp(store, "kim", Rules(), deal, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for move in line:
+            await pilot.press(*keys_for(move))
+        await pilot.pause()
+        assert app.game.position.is_won
+        assert [str(m) for m in app.game.moves] == [str(m) for m in line]
+        assert isinstance(app.screen, EndScreen)
+        assert "You won" in str(app.screen.query_one(".title").render())
+        record = store.record(app.game_id)
+        assert (record.status, record.score, record.moves) == ("won", 52, len(line))
+        stats = store.stats("kim", "classic")
+        assert (stats.games, stats.wins, stats.current_streak) == (1, 1, 1)
+        # "next deal" starts the following deal number
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.game.deal == deal + 1 and not app.game.moves
+
+
+async def test_win_a_deal_by_clicks(store: Store, classic_win: tuple[int, list[Move]]) -> None:
+    deal, line = classic_win
+    app = LucieApp(store, "kim", Rules(), deal, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for move in line:
+            src = f"#fan-{FAN_NAMES[move.src]}"
+            if move.dst_kind == "foundation":
+                # every other foundation move by a double click, the rest
+                # by a click on the fan then on the foundations
+                if len(app.game.moves) % 2:
+                    await pilot.double_click(src)
+                else:
+                    await pilot.click(src)
+                    await pilot.click("#foundations", offset=(6, 0))
+            else:
+                await pilot.click(src)
+                await pilot.click(f"#fan-{FAN_NAMES[move.dst]}")
+        await pilot.pause()
+        assert app.game.position.is_won
+        assert len(app.game.moves) == len(line)
+        assert store.record(app.game_id).status == "won"
+        assert isinstance(app.screen, EndScreen)
+
+
+async def test_selection_highlights_legal_targets(store: Store) -> None:
+    game = Game(Rules(), 1)
+    # pick a source with a fan target in deal 1
+    move = next(m for m in game.legal_moves if m.dst_kind == "fan")
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press(FAN_NAMES[move.src])
+        await pilot.pause()
+        targets = {v.index for v in app.screen.query(FanView) if v.has_class("target")}
+        expected = {
+            m.dst for m in game.legal_moves
+            if m.src_kind == "fan" and m.src == move.src and m.dst_kind == "fan"
+        }
+        assert targets == expected and move.dst in targets
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not any(v.has_class("target") for v in app.screen.query(FanView))
+
+
+async def test_illegal_move_is_refused_with_the_reason(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        before = app.game.position
+        move = Move.parse("a>b")
+        why = before.why_illegal(move)
+        assert why is not None
+        await pilot.press("a", "b")
+        await pilot.pause()
+        assert app.game.position == before and not app.game.moves
+        assert app.message_kind == "error"
+        assert "4♠ cannot go on 10♥" in status_text(app)
+        # the foundation key too
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "the ♠ foundation" in status_text(app) or "S foundation" in status_text(app)
+        assert not app.game.moves
+        assert store.game(app.game_id).moves == ()
+
+
+async def test_undo_and_redo(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        start = app.game.position
+        first = next(m for m in app.game.legal_moves if m.dst_kind == "fan")
+        await pilot.press(*keys_for(first))
+        await pilot.pause()
+        after = app.game.position
+        assert after != start and list(store.game(app.game_id).moves) == [first]
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.game.position == start and store.game(app.game_id).moves == ()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.game.position == after
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert app.game.position == start
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert app.game.position == after and list(store.game(app.game_id).moves) == [first]
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.message_kind == "error" and "Nothing to redo" in app.message
+
+
+async def test_redeal_asks_while_moves_remain(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        expected = Game(Rules(), 1)
+        expected.push(REDEAL)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.game.position.redeals_left == 2 and not app.game.moves
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.game.position == expected.position
+        assert format_layout(store.game(app.game_id).position) == format_layout(
+            expected.position
+        )
+        # undo takes the redeal back, redo deals the same cards again
+        await pilot.press("u", "y")
+        await pilot.pause()
+        assert app.game.position == expected.position
+
+
+async def test_merci_lifts_a_buried_card(store: Store) -> None:
+    rules = Rules.parse("merci")
+    app = LucieApp(store, "kim", rules, 3, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        assert app.message_kind == "error" and "last deal" in app.message
+        for _ in range(2):
+            await pilot.press("s")
+            await pilot.pause()
+            if isinstance(app.screen, ConfirmScreen):
+                await pilot.press("y")
+                await pilot.pause()
+        p = app.game.position
+        assert p.redeals_left == 0 and p.merci_available
+        src = next(i for i, f in enumerate(p.fans) if len(f) >= 3)
+        dst = next(i for i, f in enumerate(p.fans) if f and i != src)
+        card = p.fans[src][1]
+        await pilot.press("w", FAN_NAMES[src], "2", FAN_NAMES[dst])
+        await pilot.pause()
+        q = app.game.position
+        assert q.merci_used and q.fans[dst][-1] == card
+        assert card not in q.fans[src]
+        assert str(app.game.moves[-1]) == str(Move.card_to_fan(card, dst))
+        await pilot.press("w")
+        await pilot.pause()
+        assert "already been used" in app.message
+
+
+async def test_merci_by_clicks(store: Store) -> None:
+    rules = Rules.parse("merci,redeals=0")
+    app = LucieApp(store, "kim", rules, 5, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        p = app.game.position
+        src = 0
+        card = p.fans[src][0]
+        await pilot.press("w")
+        view = app.screen.query_one(f"#fan-{FAN_NAMES[src]}", FanView)
+        await pilot.pause()
+        # the bottom card of fan a is drawn right after the label
+        assert view.card_at(3, 0) == 0
+        await pilot.click(view, offset=(4, 0))
+        await pilot.pause()
+        assert app.selection is not None and app.selection.kind == "card"
+        await pilot.click("#fan-c")
+        await pilot.pause()
+        assert app.game.position.fans[2][-1] == card and app.game.position.merci_used
+
+
+async def test_variant_picker_offers_every_variant(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, VariantScreen)
+        from textual.widgets import OptionList
+
+        options = app.screen.query_one(OptionList)
+        ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+        assert ids == list(VARIANTS)
+        await pilot.press("down", "down", "enter")  # classic -> merci -> trefoil
+        await pilot.pause()
+        assert app.game.rules == VARIANTS["trefoil"].rules
+        assert len(app.screen.query(FanView)) == 16
+        assert app.game.position.foundations == (1, 1, 1, 1)
+        # the untouched classic game was dropped, the trefoil one is stored
+        assert [r.variant for r in store.history("kim")] == ["trefoil"]
+
+
+async def test_leaving_a_played_game_asks_and_counts_it(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        first = next(m for m in app.game.legal_moves if m.dst_kind == "fan")
+        await pilot.press(*keys_for(first))
+        old_id = app.game_id
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.press(*"4242", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.game.deal == 4242
+        assert store.record(old_id).status == "resigned"
+        assert store.stats("kim", "classic").games == 1
+
+
+async def test_autoplay_moves_are_undoable(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules(), 2, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        n = len(app.game.moves)
+        assert n >= 1 and all(m.dst_kind == "foundation" for m in app.game.moves)
+        await pilot.press("u")
+        await pilot.pause()
+        assert len(app.game.moves) == n - 1
+
+
+async def test_resume_where_it_was_left(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules.parse("trefoil"), 9, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        first = next(m for m in app.game.legal_moves if m.dst_kind == "fan")
+        await pilot.press(*keys_for(first))
+        await pilot.pause()
+        position = app.game.position
+    again = LucieApp(store, "kim", clock=False)
+    assert again.resumed and again.game.position == position
+
+
+async def test_help_screen_lists_the_keys(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        from textual.widgets import Markdown
+
+        text = app.screen.query_one(Markdown).source
+        assert "Ctrl+Z" in text and "merci" in text and "Enter" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.table is app.screen

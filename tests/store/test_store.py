@@ -1,0 +1,284 @@
+"""The SQLite store: life of a game, statistics, concurrency, damage, export."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import multiprocessing
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lucie.cli import main
+from lucie.engine import Game
+from lucie.rules import Rules
+from lucie.store import SCHEMA_VERSION, Store, StoreError
+
+
+def play(game: Game, n: int) -> None:
+    """Play up to ``n`` legal non-redeal moves (the first legal one each time)."""
+    for _ in range(n):
+        moves = [m for m in game.legal_moves if not m.is_redeal]
+        if not moves:
+            return
+        game.push(moves[0])
+
+
+class TestLife:
+    def test_moves_are_saved_and_resume(self, tmp_path: Path) -> None:
+        db = tmp_path / "g.sqlite3"
+        with Store(db) as store:
+            game = Game(Rules.parse("trefoil"), deal=5)
+            gid = store.start_game(game, "ann")
+            play(game, 6)
+            store.record_move(gid, game, seconds=7.5)
+        with Store(db) as store:  # a new process would see the same
+            found = store.unfinished("ann")
+            assert found is not None and found[0] == gid
+            assert found[1].position == game.position
+            assert found[1].moves == game.moves
+            assert store.record(gid).seconds == 7.5
+            assert store.unfinished("ann", "classic") is None
+            assert store.unfinished("bob") is None
+            assert store.unfinished("ann", Rules.parse("trefoil")) is not None
+
+    def test_finish_undo_and_discard(self, store: Store) -> None:
+        game = Game(Rules(), deal=3)
+        gid = store.start_game(game, "ann")
+        play(game, 3)
+        store.finish_game(gid, game, 30.0)
+        rec = store.record(gid)
+        assert rec.status == "resigned" and rec.finished is not None
+        assert store.unfinished("ann") is None
+        store.reopen(gid)
+        assert store.unfinished("ann") is not None
+        assert store.stats("ann").games == 0
+        other = store.start_game(Game(Rules(), deal=4), "ann")
+        assert store.discard(other)
+        assert not store.discard(gid)  # moves were made: never dropped
+        assert [r.id for r in store.history("ann")] == [gid]
+
+    def test_any_game_replays(self, store: Store) -> None:
+        game = Game(Rules.parse("merci"), deal=8)
+        gid = store.start_game(game, "ann")
+        play(game, 10)
+        store.finish_game(gid, game, 1.0, "lost")
+        again = store.game(gid)
+        assert again.moves == game.moves and again.position == game.position
+        with pytest.raises(StoreError, match="no game 999"):
+            store.game(999)
+
+    def test_bad_status_is_refused(self, store: Store) -> None:
+        game = Game(Rules(), deal=1)
+        gid = store.start_game(game, "ann")
+        with pytest.raises(StoreError, match="not a finished status"):
+            store.finish_game(gid, game, 1.0, "playing")
+
+
+def won_game(deal: int) -> Game:
+    """A game whose outcome is 'won' (built from a layout one move from the end)."""
+    from lucie.formats import parse_layout
+
+    position = parse_layout("Foundations: C-K D-K H-K S-Q\nKS", Rules())
+    game = Game(Rules(), position=position, seed=deal)
+    game.push("a>f")
+    return game
+
+
+@settings(max_examples=25, deadline=None)
+@given(results=st.lists(st.sampled_from(["won", "lost", "resigned"]), max_size=230))
+def test_stats_follow_the_results(tmp_path_factory: pytest.TempPathFactory,
+                                  results: list[str]) -> None:
+    db = tmp_path_factory.mktemp("stats") / "s.sqlite3"
+    with Store(db) as store:
+        for i, result in enumerate(results, 1):
+            game = won_game(i) if result == "won" else Game(Rules(), deal=i)
+            gid = store.start_game(game, "ann")
+            store.finish_game(gid, game, 2.0, result)
+        s = store.stats("ann", "classic")
+        assert s.games == len(results)
+        assert s.wins == results.count("won")
+        runs = "".join("w" if r == "won" else "." for r in results).split(".")
+        assert s.best_streak == max((len(r) for r in runs), default=0)
+        assert s.current_streak == len(runs[-1]) if results else s.current_streak == 0
+        scores = [52 if r == "won" else 0 for r in results]
+        assert s.average_score == pytest.approx(sum(scores) / len(scores) if scores else 0)
+        assert [x.games for x in s.series] == [
+            len(results[i:i + 100]) for i in range(0, len(results), 100)
+        ]
+        assert sum(x.wins for x in s.series) == s.wins
+        assert store.stats("ann", "trefoil").games == 0
+
+
+def _writer(db: str, player: str, n: int) -> None:
+    store = Store(Path(db))
+    for i in range(n):
+        game = Game(Rules(), deal=i + 1)
+        gid = store.start_game(game, player)
+        for _ in range(3):
+            play(game, 1)
+            store.record_move(gid, game, seconds=float(i))
+        store.finish_game(gid, game, 1.0)
+    store.close()
+
+
+def test_two_processes_write_at_once(tmp_path: Path) -> None:
+    db = tmp_path / "shared.sqlite3"
+    Store(db).close()
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_writer, args=(str(db), name, 40)) for name in ("ann", "bob")]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    with Store(db) as store:
+        for name in ("ann", "bob"):
+            history = store.history(name)
+            assert len(history) == 40 and all(r.status == "resigned" for r in history)
+            for record in history:
+                expected = Game(Rules(), deal=record.deal)
+                play(expected, 3)
+                assert store.game(record.id).position == expected.position
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+class TestDamage:
+    def test_not_a_database(self, tmp_path: Path) -> None:
+        db = tmp_path / "g.sqlite3"
+        data = b"this is not sqlite " * 300
+        db.write_bytes(data)
+        with pytest.raises(StoreError) as err:
+            Store(db)
+        message = str(err.value)
+        assert str(db) in message and "damaged" in message
+        backups = list(tmp_path.glob("g.sqlite3.backup-*"))
+        assert len(backups) == 1 and backups[0].name in message
+        assert backups[0].read_bytes() == data
+        assert db.read_bytes() == data  # never overwritten
+
+    def test_damaged_pages(self, tmp_path: Path) -> None:
+        db = tmp_path / "g.sqlite3"
+        with Store(db) as store:
+            for i in range(60):
+                game = Game(Rules(), deal=i + 1)
+                gid = store.start_game(game, "ann")
+                play(game, 5)
+                store.record_move(gid, game)
+        conn = sqlite3.connect(db)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.close()
+        raw = bytearray(db.read_bytes())
+        page = 4096
+        assert len(raw) > 4 * page
+        raw[2 * page: 2 * page + 200] = b"\xff" * 200  # scribble over a b-tree page
+        db.write_bytes(bytes(raw))
+        with pytest.raises(StoreError, match="damaged"):
+            Store(db)
+        assert db.read_bytes() == bytes(raw)
+        assert list(tmp_path.glob("g.sqlite3.backup-*"))
+
+    def test_newer_schema(self, tmp_path: Path) -> None:
+        db = tmp_path / "g.sqlite3"
+        Store(db).close()
+        conn = sqlite3.connect(db)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        conn.commit()
+        conn.close()
+        before = db.read_bytes()
+        with pytest.raises(StoreError, match="newer lucie"):
+            Store(db)
+        assert db.read_bytes() == before
+        assert len(list(tmp_path.glob("g.sqlite3.backup-*"))) == 1
+
+    def test_cli_reports_it_with_status_2(self, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+        db = tmp_path / "bad.sqlite3"
+        db.write_bytes(b"garbage" * 1000)
+        assert main(["stats", "--db", str(db)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("lucie: error:") and "damaged" in err
+
+
+def _fill(store: Store) -> None:
+    for i, spec in enumerate(["classic", "trefoil", "reserve", "merci"], 1):
+        game = Game(Rules.parse(spec), deal=100 + i)
+        gid = store.start_game(game, "ann" if i % 2 else "bob")
+        play(game, 4 + i)
+        store.record_move(gid, game, 3.0)
+        if i != 4:
+            store.finish_game(gid, game, 10.0 * i)
+    win = won_game(7)
+    store.finish_game(store.start_game(win, "ann"), win, 99.0)
+
+
+def test_export_json_round_trip(tmp_path: Path) -> None:
+    with Store(tmp_path / "a.sqlite3") as a, Store(tmp_path / "b.sqlite3") as b:
+        _fill(a)
+        text = a.export("json")
+        assert b.import_games(text) == 5
+        strip = [
+            {k: v for k, v in r.to_json().items() if k != "id"} for r in a.history()
+        ]
+        assert strip == [
+            {k: v for k, v in r.to_json().items() if k != "id"} for r in b.history()
+        ]
+        for ra, rb in zip(a.history(), b.history(), strict=True):
+            ga, gb = a.game(ra.id), b.game(rb.id)
+            assert ga.moves == gb.moves and ga.position == gb.position
+        assert b.stats("ann", "classic") == a.stats("ann", "classic")
+        assert json.loads(b.export("json"))["games"][0]["game"]["moves"]
+
+
+def test_export_csv(tmp_path: Path) -> None:
+    with Store(tmp_path / "a.sqlite3") as a:
+        _fill(a)
+        rows = list(csv.DictReader(io.StringIO(a.export("csv"))))
+        assert len(rows) == 5
+        for row in rows:
+            game = a.game(int(row["id"]))
+            assert row["move_list"].split() == [str(m) for m in game.moves]
+            assert int(row["score"]) == game.score
+        with pytest.raises(StoreError, match="unknown export format"):
+            a.export("xml")  # type: ignore[arg-type]
+
+
+def test_import_refuses_a_damaged_export(tmp_path: Path) -> None:
+    with Store(tmp_path / "a.sqlite3") as a, Store(tmp_path / "b.sqlite3") as b:
+        _fill(a)
+        data = json.loads(a.export("json"))
+        data["games"][1]["game"]["moves"].insert(0, "a>b")
+        with pytest.raises(StoreError, match="game 2 of the export is damaged"):
+            b.import_games(json.dumps(data))
+        assert b.history() == []  # nothing half-imported
+
+
+def test_cli_stats_history_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "a.sqlite3"
+    with Store(db) as a:
+        _fill(a)
+    assert main(["stats", "--db", str(db), "--player", "ann", "--variant", "classic",
+                 "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert (stats["games"], stats["wins"], stats["best_streak"]) == (2, 1, 1)
+    assert main(["stats", "--db", str(db), "--player", "ann"]) == 0
+    assert "won 1" in capsys.readouterr().out
+    assert main(["history", "--db", str(db), "--json"]) == 0
+    history = json.loads(capsys.readouterr().out)
+    assert [h["variant"] for h in history] == ["classic", "merci", "reserve", "trefoil",
+                                               "classic"]
+    assert main(["history", "--db", str(db)]) == 0
+    assert "trefoil" in capsys.readouterr().out
+    out = tmp_path / "games.csv"
+    assert main(["export", "--db", str(db), "--format", "csv", "--output", str(out)]) == 0
+    assert out.read_text().startswith("id,player,variant")
+    assert main(["export", "--db", str(db), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["format"] == "lucie-games"
+    assert main(["export", "--db", str(db), "--output", str(tmp_path / "no" / "x.json")]) == 2

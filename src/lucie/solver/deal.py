@@ -1,0 +1,782 @@
+"""The exact one-deal solver: can every card go home without a redeal?
+
+:func:`solve_deal` searches every position reachable from a position
+without a redeal (with the merci when :attr:`Position.merci_available`) and
+answers exactly:
+
+- ``solved``, with a winning line of engine :class:`~lucie.engine.Move`\\ s;
+- ``unsolvable``, with the *frontier*: every foundation state (cards home
+  per suit) that can be reached and is not dominated component-wise by
+  another reachable one, each with a line that reaches it;
+- ``unknown`` when the node or time budget runs out first.
+
+>>> from lucie.engine import Game, Position
+>>> from lucie.rules import Rules
+>>> result = solve_deal(Position.deal(Rules(), 1))
+>>> result.status, result.best_score > 0
+('unsolvable', True)
+>>> won = [n for n in range(1, 60) if solve_deal(Position.deal(Rules(), n),
+...                                                frontier=False).status == "solved"]
+>>> len(won) >= 1
+True
+>>> game = Game(Rules(), won[0])
+>>> game.push_all(solve_deal(game.position).moves)
+>>> game.position.is_won
+True
+
+How it stays exact and fast
+---------------------------
+
+The search is a depth-first walk over a private compact representation: a
+card is its engine index ``suit * 13 + rank - 1``; a fan is one ``int``
+holding ``card + 1`` in 6-bit digits, its top in the low bits (so the top
+is ``fan & 63`` and popping it is ``fan >> 6``); the position key is the
+``frozenset`` of fans (fan order does not matter), the sorted cells and the
+merci flag.  Each position is expanded once (the memo also handles the
+cycles that foundation take-back allows).  Moves are kept as
+``(card, target)`` and turned back into engine moves by replaying them
+through :meth:`Position.play`, so every returned line is checked by the
+engine itself.
+
+Three kinds of reduction keep the graph small; each is applied only under
+the settings where its proof (in the docstring of the function named) holds:
+
+- *forced moves* (:func:`_proof_foundation`, :func:`_proof_builds`): a move
+  that can never hurt is played at once and its siblings are not explored;
+- *deadlocks* (:func:`_proof_deadlock`): a card that can never leave its fan
+  caps its suit's foundation below the lower cards of its suit under it;
+- *bounds*: a position whose foundation caps are dominated by a foundation
+  state already reached cannot add to the frontier (with ``frontier=False``:
+  a position that cannot be won is not searched further).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from lucie.cards import DECK
+from lucie.engine import Move, Position
+from lucie.errors import LucieError
+from lucie.rules import Rules, accepts
+
+Status = Literal["solved", "unsolvable", "unknown"]
+
+#: Internal move target codes (a target >= 0 is a fan index).
+TO_FOUNDATION: Final = -1
+TO_CELL: Final = -2
+
+#: An internal move: (card index 0..51, target).
+IMove = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """A foundation state reachable without a redeal, and a line to it."""
+
+    foundations: tuple[int, int, int, int]
+    moves: tuple[Move, ...]
+
+    @property
+    def score(self) -> int:
+        return sum(self.foundations)
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """What :func:`solve_deal` found.
+
+    ``moves``: the winning line when ``status == "solved"``, else ``()``.
+    ``reachable``: the non-dominated foundation states, each with a line
+    (when solved, only the win).  With ``frontier=False`` and an
+    ``unsolvable`` verdict it holds the states met before the proof ended,
+    which need not be the whole frontier.  ``nodes``: positions expanded.
+    """
+
+    status: Status
+    moves: tuple[Move, ...]
+    reachable: tuple[Reach, ...]
+    nodes: int
+    seconds: float = 0.0
+    complete: bool = True
+
+    @property
+    def best_score(self) -> int:
+        """Most cards on the foundations among the reachable states."""
+        return max((r.score for r in self.reachable), default=0)
+
+    @property
+    def solvable(self) -> bool | None:
+        """True, False, or None when the budget ran out."""
+        return {"solved": True, "unsolvable": False}.get(self.status)
+
+
+# ---------------------------------------------------------------------------
+# Proofs of the reductions (docstrings only; the code cites them)
+# ---------------------------------------------------------------------------
+
+
+def _proof_foundation() -> None:
+    """Safe foundation moves.
+
+    Claim: let ``X`` be a fan top or a cell card that may go home, such that
+    every card that could ever be laid on ``X`` (by ``Rules.accepts``) is
+    already home, and suppose there is no foundation take-back and no merci
+    still to come.  Then for every line L from P there is a line L' from
+    P' = P + (X home) whose foundations are at every step at least those
+    of L.
+
+    Proof: without take-back, home cards stay home, so no card is ever laid
+    on ``X``: in every position of L, ``X`` is a top (or in a cell) with
+    nothing on it until it goes home.  Let L' be L without its moves of
+    ``X``.  Each position of L' is the position of L with ``X`` removed:
+    a fan whose top is ``X`` in L is never a target in L; every other fan
+    has the same cards, or is shorter (so ``max_fan`` allows at least as
+    much) or empty instead of holding ``X`` alone (an empty fan can only
+    add moves); cells have at least as many free slots.  Fan-to-fan,
+    cell and foundation moves of other cards are therefore legal in L'
+    (the next card of ``X``'s suit cannot go home in L before ``X`` does).
+    Only the merci could differ (the card under ``X`` is buried in L but a
+    top in L'), which is why the rule is off while a merci is to come.
+    """
+
+
+def _proof_builds() -> None:
+    """Safe builds under ``build=suit``, ``direction=down``.
+
+    Settings: no cells, no ``max_fan``, no take-back, no merci to come,
+    ``empty_fill`` ``none`` (or ``king`` for case b).  Then a card ``X`` can
+    only go home or onto ``X+1`` (the next higher card of its suit), and a
+    card goes home only after the lower cards of its suit.
+
+    Claim: moving the top ``X`` of fan i onto ``X+1``, the top of fan j,
+    never hurts when ``X+1`` can never usefully leave fan j except home:
+
+    a. ``X+1`` is a king and ``empty_fill=none``: a king never goes on a
+       fan, so it leaves only home, after ``X`` (its queen);
+    b. ``X+2`` lies under ``X+1`` in fan j: ``X+1`` can only go onto
+       ``X+2`` (never a top before ``X+1`` leaves) or home (after ``X``),
+       and it is not a king, so ``empty_fill=king`` does not move it;
+    c. ``X+1`` is alone in fan j and ``empty_fill=none``: moving it uncovers
+       nothing, and leaves an empty fan that nothing can use.
+
+    Proof: take any line L from P; let L' from P' = P + (X onto X+1) be L
+    without its moves of ``X`` onto ``X+1`` and (case c) without its moves
+    of ``X+1`` onto ``X+2``.  In L, while ``X`` waits on fan i, the only
+    cards laid on it form the run ``X-1, X-2 ...``; L' lays the same cards
+    on ``X`` in fan j.  So each position of L' is that of L with the stack
+    ``X+1, X, X-1 ...`` in fan j (in case c also: ``X+2`` uncovered), and
+    the cards of fan i under ``X`` uncovered earlier.  Every move of L
+    that L' keeps moves a top card of L' onto a top card of L' (the cards
+    that L reaches under ``X`` are already tops in L'; ``X+1`` receives
+    nothing but ``X``), and with no ``max_fan`` and no use for empty fans
+    (or only kings, which never go where these cards were) fan sizes do
+    not matter.  Foundations are equal at every step.
+    """
+
+
+def _proof_deadlock() -> None:
+    """Deadlocked cards (``build=suit``, ``direction=down``).
+
+    Settings: no cells, no merci to come, no take-back, ``empty_fill``
+    ``none`` (``king`` allowed when the blocking card is not a king).
+
+    A card ``A`` that can leave its fan only to go home is *stuck* when it
+    is a king (``empty_fill=none``) or when ``A+1`` lies under it in the
+    same fan (``A+1`` is its only target and cannot be a top while ``A``
+    covers it).  If a stuck ``A`` lies above a lower card ``B`` of its own
+    suit, ``B`` can never go home: ``B`` needs ``A`` gone, and ``A`` can go
+    only home, after ``B``.  So the foundation of that suit never passes
+    ``rank(B) - 1``.  A card only becomes stuck when it is laid on ``A+1``,
+    so after the first position only the fan that received a card needs
+    checking.  These caps bound every foundation state reachable below the
+    position; a win needs them all at 13.
+    """
+
+
+# ---------------------------------------------------------------------------
+# The per-rules tables
+# ---------------------------------------------------------------------------
+
+
+class _Tables:
+    """What the search needs to know about a set of rules, precomputed."""
+
+    __slots__ = (
+        "any_fill",
+        "cells",
+        "fill_ok",
+        "home_always_safe",
+        "max_fan",
+        "merci",
+        "onto",
+        "rules",
+        "safe_build_fill",
+        "strict",
+        "suit_down",
+        "takeback",
+        "under",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        b, d = rules.build, rules.direction
+        #: onto[c]: the cards that c may be laid on.
+        self.onto: tuple[tuple[int, ...], ...] = tuple(
+            tuple(int(t) for t in DECK if accepts(t, c, b, d)) for c in DECK
+        )
+        #: under[c]: the cards that may be laid on c.
+        self.under: tuple[tuple[int, ...], ...] = tuple(
+            tuple(int(y) for y in DECK if accepts(c, y, b, d)) for c in DECK
+        )
+        self.fill_ok: tuple[bool, ...] = tuple(rules.accepts((), c) for c in DECK)
+        self.any_fill = any(self.fill_ok)
+        self.max_fan = rules.max_fan
+        self.cells = rules.cells
+        self.takeback = rules.foundation_takeback
+        self.merci = rules.merci
+        self.strict = rules.redeal_only_when_stuck
+        self.suit_down = b == "suit" and d == "down"
+        # _proof_builds / _proof_deadlock settings (merci checked per node)
+        self.safe_build_fill: str | None = (
+            rules.empty_fill
+            if self.suit_down and rules.cells == 0 and rules.max_fan is None
+            and not rules.foundation_takeback and rules.empty_fill != "any"
+            else None
+        )
+        # under suit-down every foundation move is safe (_proof_foundation)
+        self.home_always_safe = self.suit_down
+
+
+_TABLES: dict[Rules, _Tables] = {}
+
+
+def _tables(rules: Rules) -> _Tables:
+    t = _TABLES.get(rules)
+    if t is None:
+        t = _TABLES[rules] = _Tables(rules)
+    return t
+
+
+# ---------------------------------------------------------------------------
+# Encoding
+# ---------------------------------------------------------------------------
+
+
+def encode_fan(cards: tuple[int, ...] | list[int]) -> int:
+    """A fan (bottom first) as an int: 6-bit digits of ``card + 1``, top lowest.
+
+    >>> f = encode_fan([51, 12, 0])
+    >>> (f & 63) - 1, decode_fan(f)
+    (0, [51, 12, 0])
+    """
+    value = 0
+    for c in cards:
+        value = (value << 6) | (c + 1)
+    return value
+
+
+def decode_fan(value: int) -> list[int]:
+    """The cards of an encoded fan, bottom first."""
+    out: list[int] = []
+    while value:
+        out.append((value & 63) - 1)
+        value >>= 6
+    out.reverse()
+    return out
+
+
+def fan_len(value: int) -> int:
+    return (value.bit_length() + 5) // 6
+
+
+def _stuck_caps(fan: int, caps: list[int], king_stuck: bool) -> None:
+    """Lower ``caps`` for deadlocks in one fan (see :func:`_proof_deadlock`)."""
+    cards = decode_fan(fan)
+    for p in range(1, len(cards)):
+        a = cards[p]
+        s, r = divmod(a, 13)
+        stuck = (r == 12 and king_stuck) or (r < 12 and (a + 1) in cards[:p])
+        if not stuck:
+            continue
+        for b in cards[:p]:
+            if b // 13 == s and b % 13 < r and b % 13 < caps[s]:
+                caps[s] = b % 13
+
+
+def _new_stuck(fan: int, caps: list[int]) -> None:
+    """Caps after a card X was laid on X+1 at the top of ``fan`` (suit-down)."""
+    x = (fan & 63) - 1
+    s, r = divmod(x, 13)
+    rest = fan >> 12  # below X and X+1
+    while rest:
+        b = (rest & 63) - 1
+        rest >>= 6
+        if b // 13 == s and b % 13 < r and b % 13 < caps[s]:
+            caps[s] = b % 13
+
+
+# ---------------------------------------------------------------------------
+# The search
+# ---------------------------------------------------------------------------
+
+
+class _BudgetError(Exception):
+    pass
+
+
+def solve_deal(
+    position: Position,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    frontier: bool = True,
+) -> DealResult:
+    """Decide exactly whether ``position`` can be cleared without a redeal.
+
+    ``frontier=True`` (default) also collects every non-dominated reachable
+    foundation state; ``frontier=False`` stops at the first win, or once no
+    win is possible (fastest verdict).  ``max_nodes`` / ``max_seconds``
+    bound the work: when exceeded the status is ``unknown`` (``reachable``
+    then holds what was found so far).
+    """
+    start_time = time.perf_counter()
+    search = _Search(position, frontier, max_nodes, max_seconds, start_time)
+    status = search.run()
+    return search.result(status, time.perf_counter() - start_time)
+
+
+class _Search:
+    def __init__(
+        self,
+        position: Position,
+        frontier: bool,
+        max_nodes: int | None,
+        max_seconds: float | None,
+        start_time: float,
+    ) -> None:
+        self.position = position
+        self.t = _tables(position.rules)
+        self.frontier = frontier
+        self.max_nodes = max_nodes if max_nodes is not None else -1
+        self.deadline = start_time + max_seconds if max_seconds is not None else None
+        self.nodes = 0
+        self.visited: dict[object, tuple[object, tuple[IMove, ...]]] = {}
+        # pareto: foundations -> key of a position that has them
+        self.pareto: dict[tuple[int, int, int, int], object] = {}
+        self.win_key: object = None
+
+    # -- results ------------------------------------------------------------
+
+    def line_to(self, key: object) -> list[IMove]:
+        parts: list[tuple[IMove, ...]] = []
+        visited = self.visited
+        while key is not None:
+            parent, moves = visited[key]
+            parts.append(moves)
+            key = parent
+        out: list[IMove] = []
+        for moves in reversed(parts):
+            out.extend(moves)
+        return out
+
+    def result(self, status: Status, seconds: float) -> DealResult:
+        if status == "solved":
+            moves = to_engine_moves(self.position, self.line_to(self.win_key))
+            reach = (Reach((13, 13, 13, 13), moves),)
+            return DealResult("solved", moves, reach, self.nodes, seconds)
+        reach_list = []
+        for found, key in sorted(self.pareto.items(), key=lambda kv: (-sum(kv[0]), kv[0])):
+            reach_list.append(
+                Reach(found, to_engine_moves(self.position, self.line_to(key)))
+            )
+        return DealResult(
+            status, (), tuple(reach_list), self.nodes, seconds,
+            complete=status == "unsolvable" and self.frontier,
+        )
+
+    # -- the walk -----------------------------------------------------------
+
+    def run(self) -> Status:
+        p = self.position
+        t = self.t
+        fans = tuple(encode_fan([int(c) for c in f]) for f in p.fans)
+        cells = tuple(sorted(int(c) for c in p.cells if c is not None))
+        merci = p.merci_available
+        caps = [13, 13, 13, 13]
+        if (
+            t.suit_down and t.cells == 0 and not t.takeback and not merci
+            and t.rules.empty_fill != "any"
+        ):
+            for f in fans:
+                _stuck_caps(f, caps, t.rules.empty_fill == "none")
+        try:
+            return self._walk(fans, p.foundations, cells, merci, caps)
+        except _BudgetError:
+            return "unknown"
+
+    def _walk(
+        self,
+        fans0: tuple[int, ...],
+        found0: tuple[int, int, int, int],
+        cells0: tuple[int, ...],
+        merci0: bool,
+        caps0: list[int],
+    ) -> Status:
+        t = self.t
+        frontier = self.frontier
+        visited = self.visited
+        pareto = self.pareto
+        onto = t.onto
+        under = t.under
+        fill_ok = t.fill_ok
+        any_fill = t.any_fill
+        max_fan = t.max_fan
+        ncells = t.cells
+        takeback = t.takeback
+        strict = t.strict
+        home_always_safe = t.home_always_safe
+        sb_fill = t.safe_build_fill
+        sb_none = sb_fill == "none"
+        deadlocks = t.suit_down and ncells == 0 and not takeback and t.rules.empty_fill != "any"
+        king_stuck = t.rules.empty_fill == "none"
+        plain_key = ncells == 0 and not merci0
+        max_nodes = self.max_nodes
+        deadline = self.deadline
+        nfans = len(fans0)
+        fan_range = range(nfans)
+
+        # stack entries: fans, found, cells, merci, caps, parent key, moves so far
+        stack: list[tuple[
+            tuple[int, ...], tuple[int, ...], tuple[int, ...], bool, tuple[int, ...],
+            object, tuple[IMove, ...],
+        ]] = [(fans0, found0, cells0, merci0, tuple(caps0), None, ())]
+        nodes = 0
+        while stack:
+            fans_t, found_t, cells_t, merci, caps_t, pkey, pmoves = stack.pop()
+            fans = list(fans_t)
+            found = list(found_t)
+            cells = list(cells_t)
+            caps = list(caps_t)
+            moves = list(pmoves)
+            collapse = not merci and not takeback
+            tops: dict[int, int] = {}
+            for i in fan_range:
+                f = fans[i]
+                if f:
+                    tops[(f & 63) - 1] = i
+            # ---- forced moves --------------------------------------------
+            if collapse:
+                changed = True
+                while changed:
+                    changed = False
+                    for i in fan_range:
+                        f = fans[i]
+                        while f:
+                            c = (f & 63) - 1
+                            s = c // 13
+                            r = c - s * 13
+                            if found[s] == r and (
+                                home_always_safe
+                                or all(found[y // 13] > y % 13 for y in under[c])
+                            ):
+                                # _proof_foundation
+                                found[s] = r + 1
+                                del tops[c]
+                                f >>= 6
+                                fans[i] = f
+                                if f:
+                                    tops[(f & 63) - 1] = i
+                                moves.append((c, TO_FOUNDATION))
+                                changed = True
+                                continue
+                            if sb_fill is not None and r < 12:
+                                j = tops.get(c + 1)
+                                if j is not None:
+                                    g = fans[j]
+                                    ok = False
+                                    if r == 11:
+                                        ok = sb_none  # case a
+                                    elif g < 64:
+                                        ok = sb_none  # case c
+                                    else:
+                                        want = c + 3  # X+2 encoded
+                                        h = g >> 6
+                                        while h:
+                                            if h & 63 == want:
+                                                ok = True  # case b
+                                                break
+                                            h >>= 6
+                                    if ok:
+                                        # _proof_builds
+                                        del tops[c]
+                                        del tops[c + 1]
+                                        f >>= 6
+                                        fans[i] = f
+                                        if f:
+                                            tops[(f & 63) - 1] = i
+                                        g = (g << 6) | (c + 1)
+                                        fans[j] = g
+                                        tops[c] = j
+                                        if deadlocks:
+                                            _new_stuck(g, caps)
+                                        moves.append((c, j))
+                                        changed = True
+                                        continue
+                            break
+                    if ncells:
+                        for c in cells:
+                            s = c // 13
+                            if found[s] == c - s * 13 and all(
+                                found[y // 13] > y % 13 for y in under[c]
+                            ):
+                                found[s] += 1
+                                cells.remove(c)
+                                moves.append((c, TO_FOUNDATION))
+                                changed = True
+                                break
+            # ---- memo --------------------------------------------------------
+            if plain_key:
+                key: object = frozenset(fans)
+            else:
+                key = (frozenset(fans), tuple(sorted(cells)), merci)
+            if key in visited:
+                continue
+            visited[key] = (pkey, tuple(moves))
+            nodes += 1
+            if nodes == max_nodes:
+                self.nodes = nodes
+                raise _BudgetError
+            if deadline is not None and not nodes & 255 and time.perf_counter() > deadline:
+                self.nodes = nodes
+                raise _BudgetError
+            # ---- goal and frontier --------------------------------------
+            fnd = (found[0], found[1], found[2], found[3])
+            total = found[0] + found[1] + found[2] + found[3]
+            if total == 52:
+                self.win_key = key
+                self.nodes = nodes
+                pareto.clear()
+                pareto[fnd] = key
+                return "solved"
+            if frontier:
+                if fnd not in pareto:
+                    dominated = False
+                    for q in pareto:
+                        if q[0] >= fnd[0] and q[1] >= fnd[1] and q[2] >= fnd[2] \
+                                and q[3] >= fnd[3]:
+                            dominated = True
+                            break
+                    if not dominated:
+                        for q in [
+                            q for q in pareto
+                            if q[0] <= fnd[0] and q[1] <= fnd[1] and q[2] <= fnd[2]
+                            and q[3] <= fnd[3]
+                        ]:
+                            del pareto[q]
+                        pareto[fnd] = key
+                # bound: nothing below can beat the caps
+                if caps[0] + caps[1] + caps[2] + caps[3] < 52:
+                    pruned = False
+                    for q in pareto:
+                        if q[0] >= caps[0] and q[1] >= caps[1] and q[2] >= caps[2] \
+                                and q[3] >= caps[3]:
+                            pruned = True
+                            break
+                    if pruned:
+                        continue
+            else:
+                if not pareto or total > sum(next(iter(pareto))):
+                    pareto.clear()
+                    pareto[fnd] = key
+                if caps[0] + caps[1] + caps[2] + caps[3] < 52:
+                    continue
+            # ---- children ------------------------------------------------
+            children: list[tuple[IMove, list[int], list[int], list[int], bool]] = []
+            # foundation moves (those left after the forced ones)
+            if True:
+                for i in fan_range:
+                    f = fans[i]
+                    if f:
+                        c = (f & 63) - 1
+                        s = c // 13
+                        if found[s] == c - s * 13:
+                            nf = fans[:]
+                            nf[i] = f >> 6
+                            nfd = found[:]
+                            nfd[s] += 1
+                            children.append(((c, TO_FOUNDATION), nf, nfd, cells, merci))
+                for c in cells:
+                    s = c // 13
+                    if found[s] == c - s * 13:
+                        nfd = found[:]
+                        nfd[s] += 1
+                        nc = cells[:]
+                        nc.remove(c)
+                        children.append(((c, TO_FOUNDATION), fans, nfd, nc, merci))
+            empty = -1
+            if any_fill:
+                for i in fan_range:
+                    if not fans[i]:
+                        empty = i
+                        break
+            # fan to fan
+            for i in fan_range:
+                f = fans[i]
+                if not f:
+                    continue
+                c = (f & 63) - 1
+                for tcard in onto[c]:
+                    j = tops.get(tcard)
+                    if j is None:
+                        continue
+                    g = fans[j]
+                    if max_fan is not None and fan_len(g) >= max_fan:
+                        continue
+                    nf = fans[:]
+                    nf[i] = f >> 6
+                    nf[j] = (g << 6) | (c + 1)
+                    children.append(((c, j), nf, found, cells, merci))
+                if empty >= 0 and f >= 64 and fill_ok[c]:
+                    nf = fans[:]
+                    nf[i] = f >> 6
+                    nf[empty] = c + 1
+                    children.append(((c, empty), nf, found, cells, merci))
+            # cells
+            if ncells:
+                if len(cells) < ncells:
+                    for i in fan_range:
+                        f = fans[i]
+                        if f:
+                            c = (f & 63) - 1
+                            nf = fans[:]
+                            nf[i] = f >> 6
+                            nc = sorted([*cells, c])
+                            children.append(((c, TO_CELL), nf, found, nc, merci))
+                for c in cells:
+                    nc = cells[:]
+                    nc.remove(c)
+                    for tcard in onto[c]:
+                        j = tops.get(tcard)
+                        if j is None:
+                            continue
+                        g = fans[j]
+                        if max_fan is not None and fan_len(g) >= max_fan:
+                            continue
+                        nf = fans[:]
+                        nf[j] = (g << 6) | (c + 1)
+                        children.append(((c, j), nf, found, nc, merci))
+                    if empty >= 0 and fill_ok[c]:
+                        nf = fans[:]
+                        nf[empty] = c + 1
+                        children.append(((c, empty), nf, found, nc, merci))
+            # foundation take-back
+            if takeback:
+                for s in range(4):
+                    n = found[s]
+                    if not n:
+                        continue
+                    c = s * 13 + n - 1
+                    nfd = found[:]
+                    nfd[s] -= 1
+                    for tcard in onto[c]:
+                        j = tops.get(tcard)
+                        if j is None:
+                            continue
+                        g = fans[j]
+                        if max_fan is not None and fan_len(g) >= max_fan:
+                            continue
+                        nf = fans[:]
+                        nf[j] = (g << 6) | (c + 1)
+                        children.append(((c, j), nf, nfd, cells, merci))
+                    if empty >= 0 and fill_ok[c]:
+                        nf = fans[:]
+                        nf[empty] = c + 1
+                        children.append(((c, empty), nf, nfd, cells, merci))
+            # the merci
+            if merci and not (strict and children):
+                targets = [j for j in fan_range if fans[j]]
+                for i in targets:
+                    cards = decode_fan(fans[i])
+                    for k in range(len(cards) - 1):
+                        z = cards[k]
+                        rest = cards[:k] + cards[k + 1:]
+                        base = fans[:]
+                        base[i] = encode_fan(rest)
+                        for j in targets:
+                            nf = base[:]
+                            nf[j] = (nf[j] << 6) | (z + 1)
+                            children.append(((z, j), nf, found, cells, False))
+            if not children:
+                continue
+            # ---- push (best first: foundation moves, then the rest) -----
+            child_caps: tuple[int, ...] = tuple(caps)
+            for move, nf, nfd, nc, nm in reversed(children):
+                ccaps = child_caps
+                if deadlocks and not nm:
+                    if merci:  # the merci was just used: caps start now
+                        cl = [13, 13, 13, 13]
+                        for g in nf:
+                            if g:
+                                _stuck_caps(g, cl, king_stuck)
+                        ccaps = tuple(cl)
+                    elif move[1] >= 0:
+                        g = nf[move[1]]
+                        if ((g >> 6) & 63) - 1 == move[0] + 1:  # laid on X+1
+                            cl = list(child_caps)
+                            _new_stuck(g, cl)
+                            ccaps = tuple(cl)
+                stack.append((tuple(nf), tuple(nfd), tuple(nc), nm, ccaps, key, (move,)))
+        self.nodes = nodes
+        return "unsolvable"
+
+
+# ---------------------------------------------------------------------------
+# Back to engine moves
+# ---------------------------------------------------------------------------
+
+
+def engine_move(position: Position, move: IMove) -> Move:
+    """The engine :class:`Move` for an internal ``(card, target)`` move."""
+    card, target = move
+    where, index = _locate(position, card)
+    if target == TO_FOUNDATION:
+        if where == "fan":
+            return Move("fan", index, "foundation", -1)
+        return Move("cell", index, "foundation", -1)
+    if target == TO_CELL:
+        free = next(i for i, c in enumerate(position.cells) if c is None)
+        return Move("fan", index, "cell", free)
+    if where == "fan":
+        return Move("fan", index, "fan", target)
+    if where == "cell":
+        return Move("cell", index, "fan", target)
+    return Move("card", card, "fan", target)  # merci or take-back
+
+
+def _locate(position: Position, card: int) -> tuple[str, int]:
+    for i, fan in enumerate(position.fans):
+        if fan and fan[-1] == card:
+            return "fan", i
+    for i, c in enumerate(position.cells):
+        if c == card:
+            return "cell", i
+    return "card", -1
+
+
+def to_engine_moves(position: Position, moves: list[IMove]) -> tuple[Move, ...]:
+    """Replay internal moves through the engine (each checked by
+    :meth:`Position.play`) and return them as engine moves."""
+    out: list[Move] = []
+    for m in moves:
+        move = engine_move(position, m)
+        try:
+            position = position.play(move)
+        except LucieError as exc:  # pragma: no cover - a solver bug
+            raise AssertionError(f"solver produced an illegal move {move}: {exc}") from exc
+        out.append(move)
+    return tuple(out)
+
+
+__all__ = ["DealResult", "Reach", "engine_move", "solve_deal", "to_engine_moves"]

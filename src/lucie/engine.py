@@ -501,7 +501,9 @@ class Position:
                 return "the merci is only allowed in the last deal"
             if rules.redeal_only_when_stuck and self._plain_moves():
                 return "the merci only when no move is left (strict rule), and moves remain"
-            if move.dst_kind != "fan" or not 0 <= move.dst < n:
+            if move.dst_kind != "fan":
+                return f"{card} is lifted by the merci: it goes onto a fan, not elsewhere"
+            if not 0 <= move.dst < n:
                 return f"there is no fan {_fan_name(move.dst)}"
             if not self.fans[move.dst]:
                 return f"fan {FAN_NAMES[move.dst]} is empty: the merci card goes on a fan"

@@ -13,6 +13,7 @@ problem and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import importlib.util
 import json
@@ -110,59 +111,67 @@ def _notation(move: Move) -> tuple[str, str]:
     return src, dst
 
 
-def table_json(game: Game) -> dict[str, Any]:
+@functools.lru_cache(maxsize=64)
+def _target_notation(fans: int, cells: int) -> dict[str, str]:
+    """How each target is written in a move (``F`` for fan f, ``f`` for the
+    foundation, ``1`` for cell 1), from the engine's own notation."""
+    notation: dict[str, str] = {}
+    for j in range(fans):
+        notation[f"fan:{j}"] = _notation(Move.build(0 if j else 1, j))[1]
+    for s in range(4):
+        notation[f"foundation:{s}"] = _notation(Move.to_foundation(0))[1]
+    for c in range(cells):
+        notation[f"cell:{c}"] = _notation(Move.to_cell(0, c))[1]
+    return notation
+
+
+@functools.lru_cache(maxsize=256)
+def _title(rules: Rules) -> str:
+    return rules.name()
+
+
+def table_json(game: Game, legal: list[Move] | None = None) -> dict[str, Any]:
     """What the page needs beyond :func:`position_json`: for every card that
     may be picked up, its source notation and the legal targets, and the
     notation of each target, so the page lights up targets and writes moves
-    without knowing a rule."""
+    without knowing a rule.  ``legal``: the legal moves, if already known."""
     p = game.position
-    legal = list(game.legal_moves)
+    if legal is None:
+        legal = list(game.legal_moves)
     sources: dict[str, dict[str, Any]] = {}
-
-    def entry(card: Card, src: str, where: str) -> dict[str, Any]:
-        key = str(card)
-        if key not in sources:
-            sources[key] = {"source": src, "where": where, "targets": []}
-        return sources[key]
-
+    buried: dict[Card, int] = {}
     for i, fan in enumerate(p.fans):
         if fan:
-            entry(fan[-1], FAN_NAMES[i], f"fan:{i}")
+            sources[str(fan[-1])] = {"source": FAN_NAMES[i], "where": f"fan:{i}", "targets": []}
+            for card in fan[:-1]:
+                buried[card] = i
     for i, cell in enumerate(p.cells):
         if cell is not None:
-            entry(cell, str(i + 1), f"cell:{i}")
+            sources[str(cell)] = {"source": str(i + 1), "where": f"cell:{i}", "targets": []}
+    merci = False
     for move in legal:
         if move.is_redeal:
             continue
         card = _moving_card(p, move)
-        src, _ = _notation(move)
-        if move.src_kind == "card":
-            kind, where_index = p.where(card)
-            where = f"{kind}:{where_index}"
-        elif move.src_kind == "fan":
-            where = f"fan:{move.src}"
-        else:
-            where = f"cell:{move.src}"
-        entry(card, src, where)["targets"].append(
-            {"target": _target_key(move, card), "move": str(move)}
-        )
-    notation: dict[str, str] = {}
-    for j in range(len(p.fans)):
-        notation[f"fan:{j}"] = _notation(Move.build(0 if j else 1, j))[1]
-    for s in range(4):
-        notation[f"foundation:{s}"] = _notation(Move.to_foundation(0))[1]
-    for c in range(len(p.cells)):
-        notation[f"cell:{c}"] = _notation(Move.to_cell(0, c))[1]
+        key = str(card)
+        entry = sources.get(key)
+        if entry is None:  # a merci (buried card) or a take-back (foundation top)
+            if card in buried:
+                where = f"fan:{buried[card]}"
+                merci = True
+            else:
+                where = f"foundation:{card.suit_index}"
+            entry = sources[key] = {"source": key, "where": where, "targets": []}
+        entry["targets"].append({"target": _target_key(move, card), "move": str(move)})
     tops: dict[str, str | None] = {}
     for s, count in enumerate(p.foundations):
         tops[str(s)] = str(DECK[s * 13 + count - 1]) if count else None
     return {
         "sources": sources,
-        "target_notation": notation,
+        "target_notation": _target_notation(len(p.fans), len(p.cells)),
         "foundation_tops": tops,
         "can_redeal": REDEAL in legal,
-        "merci_moves": any(m.src_kind == "card" and p.where(Card(m.src))[0] == "fan"
-                           for m in legal),
+        "merci_moves": merci,
         "fan_names": list(FAN_NAMES[: len(p.fans)]),
     }
 
@@ -171,17 +180,17 @@ def state_json(session: Session) -> dict[str, Any]:
     """The full state of a game for the page."""
     game = session.game
     data = position_json(game)
-    data.update(table_json(game))
+    data.update(table_json(game, [Move.parse(m) for m in data["legal_moves"]]))
     rules = game.rules
     data.update(
         id=session.id,
-        variant_title=rules.name(),
+        variant_title=_title(rules),
         can_undo=game.can_undo,
         can_redo=game.can_redo,
         redeals_total=rules.redeals,
         has_merci=rules.merci,
         seconds=round(session.seconds(), 1),
-        finished=game.outcome.finished,
+        finished=data["status"] != "playing",
     )
     return data
 

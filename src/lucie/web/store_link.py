@@ -10,13 +10,13 @@ disk never stalls the other players' requests.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
-
-import anyio.to_thread
 
 from lucie.engine import Game
 from lucie.rules import Rules
@@ -37,6 +37,7 @@ class StoreLink:
         self.store = store
         self.player = player
         self._lock = threading.Lock()
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lucie-store")
         self._conn = sqlite3.connect(
             store.path, timeout=10, isolation_level=None, check_same_thread=False,
         )
@@ -52,12 +53,13 @@ class StoreLink:
         return cls(Store(path), player)
 
     def close(self) -> None:
+        self._worker.shutdown(wait=True)
         with self._lock:
             self._conn.close()
         self.store.close()
 
     async def _run(self, fn: Callable[[], T]) -> T:
-        return await anyio.to_thread.run_sync(fn)
+        return await asyncio.wrap_future(self._worker.submit(fn))
 
     # -- the life of a game ----------------------------------------------
 

@@ -517,7 +517,8 @@ class LucieApp(App[int]):
             f"Score {outcome.score}/52 in {len(game.moves)} moves, {_duration(seconds)}."
         )
         stats_text = (
-            f"{self.player}: {stats.games} games, {stats.wins} won "
+            f"{self.player}: {stats.games} game{'s' if stats.games != 1 else ''}, "
+            f"{stats.wins} won "
             f"({100 * stats.win_rate:.0f}%), average score {stats.average_score:.1f}\n"
             f"streak {stats.current_streak}, best streak {stats.best_streak}"
         )
@@ -825,8 +826,8 @@ class LucieApp(App[int]):
             n = len(useful)
             self.push_screen(
                 ConfirmScreen(
-                    f"{n} move{'s are' if n > 1 else ' is'} still possible "
-                    f"({', '.join(str(m) for m in useful[:4])}{' …' if n > 4 else ''}).\n"
+                    f"{n} move{'s are' if n > 1 else ' is'} still possible, for example "
+                    f"{glyphs(p.describe(useful[0]))}.\n"
                     f"Redeal anyway? ({p.redeals_left} redeal"
                     f"{'s' if p.redeals_left > 1 else ''} left)",
                     yes="Redeal",
@@ -892,8 +893,34 @@ class LucieApp(App[int]):
         self.hint_move = move if isinstance(move, Move) else None
         if self.hint_move is not None and not text:
             text = position.describe(self.hint_move)
+        if self.hint_move is not None and text:
+            keys = self._keys_for(self.hint_move)
+            if keys:
+                text = f"{text.rstrip('.')}.  Keys: {keys}"
         self.say(f"Hint: {text}" if text else "No hint.", "hint")
         self.redraw()
+
+    def _keys_for(self, move: Move) -> str:
+        """The keys that play ``move`` (for hints)."""
+        if move.is_redeal:
+            return "s"
+        if move.src_kind == "fan":
+            src = FAN_NAMES[move.src]
+        elif move.src_kind == "cell":
+            src = str(move.src + 1)
+        else:
+            card = Card(move.src)
+            kind, where = self.game.position.where(card)
+            if kind != "fan":
+                return ""
+            src = f"w {FAN_NAMES[where]} {self.game.position.fans[where].index(card) + 1}"
+        if move.dst_kind == "foundation":
+            dst = "Enter"
+        elif move.dst_kind == "cell":
+            dst = str(move.dst + 1)
+        else:
+            dst = FAN_NAMES[move.dst]
+        return f"{src} {dst}"
 
     def action_restart(self) -> None:
         if not self.game.moves:

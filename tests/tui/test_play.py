@@ -306,3 +306,43 @@ async def test_help_screen_lists_the_keys(store: Store) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.table is app.screen
+
+
+async def test_a_lost_game_ends_and_undo_takes_it_back(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules.parse("noredeal"), 3, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        while not app.game.outcome.finished:
+            move = next(iter(app.game.legal_moves))
+            await pilot.press(*keys_for(move))
+        await pilot.pause()
+        assert app.game.outcome.status == "lost"
+        assert isinstance(app.screen, EndScreen)
+        assert "No move left" in str(app.screen.query_one(".title").render())
+        assert store.record(app.game_id).status == "lost"
+        assert store.stats("kim", "noredeal").games == 1
+        await pilot.press("u")
+        await pilot.pause()
+        assert not app.game.outcome.finished
+        assert store.record(app.game_id).status == "playing"
+        assert store.stats("kim", "noredeal").games == 0
+
+
+async def test_restart_goes_back_to_the_deal(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules(), 2, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        start = app.game.position
+        await pilot.press("x")
+        await pilot.pause()
+        played = app.game.position
+        assert played != start
+        await pilot.press("f4")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.game.position == start and store.game(app.game_id).moves == ()
+        await pilot.press(*["y"] * len(app.game.redo_moves))
+        await pilot.pause()
+        assert app.game.position == played

@@ -48,7 +48,13 @@
       c.appendChild(tip);
       svg.appendChild(c);
     });
-    text(svg, W - R, T + 10, "● won  ● lost  — average", "legend", "end");
+    const lx = W - R - 190;
+    svg.appendChild(svgEl("circle", { cx: lx, cy: T + 6, r: 4, class: "dot won" }));
+    text(svg, lx + 8, T + 10, "won", "legend");
+    svg.appendChild(svgEl("circle", { cx: lx + 50, cy: T + 6, r: 4, class: "dot lost" }));
+    text(svg, lx + 58, T + 10, "lost", "legend");
+    svg.appendChild(svgEl("line", { x1: lx + 96, x2: lx + 116, y1: T + 6, y2: T + 6, class: "avg" }));
+    text(svg, lx + 120, T + 10, "average score", "legend");
     return svg;
   }
 

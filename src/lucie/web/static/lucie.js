@@ -115,7 +115,7 @@
     $("b-undo").disabled = !state.can_undo;
     $("b-redo").disabled = !state.can_redo;
     $("b-redeal").disabled = !state.can_redeal;
-    $("b-redeal").textContent = state.redeals_total ? `Redeal (${state.redeals_left})` : "Redeal";
+    $("b-redeal").title = `Redeal (D): ${state.redeals_left} left`;
     $("b-redeal").hidden = state.redeals_total === 0;
     $("b-merci").hidden = !state.has_merci;
     $("b-merci").disabled = !state.merci_moves;
@@ -125,7 +125,7 @@
     $("b-odds").hidden = !features.odds;
     $("b-stats").hidden = !features.stats;
     $("b-auto").setAttribute("aria-pressed", String(autoplay));
-    $("b-auto").textContent = autoplay ? "Auto: on" : "Auto: off";
+    $("b-auto").textContent = autoplay ? "Auto ✓" : "Auto";
     $("b-save").href = gamePath("/save");
     const stock = $("stock");
     stock.hidden = state.redeals_total === 0;
@@ -180,6 +180,10 @@
     slot.tabIndex = 0;
     slot.setAttribute("role", "button");
     slot.dataset.target = `cell:${c}`;
+    const name = document.createElement("span");
+    name.className = "fan-name";
+    name.textContent = `cell ${c + 1}`;
+    slot.appendChild(name);
     return slot;
   }
 
@@ -212,6 +216,11 @@
     press = null;
     if (!state.merci_moves) merciMode = false;
     clearHint();
+    for (const el of cardEls.values()) {
+      el.style.transform = "";
+      el.classList.remove("dragging", "held", "hint", "bad");
+    }
+    for (const slot of document.querySelectorAll(".slot.target, .slot.bad")) slot.classList.remove("target", "bad");
     layout();
     renderFacts();
     for (const [code, el] of cardEls) {
@@ -233,8 +242,7 @@
     const { slotW, cardW } = geometry();
     const placed = new Set();
     for (const el of cardEls.values()) {
-      el.style.transform = "";
-      el.classList.remove("dragging", "held", "hint", "liftable", "top", "bad");
+      el.classList.remove("liftable", "top");
       el.removeAttribute("tabindex");
     }
     // fans
@@ -246,7 +254,6 @@
       slot.dataset.target = `fan:${i}`;
       slot.querySelector(".fan-name").textContent = letter;
       slot.classList.toggle("empty", fan.length === 0);
-      slot.classList.remove("target", "hint-target", "bad");
       const room = slotW - cardW - 4;
       const step = fan.length > 1 ? Math.min(cardW * 0.42, room / (fan.length - 1)) : 0;
       fan.forEach((code, k) => {
@@ -268,7 +275,6 @@
     ensureSlots(fBox, 4, makeFoundationSlot);
     for (let s = 0; s < 4; s++) {
       const slot = fBox.children[s];
-      slot.classList.remove("target", "hint-target", "bad");
       const top = state.foundation_tops[String(s)];
       for (const el of [...slot.querySelectorAll(".card")]) if (el.dataset.card !== top) el.remove();
       if (top) {
@@ -288,7 +294,6 @@
     cBox.hidden = state.cells.length === 0;
     state.cells.forEach((code, c) => {
       const slot = cBox.children[c];
-      slot.classList.remove("target", "hint-target", "bad");
       for (const el of [...slot.querySelectorAll(".card")]) if (el.dataset.card !== code) el.remove();
       if (code) {
         const el = cardEl(code);
@@ -338,8 +343,9 @@
       if (slot) slot.classList.add("target");
     }
     const n = held.targets.size;
-    setStatus(n ? `${cardLabel(code)}: ${n} place${n === 1 ? "" : "s"} to go (lit up)` :
-      `${cardLabel(code)} has nowhere to go`, "info");
+    const name = cardLabel(code).replace(/^./, (c) => c.toUpperCase());
+    setStatus(n ? `${name}: ${n} place${n === 1 ? "" : "s"} to go (lit up)` :
+      `${name} has nowhere to go`, "info");
   }
 
   function drop() {
@@ -598,9 +604,12 @@
     } else setStatus("Autoplay off.", "info");
   }
 
+  let arrow = null; // [card element, slot] of the hint shown
+
   function clearHint() {
     for (const n of document.querySelectorAll(".hint, .hint-target")) n.classList.remove("hint", "hint-target");
     $("overlay").replaceChildren();
+    arrow = null;
   }
 
   function hint() {
@@ -616,7 +625,7 @@
           const el = cardEls.get(h.card), slot = targetSlot(h.target);
           if (el) el.classList.add("hint");
           if (slot) slot.classList.add("hint-target");
-          if (el && slot) drawArrow(el, slot);
+          if (el && slot) { arrow = [el, slot]; drawArrow(el, slot); }
         }
       } catch (e) { setStatus(e.message, "error"); }
     });
@@ -838,7 +847,11 @@
       if (!text) return;
       sendMove(text, null, null).then((d) => { if (d) $("move-input").value = ""; });
     };
-    window.addEventListener("resize", () => { if (state) { layout(); clearHint(); } });
+    window.addEventListener("resize", () => {
+      if (!state) return;
+      layout();
+      if (arrow) drawArrow(arrow[0], arrow[1]);
+    });
     window.addEventListener("popstate", () => {
       if (location.pathname === "/stats") showStats(false); else hideStats(false);
     });

@@ -88,7 +88,7 @@ def test_serves_on_loopback_with_the_game_asked_for(serve: type[Served]) -> None
     assert game["deal"] == 7 and len(game["fans"]) == 16
     # another Host name (DNS rebinding) is refused on a loopback server
     assert httpx.get(base + "/api/variants", headers={"Host": "evil.example"}).status_code == 400
-    code, err = s.stop()
+    _, err = s.stop()
     assert "warning" not in err
 
 

@@ -19,7 +19,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from lucie.cards import Card
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position, autoplay_moves
@@ -35,7 +35,7 @@ from lucie.tui.screens import (
     VariantScreen,
     rules_help,
 )
-from lucie.tui.widgets import CellsView, FanLook, FanView, FoundationsView
+from lucie.tui.widgets import CellsView, FanLook, FanView, FoundationsView, Line
 
 SelKind = Literal["fan", "cell", "card"]
 
@@ -120,13 +120,13 @@ class TableScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Static(id="header")
+        yield Line("header")
         with Horizontal(id="homes"):
             yield FoundationsView()
             yield CellsView()
-            yield Static(id="info")
+            yield Line("info")
         yield Vertical(id="fans")
-        yield Static(id="status")
+        yield Line("status")
         yield Footer()
 
     def on_key(self, event: events.Key) -> None:
@@ -302,10 +302,10 @@ class LucieApp(App[int]):
         table = self.table
         if table is None:
             return
-        status = table.query_one("#status", Static)
+        status = table.query_one("#status", Line)
         status.set_class(self.message_kind == "error", "error")
         status.set_class(self.message_kind == "hint", "hint")
-        status.update(Text(self.message))
+        status.set(Text(self.message))
 
     def _draw_header(self) -> None:
         table = self.table
@@ -327,7 +327,7 @@ class LucieApp(App[int]):
         pad = max(2, width - len(head.plain) - len(right) - 1)
         head.append(" " * pad)
         head.append(right, style="bold")
-        table.query_one("#header", Static).update(head)
+        table.query_one("#header", Line).set(head)
         info = Text()
         rules = p.rules
         if rules.redeals:
@@ -343,7 +343,7 @@ class LucieApp(App[int]):
                 info.append("  merci: last deal", style="dim")
         if self.auto:
             info.append("  auto", style="bold green")
-        table.query_one("#info", Static).update(info)
+        table.query_one("#info", Line).set(info)
 
     def redraw(self) -> None:
         """Draw the whole table from the game's position."""
@@ -352,7 +352,7 @@ class LucieApp(App[int]):
             return
         p = self.game.position
         sel = self.selection
-        legal = [m for m in p.legal_moves() if sel is not None and sel.matches(m)]
+        legal = [m for m in p.legal_moves() if sel.matches(m)] if sel is not None else []
         fan_targets = {m.dst for m in legal if m.dst_kind == "fan"}
         cell_targets = {m.dst for m in legal if m.dst_kind == "cell"}
         home_target = any(m.dst_kind == "foundation" for m in legal)

@@ -317,5 +317,23 @@ class CellsView(Widget):
         self.post_message(self.Clicked(cell, event.chain))
 
 
+class Line(Widget):
+    """A line of text that redraws without a new layout (header, status)."""
+
+    def __init__(self, id: str) -> None:
+        super().__init__(id=id)
+        self.text = Text()
+
+    def set(self, text: Text | str) -> None:
+        new = text if isinstance(text, Text) else Text(text)
+        if new == self.text:
+            return
+        self.text = new
+        self.refresh()
+
+    def render(self) -> Text:
+        return self.text
+
+
 def suit_name(suit: int) -> str:
     return {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[SUITS[suit]]

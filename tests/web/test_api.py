@@ -350,6 +350,9 @@ class TestWinAndStats:
         assert (stats["games"], stats["wins"], stats["best_score"]) == (1, 1, 52)
         assert stats["variant_name"] == "Trefoil"
         assert client.get("/api/stats", params={"variant": "classic"}).json()["games"] == 0
+        every = client.get("/api/stats", params={"variant": "all"}).json()
+        assert every["games"] == 1 and every["variant"] is None
+        assert every["variant_name"] == "all variants"
         games = client.get("/api/history", params={"variant": "trefoil"}).json()["games"]
         assert [(g["deal"], g["status"], g["score"]) for g in games] == [(deal, "won", 52)]
         # undoing the last move reopens the game; winning again counts once

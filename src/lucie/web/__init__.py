@@ -7,8 +7,8 @@ moves in text notation; the server checks them with the engine.
 
 >>> from lucie.web.app import create_app
 >>> app = create_app(db_path=None)
->>> sorted(r.path for r in app.routes)[:3]
-['/', '/api/games', '/api/games/load']
+>>> [r.path for r in app.routes if "move" in r.path]
+['/api/games/{game_id}/move']
 """
 
 from __future__ import annotations

@@ -631,7 +631,8 @@ class Api:
 
     async def stats(self, request: Request) -> Any:
         store = self._store()
-        rules = _rules_from(request.query_params.get("variant"))
+        variant = request.query_params.get("variant")
+        rules = None if variant == "all" else _rules_from(variant)
         return await store.stats(rules)
 
     async def history(self, request: Request) -> Any:

@@ -879,6 +879,8 @@
         }
       } else {
         await newGame(null, null);
+        setStatus("Welcome! Drag a top card onto a fan or a foundation (or click it, then " +
+          "where it goes). The places it may go light up. Rules and keys: ?", "info");
       }
     } catch (e) {
       setStatus(e.message, "error");

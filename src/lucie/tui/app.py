@@ -471,7 +471,8 @@ class LucieApp(App[int]):
         p = game.position
         why = "the game is over" if game.resigned else p.why_illegal(move)
         if why is not None:
-            self.say(f"Not allowed: {why}.", "error")
+            kept = "  (Esc drops the picked card.)" if self.selection is not None else ""
+            self.say(f"Not allowed: {why}.{kept}", "error")
             return False
         text = p.describe(move)
         game.push(move)

@@ -16,38 +16,35 @@ from lucie.rules import VARIANTS, Rules
 KEYS_HELP = """\
 ## Keys
 
-| key | what it does |
-|---|---|
-| `a` … `r` | pick the top card of that fan; with a card picked, move it onto that fan |
-| the same letter twice | send the card home if it can go, else to its only possible fan |
-| `Enter`, `Space` or `.` | send the picked card to its foundation ("home") |
-| `1` … `8` | pick a free cell, or move the picked card to that cell |
-| `Esc` | drop the picked card |
-| `u` or `Ctrl+Z` | undo (as far back as you like) |
-| `y` or `Ctrl+Y` | redo |
-| `s` | redeal: gather, shuffle and deal again (asks first while moves remain) |
-| `w` | the merci: pick a buried card (fan letter, then its number), then its fan |
-| `x` | send every safe card home now (ordinary moves: undo takes them back) |
-| `F6` or `Ctrl+A` | automatic autoplay on or off |
-| `t` | hint: what to play next, and why |
-| `v` or `F3` | choose the variant (starts a new game) |
-| `F2` or `Ctrl+N` | new game: a random deal or a deal number |
-| `F4` or `Ctrl+R` | restart this deal (redo brings the moves back) |
-| `F5` | your statistics |
-| `?` or `F1` | this screen |
-| `Ctrl+P` | every command, searchable |
-| `Ctrl+Q` | quit (the game is saved and resumes next time) |
-
-Fan *f* is an ordinary fan letter: with a card picked, `f` moves it onto
-fan f; the foundation is `Enter`, `Space` or `.`.
+- **a … r**: pick the top card of that fan; with a card picked, move it onto
+  that fan (**f** is fan f, like any other letter)
+- **the same letter twice**: send the card home if it can go, else to its
+  only possible fan
+- **Enter**, **Space** or **.**: send the picked card to its foundation (home)
+- **1 … 8**: pick a free cell, or move the picked card to that cell
+- **Esc**: drop the picked card
+- **u** or **Ctrl+Z**: undo (as far back as you like); **y** or **Ctrl+Y**: redo
+- **s**: redeal: gather, shuffle and deal again (asks first while moves remain)
+- **w**: the merci: pick a buried card (its fan letter, then its number), then
+  the fan it goes on
+- **x**: send every safe card home now (ordinary moves: undo takes them back);
+  **F6** or **Ctrl+A**: autoplay after each move, on or off
+- **t**: a hint: what to play next and why (highlighted in blue)
+- **v** or **F3**: choose the variant (a new game starts)
+- **F2** or **Ctrl+N**: new game, a random deal or a deal number
+- **F4** or **Ctrl+R**: restart this deal (redo brings the moves back)
+- **F5**: your statistics; **?** or **F1**: this screen
+- **Ctrl+P**: every command, searchable; **Ctrl+Q**: quit (the game is saved
+  and resumes next time)
 
 **Mouse**: click a fan to pick its top card, then click the fan (or the
 foundations, or a cell) where it goes.  Double-click a fan to send its top
-card home.  For the merci (`w`), click the buried card, then the fan.
+card home.  For the merci (**w**), click the buried card, then the fan.
 
-Highlights: the picked card is yellow, the places it may go are green (and
-their letter has a `+`), a hint is blue, the cards the merci may lift are
-purple.  Every move is saved as it is made.
+The picked card is yellow, the places it may go are green (their letter gets
+a **+**), a hint is blue, the cards the merci may lift are purple.  Every move
+is saved as it is made; leaving a game you have played for another one counts
+it as lost.
 """
 
 

@@ -126,10 +126,10 @@ class FanView(Widget):
 
     def geometry(self, width: int) -> tuple[int, int, int, int]:
         """Tile width, tile height, gap between tiles and cards per line
-        for a content ``width``: one column between tiles when seven
+        for a content ``width``: one column between tiles when six
         cards still fit a line."""
         tw, th = (TALL_TILE, 3) if self.tall else (TILE, 1)
-        gap = 1 if (width - LABEL + 1) // (tw + 1) >= 7 else 0
+        gap = 1 if (width - LABEL + 1) // (tw + 1) >= 6 else 0
         per = max(1, (width - LABEL + gap) // (tw + gap))
         return tw, th, gap, per
 

@@ -1,0 +1,228 @@
+"""Hints: the best move for the player, and in a few words why.
+
+The best move is judged by the odds objective (:mod:`lucie.solver.odds`):
+the exact one-deal solver lists the foundation states this deal can still
+reach; the policy picks the one whose next random deal is worth most (in the
+last deal: a win, else the highest score), and the hint is the first move of
+the line there.  When the current state is already the best, the hint is to
+redeal.  The search is budgeted (``max_seconds``): when it runs out, the
+hint is the best move found so far and its text says so.
+
+Kinds (:attr:`Hint.kind`):
+
+``foundation``
+    a card goes home;
+``safe-build``
+    a build proved never to hurt, with the reason (see :func:`_safe_reason`);
+    the text also names the card it uncovers, if the line plays it;
+``unblock``
+    a move (not proved safe) whose point is to uncover a card that the line
+    then plays; the text names the freed card;
+``build``, ``cell``
+    another move of the best line;
+``merci``
+    use the merci now (names the card to lift);
+``redeal``
+    redeal now (no move is left, or stopping here is worth most);
+``no-useful-move``
+    moves remain but none can bring another card home: redeal;
+``lost``
+    the game can no longer be won (the move, if any, still raises the score);
+``won``
+    the game is won.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from lucie.cards import KING, Card
+from lucie.engine import FAN_NAMES, REDEAL, Move, Position
+from lucie.solver.cache import ValueCache
+from lucie.solver.odds import Evaluator, Stop, _reaches
+
+if TYPE_CHECKING:
+    from lucie.solver.deal import DealResult
+
+KINDS: Final = (
+    "foundation", "unblock", "safe-build", "build", "cell", "merci", "redeal",
+    "no-useful-move", "lost", "won",
+)
+
+#: Values of between-deal states shared by the hints of one process.
+_SHARED_CACHE: Final = ValueCache(None)
+#: Samples per state the hints are content with (they top up the cache).
+HINT_TARGET: Final = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested move (None for "nothing to play"), its kind and a sentence."""
+
+    move: Move | None
+    kind: str
+    text: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "move": str(self.move) if self.move is not None else None,
+            "kind": self.kind,
+            "text": self.text,
+        }
+
+
+def hint(
+    position: Position,
+    *,
+    max_seconds: float = 2.0,
+    cache: ValueCache | None = None,
+    seed: int | None = 0,
+) -> Hint:
+    """The best move from ``position`` and why (see the module doc).
+
+    ``max_seconds`` budgets the whole hint (the one-deal search gets about
+    half); ``cache`` the values of between-deal states (default: one shared
+    in-memory cache per process); ``seed`` the sampling of those values.
+    """
+    start = time.monotonic()
+    if position.is_won:
+        return Hint(None, "won", "the game is won")
+    legal = position.legal_moves()
+    if not legal:
+        return Hint(None, "lost", "the game can no longer be won: no move is left")
+    from lucie.solver.deal import solve_deal
+
+    result = solve_deal(position, max_seconds=max(0.05, max_seconds * 0.5), frontier=True)
+    ev = Evaluator(
+        position.rules, cache if cache is not None else _SHARED_CACHE,
+        rng=random.Random(seed), target=HINT_TARGET, deadline=start + max_seconds,
+    )
+    stop, complete = ev.choose_quick(position, result)
+    budget_note = ""
+    if result.status == "unknown" or not complete:
+        budget_note = " (the time budget ran out: best move found so far)"
+    return _explain(position, result, stop, legal, budget_note)
+
+
+def _explain(
+    position: Position, result: DealResult, stop: Stop, legal: list[Move], note: str
+) -> Hint:
+    reaches = _reaches(position, result)
+    won = sum(stop.foundations) == 52
+    if position.redeals_left == 0 and not won and result.status != "unknown":
+        best = max(reaches, key=lambda r: (sum(r.foundations), -len(r.moves)))
+        if best.moves:
+            first = best.moves[0]
+            return Hint(
+                first, "lost",
+                f"the game can no longer be won; the best score left is "
+                f"{sum(best.foundations)}: {position.describe(first)}",
+            )
+        return Hint(None, "lost", "the game can no longer be won")
+    if not stop.moves or (not won and stop.foundations == position.foundations):
+        if REDEAL not in legal:
+            return Hint(None, "lost", "the game can no longer be won" + note)
+        if legal == [REDEAL]:
+            return Hint(REDEAL, "redeal", f"no move left: redeal the {position.cards_in_play()} "
+                        "cards left" + note)
+        if all(r.foundations == position.foundations for r in reaches):
+            return Hint(REDEAL, "no-useful-move",
+                        "no useful move left: redeal (no move here can bring another "
+                        "card home)" + note)
+        return Hint(REDEAL, "redeal",
+                    "redeal now: stopping here gives the best odds for the next deal" + note)
+    first = stop.moves[0]
+    return _classify(position, first, stop.moves, won, note)
+
+
+def _classify(
+    position: Position, move: Move, line: tuple[Move, ...], won: bool, note: str
+) -> Hint:
+    goal = " (this deal can be cleared)" if won else ""
+    said = position.describe(move)
+    if move.src_kind == "card":
+        card = Card(move.src)
+        if position.where(card)[0] == "fan":
+            return Hint(move, "merci", f"use the merci on {card}: {said}{goal}{note}")
+    if move.dst_kind == "foundation":
+        return Hint(move, "foundation", f"{said}{goal}{note}")
+    freed = _frees(position, move, line)
+    safe = _safe_reason(position, move)
+    if safe is not None:
+        frees = f"; it frees {freed}" if freed is not None else ""
+        return Hint(move, "safe-build", f"{said}: {safe}{frees}{goal}{note}")
+    if freed is not None:
+        return Hint(move, "unblock", f"{said}, to free {freed}{goal}{note}")
+    kind = "cell" if "cell" in (move.src_kind, move.dst_kind) else "build"
+    return Hint(move, kind, f"{said}{goal}{note}")
+
+
+def _frees(position: Position, move: Move, line: tuple[Move, ...]) -> Card | None:
+    """The card uncovered by ``move`` if the line goes on to play it."""
+    if move.src_kind != "fan":
+        return None
+    fan = position.fans[move.src]
+    if len(fan) < 2:
+        return None
+    freed = fan[-2]
+    pos = position.apply(move)
+    for later in line[1:]:
+        if later.is_redeal:
+            break
+        moving = _moving_card(pos, later)
+        if moving == freed:
+            return freed
+        pos = pos.apply(later)
+    return None
+
+
+def _moving_card(position: Position, move: Move) -> Card | None:
+    if move.src_kind == "fan":
+        return position.top(move.src)
+    if move.src_kind == "cell":
+        return position.cells[move.src]
+    if move.src_kind == "card":
+        return Card(move.src)
+    return None
+
+
+def _safe_reason(position: Position, move: Move) -> str | None:
+    """Why a fan-to-fan build can never hurt, or None when that is not proved.
+
+    Proved only under suit builds going down, with no cells, no ``max_fan``,
+    no take-back and no merci to come (the settings of the solver's rule
+    ``lucie.solver.deal._proof_builds``, which has the proof).  The build
+    lays ``X`` on ``X+1``; there ``X`` can only go home or onto ``X+1``, and
+    nothing else can ever go on ``X+1``.  Covering ``X+1`` loses nothing when
+    ``X+1`` could never usefully leave its fan anyway:
+
+    a. it is a king and empty fans stay empty (a king only goes home, after ``X``);
+    b. ``X+2`` lies under it (it can only go home, after ``X``);
+    c. it is alone in its fan and empty fans stay empty.
+    """
+    rules = position.rules
+    if move.src_kind != "fan" or move.dst_kind != "fan":
+        return None
+    if (rules.build != "suit" or rules.direction != "down" or rules.cells
+            or rules.max_fan is not None or rules.foundation_takeback
+            or position.merci_available or rules.empty_fill == "any"):
+        return None
+    target = position.fans[move.dst]
+    if not target:
+        return None
+    top = target[-1]
+    card = position.fans[move.src][-1]
+    where = FAN_NAMES[move.dst]
+    if rules.empty_fill == "none" and top.rank == KING:
+        return (f"safe: {top} is a king, which can only ever go home, and only after "
+                f"{card}")
+    if len(target) >= 2 and target[-2].suit_index == top.suit_index \
+            and target[-2].rank == top.rank + 1:
+        return (f"safe: {top} lies on {target[-2]}, so it can only go home, and only "
+                f"after {card}")
+    if rules.empty_fill == "none" and len(target) == 1:
+        return f"safe: {top} is alone in fan {where}, so covering it loses nothing"
+    return None

@@ -1,0 +1,485 @@
+"""True odds: the chance of winning with random redeals, under (near-)optimal play.
+
+A real player does not know how a redeal will fall.  Within one deal,
+though, everything is visible, and the exact one-deal solver
+(:func:`lucie.solver.deal.solve_deal`) lists every *foundation state* that
+can be reached without a redeal and is not dominated by another (the
+*frontier*).  The player's only real choice in a deal is where to stop:
+which of those states to reach before redealing.  Between two deals only
+the cards left matter, and they are fixed by the foundations, so the
+*between-deal state* is ``(foundations, redeals left, merci used)`` and
+
+* ``W(f, 0)`` (the last deal) is the probability that a uniformly random
+  deal of the cards left can be cleared (with the merci where available);
+* ``W(f, r)`` for ``r > 0`` is the expectation, over a uniformly random
+  deal of the cards left, of ``max W(f', r - 1)`` over the frontier ``f'``
+  of that deal (1 when the deal itself can be cleared).
+
+The random deal is dealt exactly as a redeal deals (the engine's
+:func:`lucie.deals.redeal_fans`, fans of ``fan_size`` in passes), after a
+uniform shuffle.  PySolFC's shuffle is a Fisher-Yates on its own generator,
+so over random games the gathered cards come out uniformly shuffled as well.
+
+Assumptions, stated plainly
+---------------------------
+
+* **Domination.** Only the frontier is compared: a state with at least as
+  many cards on every foundation is taken to be at least as good.  It is
+  intuitive (the cards left are a subset) but not proved: a deal of fewer
+  cards is laid out differently.  Every *reachable* state is dominated by a
+  frontier state, so if the assumption failed somewhere the policy would
+  only miss a better stop, never claim an impossible one.
+* **Symmetry.** Under suit or any-suit builds the four suits play alike,
+  so states that differ by a permutation of the suits share one value
+  (sorted foundations); under alternate-colour builds only permutations
+  that keep the colours apart are used.
+* **Free stopping.** The player may redeal whenever they choose (the
+  default rule).  With ``redeal_only_when_stuck`` the player may not stop
+  early, so the figures here are then an upper reading; :func:`estimate_odds`
+  refuses that setting rather than answer wrongly.
+
+The estimator: bias and variance
+--------------------------------
+
+``W`` is estimated by nested Monte-Carlo: a sample of ``W(f, r)`` deals the
+cards at random, solves the deal, and takes the max of the *current
+estimates* of ``W(f', r - 1)`` over the frontier (each one computed the same
+way, recursively, to at least ``target`` samples, and cached by state, in
+memory and on disk: :mod:`lucie.solver.cache`).  When at most
+``exact_cards`` cards are left, ``W`` is computed exactly instead, by
+enumerating every order of the cards.  The max of noisy estimates is biased
+*upwards*, so the cached values are optimistic; with few inner samples the
+ranking of the choices is also noisy.
+
+These cached values are only used to *choose* where to stop.  The figure
+:func:`estimate_odds` reports is not the cached value: it plays ``samples``
+independent **playouts** from the position, each with genuinely random
+redeals, choosing each stop by the cached values, and counts the wins.  Each
+playout is a Bernoulli trial of one fixed policy (once the values of the
+states it meets have their ``target`` samples they no longer change), so
+the Wilson 95% interval is an honest interval for *that policy's* win rate.
+The policy is feasible for a real player, so the figure is, up to its
+interval, a **lower bound** on the optimal win rate; it equals the optimum
+when the cached values rank the choices correctly (always so when the cards
+left are few enough to be enumerated).  The gap shrinks as the cache grows.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from lucie.cards import DECK, Card
+from lucie.deals import Shuffler, redeal_fans
+from lucie.engine import Move, Position
+from lucie.errors import LucieError
+from lucie.rules import Rules
+from lucie.solver.cache import StateKey, ValueCache
+
+if TYPE_CHECKING:
+    from lucie.solver.deal import DealResult
+
+#: Samples each between-deal state gets before its value is trusted.
+DEFAULT_TARGET: Final = 24
+#: At most this many cards left: values are computed exactly (n! orders).
+DEFAULT_EXACT_CARDS: Final = 5
+#: Default number of playouts of :func:`estimate_odds`.
+DEFAULT_SAMPLES: Final = 400
+
+Foundations = tuple[int, int, int, int]
+
+
+class OutOfTimeError(Exception):
+    """Raised inside the estimator when its time budget is spent."""
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """The estimated chance of winning from a position.
+
+    ``win_rate`` the fraction of playouts won; ``ci95`` its Wilson 95%
+    interval; ``samples`` the number of playouts (0 when the answer is exact,
+    then the interval is the point); ``mean_score`` the mean final score.
+    """
+
+    win_rate: float
+    ci95: tuple[float, float]
+    samples: int
+    mean_score: float | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "win_rate": self.win_rate,
+            "ci95": [self.ci95[0], self.ci95[1]],
+            "samples": self.samples,
+            "mean_score": self.mean_score,
+        }
+
+
+def wilson(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval for ``wins`` successes in ``n`` trials.
+
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    >>> low, high = wilson(50, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.404, 0.596)
+    >>> wilson(0, 10)[0], round(wilson(0, 10)[1], 3)
+    (0.0, 0.278)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+# ---------------------------------------------------------------------------
+# dealing the cards left
+# ---------------------------------------------------------------------------
+
+
+class RandomShuffler(Shuffler):
+    """A uniform shuffle from Python's :class:`random.Random`, usable where
+    the engine takes a :class:`~lucie.deals.Shuffler` (``Position.redeal``)."""
+
+    __slots__ = ("_rng",)
+
+    def __init__(self, rng: random.Random) -> None:  # no PySolFC generator
+        self._rng = rng
+
+    def shuffle(self, items: list[int]) -> list[int]:
+        self._rng.shuffle(items)
+        return items
+
+
+class _FixedShuffler(Shuffler):
+    """Puts the pile in a given order (to enumerate every deal)."""
+
+    __slots__ = ("_order",)
+
+    def __init__(self, order: Sequence[int]) -> None:
+        self._order = list(order)
+
+    def shuffle(self, items: list[int]) -> list[int]:
+        assert sorted(items) == sorted(self._order)
+        items[:] = self._order
+        return items
+
+
+def cards_left(foundations: Foundations) -> list[Card]:
+    """The cards not on the foundations, in deck order."""
+    return [c for c in DECK if c.rank > foundations[c.suit_index]]
+
+
+def fresh_deal(
+    rules: Rules, foundations: Foundations, redeals_left: int, merci_used: bool,
+    shuffler: Shuffler,
+) -> Position:
+    """A deal of the cards left, shuffled by ``shuffler`` and dealt as a
+    redeal deals them (:func:`lucie.deals.redeal_fans`)."""
+    fans = redeal_fans(cards_left(foundations), shuffler, rules.fan_size, rules.num_fans)
+    return Position(
+        rules, tuple(tuple(f) for f in fans), foundations, (None,) * rules.cells,
+        redeals_left, merci_used,
+    )
+
+
+def canonical(foundations: Foundations, rules: Rules) -> Foundations:
+    """The representative of a foundation state under the suit symmetries
+    of ``rules`` (see the module doc).
+
+    >>> canonical((3, 0, 5, 1), Rules())
+    (0, 1, 3, 5)
+    >>> canonical((3, 0, 5, 1), Rules(build="alternate"))
+    (0, 5, 1, 3)
+    """
+    if rules.build == "alternate":
+        black = sorted((foundations[0], foundations[3]))
+        red = sorted((foundations[1], foundations[2]))
+        a, b = sorted((tuple(black), tuple(red)))
+        return (a[0], a[1], b[0], b[1])
+    s = sorted(foundations)
+    return (s[0], s[1], s[2], s[3])
+
+
+def _solve(position: Position, max_seconds: float | None = None) -> DealResult:
+    from lucie.solver.deal import solve_deal
+
+    return solve_deal(position, max_seconds=max_seconds, frontier=True)
+
+
+def check_rules(rules: Rules) -> None:
+    """Refuse the settings the odds model does not cover."""
+    if rules.redeal_only_when_stuck:
+        raise LucieError(
+            "odds assume the player may redeal whenever they choose; "
+            "redeal_only_when_stuck=on is not supported"
+        )
+
+
+# ---------------------------------------------------------------------------
+# the value function and the policy
+# ---------------------------------------------------------------------------
+
+
+class Evaluator:
+    """Values of between-deal states, and the policy that uses them.
+
+    ``target``: samples per state before its value is trusted;
+    ``exact_cards``: at most this many cards left, values are exact;
+    ``deadline``: a :func:`time.monotonic` time after which sampling raises
+    :class:`OutOfTimeError`; ``solve``: the one-deal solver (the real one by
+    default); ``solve_seconds``: a time budget for each one-deal search.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        cache: ValueCache | None = None,
+        *,
+        rng: random.Random | None = None,
+        target: int = DEFAULT_TARGET,
+        exact_cards: int = DEFAULT_EXACT_CARDS,
+        deadline: float | None = None,
+        solve: Callable[[Position], DealResult] | None = None,
+        solve_seconds: float | None = None,
+    ) -> None:
+        check_rules(rules)
+        self.rules = rules
+        self.spec = rules.replace(kings_bottom=False).spec()  # a deal-time setting only
+        self.cache = cache if cache is not None else ValueCache.memory()
+        self.rng = rng or random.Random()
+        self.target = target
+        self.exact_cards = exact_cards
+        self.deadline = deadline
+        self._custom_solve = solve
+        self.solve_seconds = solve_seconds
+        self.solves = 0
+
+    def solve(self, position: Position) -> DealResult:
+        """The one-deal frontier (``unknown`` past ``solve_seconds``: then the
+        states found so far are used, which can only under-rate a deal)."""
+        self.solves += 1
+        if self._custom_solve is not None:
+            return self._custom_solve(position)
+        return _solve(position, self.solve_seconds)
+
+    def key(self, foundations: Foundations, redeals: int, merci_used: bool) -> StateKey:
+        return (self.spec, canonical(foundations, self.rules), redeals, merci_used)
+
+    # -- values ---------------------------------------------------------------
+
+    def value(self, foundations: Foundations, redeals: int, merci_used: bool) -> float:
+        """``W``: the value of a fresh random deal of the cards left, with
+        ``redeals`` redeals left in it (sampled to ``target``, or exact)."""
+        if sum(foundations) == 52:
+            return 1.0
+        key = self.key(foundations, redeals, merci_used)
+        n_left = 52 - sum(foundations)
+        if n_left <= self.exact_cards:
+            if not self.cache.is_exact(key):
+                self.cache.set_exact(key, self._exact(foundations, redeals, merci_used))
+            mean = self.cache.mean(key)
+            assert mean is not None
+            return mean
+        count = self.cache.count(key)
+        while count < self.target:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise OutOfTimeError
+            sample = self._sample(foundations, redeals, merci_used)
+            self.cache.add(key, sample)
+            count += 1
+        mean = self.cache.mean(key)
+        assert mean is not None
+        return mean
+
+    def known_value(
+        self, foundations: Foundations, redeals: int, merci_used: bool
+    ) -> float | None:
+        """The current estimate of ``W`` without sampling (None if none)."""
+        if sum(foundations) == 52:
+            return 1.0
+        return self.cache.mean(self.key(foundations, redeals, merci_used))
+
+    def _deal_value(self, position: Position) -> float:
+        """``max`` over the frontier of the value of stopping there."""
+        result = self.solve(position)
+        if result.status == "solved":
+            return 1.0
+        return max(
+            (self.stop_value(position, f) for f in _frontier(position, result)),
+            default=0.0,
+        )
+
+    def _sample(self, foundations: Foundations, redeals: int, merci_used: bool) -> float:
+        deal = fresh_deal(
+            self.rules, foundations, redeals, merci_used, RandomShuffler(self.rng)
+        )
+        return self._deal_value(deal)
+
+    def _exact(self, foundations: Foundations, redeals: int, merci_used: bool) -> float:
+        pile = [int(c) for c in cards_left(foundations)]
+        total = 0.0
+        count = 0
+        for order in itertools.permutations(pile):
+            deal = fresh_deal(self.rules, foundations, redeals, merci_used, _FixedShuffler(order))
+            total += self._deal_value(deal)
+            count += 1
+        return total / count
+
+    def stop_value(self, position: Position, foundations: Foundations) -> float:
+        """The value of ending this deal at ``foundations``: 1 for a win;
+        in the last deal 0; else the value of the next random deal."""
+        if sum(foundations) == 52:
+            return 1.0
+        if position.redeals_left == 0:
+            return 0.0
+        return self.value(foundations, position.redeals_left - 1, position.merci_used)
+
+    # -- the policy -------------------------------------------------------------
+
+    def choose(self, position: Position, result: DealResult) -> Stop:
+        """The stop state the policy picks: the highest value (ties: the
+        highest score, then the shortest line)."""
+        reaches = _reaches(position, result)
+        return max(
+            reaches,
+            key=lambda r: (self.stop_value(position, r.foundations), sum(r.foundations),
+                           -len(r.moves)),
+        )
+
+    def choose_quick(self, position: Position, result: DealResult) -> tuple[Stop, bool]:
+        """Like :meth:`choose` but never past the deadline: when sampling
+        runs out of time, rank by the estimates at hand (states without
+        one rank by score alone).  Returns the reach and whether the values
+        were complete."""
+        reaches = _reaches(position, result)
+        try:
+            return self.choose(position, result), True
+        except OutOfTimeError:
+            pass
+        values = [
+            1.0 if sum(r.foundations) == 52 else (
+                0.0 if position.redeals_left == 0 else self.known_value(
+                    r.foundations, position.redeals_left - 1, position.merci_used)
+            )
+            for r in reaches
+        ]
+        if all(v is not None for v in values):
+            best = max(
+                range(len(reaches)),
+                key=lambda i: (values[i], sum(reaches[i].foundations), -len(reaches[i].moves)),
+            )
+        else:
+            best = max(
+                range(len(reaches)),
+                key=lambda i: (sum(reaches[i].foundations), -len(reaches[i].moves)),
+            )
+        return reaches[best], False
+
+    def playout(
+        self, position: Position, first: DealResult | None = None
+    ) -> tuple[bool, int]:
+        """Play the policy from ``position`` to the end with random redeals
+        (the engine's redeal, uniformly shuffled); ``(won, score)``.
+        ``first``: the solver's result for ``position`` when already known."""
+        shuffler = RandomShuffler(self.rng)
+        result = first
+        while True:
+            if position.is_won:
+                return True, 52
+            if result is None:
+                result = self.solve(position)
+            reach = self.choose(position, result)
+            result = None
+            for move in reach.moves:
+                position = position.apply(move)
+            if position.is_won:
+                return True, 52
+            if position.redeals_left == 0:
+                return False, position.score
+            position = position.redeal(shuffler)
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """A stop state the policy may choose: foundations and the line there."""
+
+    foundations: Foundations
+    moves: tuple[Move, ...]
+
+
+def _reaches(position: Position, result: DealResult) -> list[Stop]:
+    """The solver's frontier, with the win or "stop here" added when missing."""
+    reaches = [Stop(r.foundations, tuple(r.moves)) for r in result.reachable]
+    if result.status == "solved" and not any(sum(r.foundations) == 52 for r in reaches):
+        reaches.append(Stop((13, 13, 13, 13), tuple(result.moves)))
+    if not reaches:
+        reaches.append(Stop(position.foundations, ()))
+    return reaches
+
+
+def _frontier(position: Position, result: DealResult) -> Iterable[Foundations]:
+    for reach in _reaches(position, result):
+        yield reach.foundations
+
+
+# ---------------------------------------------------------------------------
+# the public estimate
+# ---------------------------------------------------------------------------
+
+
+def estimate_odds(
+    position: Position,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int | None = None,
+    cache: ValueCache | None = None,
+    max_seconds: float | None = None,
+    target: int = DEFAULT_TARGET,
+    exact_cards: int = DEFAULT_EXACT_CARDS,
+) -> Odds:
+    """The chance of winning from ``position`` with random redeals.
+
+    Exact (``samples == 0`` in the answer) when no redeal is left or the
+    current deal can be cleared.  Otherwise it plays ``samples`` playouts
+    (fewer if ``max_seconds`` runs out, at least one) of the policy described
+    in the module doc and returns the win rate with its Wilson interval.
+    ``cache``: where values of between-deal states are kept (default: a
+    memory cache; pass :meth:`ValueCache.default` for the disk cache).
+    """
+    if samples < 1:
+        raise LucieError(f"samples={samples}: at least one playout is needed")
+    check_rules(position.rules)
+    start = time.monotonic()
+    if position.is_won:
+        return Odds(1.0, (1.0, 1.0), 0, 52.0)
+    ev = Evaluator(
+        position.rules, cache, rng=random.Random(seed), target=target, exact_cards=exact_cards,
+    )
+    result = ev.solve(position)
+    if result.status == "solved":
+        return Odds(1.0, (1.0, 1.0), 0, 52.0)
+    if position.redeals_left == 0 and result.status == "unsolvable":
+        best = max((sum(f) for f in _frontier(position, result)), default=position.score)
+        return Odds(0.0, (0.0, 0.0), 0, float(best))
+    wins = 0
+    scores = 0
+    n = 0
+    while n < samples:
+        won, score = ev.playout(position, result)
+        wins += won
+        scores += score
+        n += 1
+        if max_seconds is not None and time.monotonic() - start > max_seconds:
+            break
+    ev.cache.flush()
+    return Odds(wins / n, wilson(wins, n), n, scores / n)

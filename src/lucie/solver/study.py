@@ -1,0 +1,355 @@
+"""Studies: play many random numbered deals with a policy and measure it.
+
+``lucie study --variant V --games N`` draws N deal numbers from a seed and
+plays each one as a real game (:class:`lucie.engine.Game` with that deal
+number, so the deal **and its redeals are exactly PySolFC's**), with one of
+two policies:
+
+``optimal``
+    in each deal, solve it exactly (:func:`lucie.solver.deal.solve_deal`),
+    stop at the reachable foundation state whose next *random* deal is worth
+    most by the cached values of :mod:`lucie.solver.odds` (the player does
+    not know how the redeal will fall), play the line there, redeal; in the
+    last deal, win if the deal can be cleared, else reach the best score.
+``hint``
+    play the move :func:`lucie.solver.hints.hint` suggests, one at a time.
+
+The win rate is then the fraction of real games won, with its Wilson 95%
+interval: an honest measure of the policy, and (the policy being one a real
+player could follow) a lower bound on the optimal win rate up to that
+interval.  Each game also records whether its first deal could be cleared
+without any redeal (the solver's verdict on deal 1).
+
+Games run on every core by default (``concurrent.futures`` processes), or on
+a Dask cluster (``scheduler=ADDRESS``); the value cache is shared through
+its SQLite file, each worker adding only its own samples.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from lucie.engine import REDEAL, Game
+from lucie.errors import LucieError
+from lucie.rules import Rules
+from lucie.solver.cache import ValueCache
+from lucie.solver.odds import DEFAULT_TARGET, Evaluator, check_rules, wilson
+
+Policy = Literal["optimal", "hint"]
+POLICIES: Final = ("optimal", "hint")
+#: Largest deal number drawn (as :func:`lucie.deals.random_deal_number`).
+MAX_DRAWN: Final = 999_999_999
+#: Safety cap on the moves of one hint-policy game.
+MAX_HINT_MOVES: Final = 600
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One played game: deal number, won, final score, and whether the
+    first deal could be cleared without a redeal (None if undecided)."""
+
+    deal: int
+    won: bool
+    score: int
+    first_deal_clear: bool | None
+    unknown: int = 0
+
+
+@dataclass(slots=True)
+class StudyResult:
+    """What a study measured (see :meth:`to_json`)."""
+
+    rules: Rules
+    policy: str
+    seed: int
+    records: list[GameRecord]
+    seconds: float
+    jobs: int
+    target: int = DEFAULT_TARGET
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def wins(self) -> int:
+        return sum(r.won for r in self.records)
+
+    @property
+    def scores(self) -> dict[int, int]:
+        return dict(sorted(Counter(r.score for r in self.records).items()))
+
+    def to_json(self) -> dict[str, Any]:
+        n = self.games
+        wins = self.wins
+        clear = [r.first_deal_clear for r in self.records if r.first_deal_clear is not None]
+        cleared = sum(clear)
+        low, high = wilson(wins, n)
+        clow, chigh = wilson(cleared, len(clear))
+        return {
+            "variant": self.rules.spec(),
+            "title": self.rules.name(),
+            "policy": self.policy,
+            "seed": self.seed,
+            "games": n,
+            "wins": wins,
+            "win_rate": wins / n if n else 0.0,
+            "ci95": [low, high],
+            "mean_score": sum(r.score for r in self.records) / n if n else 0.0,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(n / self.seconds, 2) if self.seconds > 0 else None,
+            "jobs": self.jobs,
+            "scores": {str(k): v for k, v in self.scores.items()},
+            "first_deal_cleared": cleared,
+            "first_deal_clear_rate": cleared / len(clear) if clear else None,
+            "first_deal_clear_ci95": [clow, chigh],
+            "unknown_searches": sum(r.unknown for r in self.records),
+            "value_samples_per_state": self.target,
+            "redeals": "PySolFC-exact (the redeals of each numbered deal)",
+            **self.extra,
+        }
+
+
+def draw_deals(seed: int, games: int) -> list[int]:
+    """The deal numbers of a study: ``games`` numbers drawn from ``seed``.
+
+    >>> draw_deals(1, 3) == draw_deals(1, 3), len(set(draw_deals(5, 50)))
+    (True, 50)
+    """
+    rng = random.Random(seed)
+    return [rng.randint(1, MAX_DRAWN) for _ in range(games)]
+
+
+# ---------------------------------------------------------------------------
+# one game
+# ---------------------------------------------------------------------------
+
+
+def play_optimal(rules: Rules, deal: int, ev: Evaluator) -> GameRecord:
+    """Play deal ``deal`` with the optimal-by-values policy (module doc)."""
+    game = Game(rules, deal)
+    first: bool | None = None
+    unknown = 0
+    while True:
+        position = game.position
+        if position.is_won:
+            break
+        result = ev.solve(position)
+        if result.status == "unknown":
+            unknown += 1
+        if len(game.moves) == 0:  # the first deal, before any move
+            first = None if result.status == "unknown" else result.status == "solved"
+        stop = ev.choose(position, result)
+        for move in stop.moves:
+            game.push(move)
+        if game.position.is_won or game.position.redeals_left == 0:
+            break
+        game.push(REDEAL)
+    return GameRecord(deal, game.position.is_won, game.position.score, first, unknown)
+
+
+def play_hint(rules: Rules, deal: int, cache: ValueCache, seconds: float) -> GameRecord:
+    """Play deal ``deal`` move by move as :func:`~lucie.solver.hints.hint` says."""
+    from lucie.solver.deal import solve_deal
+    from lucie.solver.hints import hint
+
+    game = Game(rules, deal)
+    verdict = solve_deal(game.position, max_seconds=seconds, frontier=False).status
+    first = None if verdict == "unknown" else verdict == "solved"
+    for _ in range(MAX_HINT_MOVES):
+        advice = hint(game.position, max_seconds=seconds, cache=cache, seed=deal)
+        if advice.move is None:
+            break
+        game.push(advice.move)
+    return GameRecord(deal, game.position.is_won, game.position.score, first)
+
+
+# ---------------------------------------------------------------------------
+# chunks of games (run in worker processes or on Dask workers)
+# ---------------------------------------------------------------------------
+
+_WORKER_CACHES: dict[str, ValueCache] = {}
+
+
+def _worker_cache(path: str | None) -> ValueCache:
+    key = path or ":memory:"
+    cache = _WORKER_CACHES.get(key)
+    if cache is None:
+        cache = _WORKER_CACHES[key] = ValueCache(path)
+    return cache
+
+
+def run_chunk(
+    spec: str, deals: Sequence[int], policy: str, cache_path: str | None,
+    target: int, hint_seconds: float, solve_seconds: float | None = None,
+) -> list[GameRecord]:
+    """Play some deals; module-level so that it pickles for worker processes
+    and Dask."""
+    rules = Rules.parse(spec)
+    cache = _worker_cache(cache_path)
+    records: list[GameRecord] = []
+    rng = random.Random(deals[0] if deals else 0)
+    ev = Evaluator(rules, cache, rng=rng, target=target, solve_seconds=solve_seconds)
+    for deal in deals:
+        if policy == "hint":
+            records.append(play_hint(rules, deal, cache, hint_seconds))
+        else:
+            records.append(play_optimal(rules, deal, ev))
+    cache.flush()
+    return records
+
+
+def _chunks(deals: Sequence[int], size: int) -> Iterator[list[int]]:
+    for i in range(0, len(deals), size):
+        yield list(deals[i:i + size])
+
+
+def run_study(
+    rules: Rules,
+    games: int,
+    *,
+    seed: int | None = None,
+    jobs: int | None = None,
+    policy: str = "optimal",
+    cache_path: str | Path | None = None,
+    scheduler: str | None = None,
+    target: int = DEFAULT_TARGET,
+    hint_seconds: float = 2.0,
+    solve_seconds: float | None = None,
+    chunk: int | None = None,
+    progress: bool | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> StudyResult:
+    """Play ``games`` random deals with ``policy`` and measure it.
+
+    ``jobs``: worker processes (default: every core; 1 runs in this
+    process); ``scheduler``: a Dask scheduler address instead;
+    ``cache_path``: the value cache file (None: memory only, per worker);
+    ``solve_seconds``: a time budget per one-deal search (None: none; a
+    search that runs out counts as ``unknown`` and plays the best line it
+    found); ``progress``: a tqdm bar (default: only when stderr is a
+    terminal).
+    """
+    if games < 1:
+        raise LucieError(f"games={games}: at least one game is needed")
+    if policy not in POLICIES:
+        raise LucieError(f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
+    if jobs is not None and jobs < 1:
+        raise LucieError(f"jobs={jobs}: at least one job is needed")
+    check_rules(rules)
+    if seed is None:
+        seed = random.SystemRandom().randint(1, MAX_DRAWN)
+    deals = draw_deals(seed, games)
+    n_jobs = jobs or os.cpu_count() or 1
+    size = chunk or max(1, min(25, games // (n_jobs * 4) or 1))
+    path = str(cache_path) if cache_path is not None else None
+    spec = rules.spec()
+    args = (policy, path, target, hint_seconds, solve_seconds)
+    show = sys.stderr.isatty() if progress is None else progress
+    bar: Any = None
+    if show:
+        try:
+            from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
+
+            bar = tqdm(total=games, unit="game", desc=f"{spec} ({policy})", file=sys.stderr)
+        except ImportError:  # pragma: no cover - tqdm is in the study extra
+            bar = None
+    records: list[GameRecord] = []
+
+    def done(batch: list[GameRecord]) -> None:
+        records.extend(batch)
+        if bar is not None:
+            bar.update(len(batch))
+        if on_chunk is not None:
+            on_chunk(len(records))
+
+    start = time.perf_counter()
+    chunks = list(_chunks(deals, size))
+    try:
+        if scheduler is not None:
+            _run_dask(scheduler, spec, chunks, args, done)
+            n_jobs = 0
+        elif n_jobs == 1:
+            for part in chunks:
+                done(run_chunk(spec, part, *args))
+        else:
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            with ProcessPoolExecutor(max_workers=n_jobs) as pool:
+                futures = [pool.submit(run_chunk, spec, part, *args) for part in chunks]
+                for future in as_completed(futures):
+                    done(future.result())
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - start
+    order = {d: i for i, d in enumerate(deals)}
+    records.sort(key=lambda r: order.get(r.deal, 0))
+    result = StudyResult(rules, policy, seed, records, seconds, n_jobs, target)
+    result.extra["solve_seconds"] = solve_seconds
+    return result
+
+
+def _run_dask(
+    address: str, spec: str, chunks: list[list[int]], args: tuple[Any, ...],
+    done: Callable[[list[GameRecord]], None],
+) -> None:
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise LucieError(
+            "--scheduler needs dask[distributed] (pip install 'lucie[study]')"
+        ) from None
+    try:
+        client = Client(address, timeout=20)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise LucieError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        futures = client.map(
+            run_chunk, [spec] * len(chunks), chunks,
+            *[[a] * len(chunks) for a in args], pure=False,
+        )
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            done(future.result())
+    finally:
+        client.close()  # type: ignore[no-untyped-call]
+
+
+def plot_scores(result: StudyResult, path: str | Path) -> None:
+    """Write a bar chart of the score distribution as a PNG (Agg backend)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise LucieError("--plot needs matplotlib (pip install 'lucie[study]')") from None
+    data = result.to_json()
+    scores = result.scores
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.bar(list(scores), list(scores.values()), width=0.9, color="#3a6ea5")
+    ax.set_xlabel("final score (cards on the foundations)")
+    ax.set_ylabel("games")
+    low, high = data["ci95"]
+    ax.set_title(
+        f"{result.rules.name()}, {result.policy} policy: {data['wins']}/{data['games']} won "
+        f"({100 * data['win_rate']:.1f}%, 95% CI {100 * low:.1f}-{100 * high:.1f}%)",
+        fontsize=10,
+    )
+    ax.set_xlim(-0.5, 52.5)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, format="png", dpi=100)
+    except OSError as exc:
+        raise LucieError(f"{path}: cannot write the plot ({exc.strerror})") from None
+    finally:
+        plt.close(fig)

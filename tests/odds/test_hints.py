@@ -1,0 +1,121 @@
+"""Hint kinds on small constructed positions."""
+
+from __future__ import annotations
+
+from lucie.cards import Card
+from lucie.engine import REDEAL, Move, Position
+from lucie.formats import parse_layout
+from lucie.rules import Rules
+from lucie.solver.cache import ValueCache
+from lucie.solver.hints import KINDS, Hint, hint
+
+
+def layout(text: str, spec: str = "classic", redeals_left: int = 0,
+           merci_used: bool = False) -> Position:
+    rules = Rules.parse(spec)
+    p = parse_layout(text, rules)
+    return Position(rules, p.fans, p.foundations, p.cells, redeals_left, merci_used)
+
+
+def ask(position: Position) -> Hint:
+    got = hint(position, max_seconds=10.0, cache=ValueCache(None))
+    assert got.kind in KINDS
+    assert got.move is None or position.is_legal(got.move)
+    return got
+
+
+# hearts home to 6, spades to 10; clubs and diamonds complete
+FOUND = "Foundations: C-K D-K H-6 S-T\n"
+
+
+def test_won() -> None:
+    rules = Rules()
+    p = Position(rules, ((),) * rules.num_fans, (13, 13, 13, 13), (), 0, False)
+    got = ask(p)
+    assert (got.kind, got.move) == ("won", None)
+
+
+def test_foundation() -> None:
+    p = layout("Foundations: C-K D-K H-6 S-K\nKH QH JH TH 9H 8H 7H\n")
+    got = ask(p)
+    assert got.kind == "foundation"
+    assert got.move == Move.parse("a>f")
+    assert "7H" in got.text
+
+
+def test_unblock_names_the_freed_card() -> None:
+    # 8H onto 9H (which lies on KH: not provably safe) frees QS, which then
+    # goes onto KS and frees 7H.
+    p = layout(FOUND + "KH 9H\n7H QS 8H\nJS KS\nTH QH JH\n", redeals_left=1)
+    got = ask(p)
+    assert got.kind == "unblock", got
+    assert got.move == Move.parse("b>a")
+    assert "free QS" in got.text
+
+
+def test_safe_build_says_why() -> None:
+    # the same, but 9H is alone in its fan: covering it can never hurt
+    p = layout(FOUND + "9H\n7H QS 8H\nJS KS\nKH TH QH JH\n", redeals_left=1)
+    got = ask(p)
+    assert got.kind == "safe-build", got
+    assert got.move == Move.parse("b>a")
+    assert "safe" in got.text and "alone" in got.text
+    assert "QS" in got.text
+
+
+def test_build_onto_a_run_is_not_called_safe_with_cells() -> None:
+    # with free cells covering a card can hurt (it could have gone to a cell)
+    text = FOUND + "KH 9H\n7H QS 8H\nJS KS\nTH QH JH\nCells: - - - -\n"
+    p = layout(text, spec="reserve", redeals_left=1)
+    got = ask(p)
+    assert got.kind != "safe-build"
+
+
+def test_redeal_when_no_move_is_left() -> None:
+    p = layout(FOUND + "7H 9H 8H\nQH TH JH\nKH\nJS QS KS\n", redeals_left=1)
+    assert p.legal_moves() == [REDEAL]
+    got = ask(p)
+    assert (got.kind, got.move) == ("redeal", REDEAL)
+
+
+def test_no_useful_move() -> None:
+    # QS onto KS is legal but no card can come home this deal
+    p = layout(FOUND + "7H 9H 8H\nQH TH JH\nKH\nJS KS\nQS\n", redeals_left=1)
+    assert len(p.legal_moves()) > 1
+    got = ask(p)
+    assert (got.kind, got.move) == ("no-useful-move", REDEAL)
+    assert got.text.startswith("no useful move left: redeal")
+
+
+def test_merci_names_the_card() -> None:
+    p = layout("Foundations: C-K D-K H-6 S-K\n7H 9H 8H\nKH QH JH TH\n", spec="merci")
+    assert p.merci_available
+    got = ask(p)
+    assert got.kind == "merci"
+    assert got.move is not None and got.move.card_source is not None
+    card = got.move.card_source
+    assert card in (Card.parse("7H"), Card.parse("9H"))
+    assert str(card) in got.text
+
+
+def test_lost_without_the_merci() -> None:
+    p = layout("Foundations: C-K D-K H-6 S-K\n7H 9H 8H\nKH QH JH TH\n")
+    got = ask(p)
+    assert got.kind == "lost"
+    assert "can no longer be won" in got.text
+
+
+def test_lost_still_raises_the_score() -> None:
+    # JS can go home (one more card), but TH stays buried under KH forever
+    p = layout("Foundations: C-K D-K H-6 S-T\nTH KH\nJS\n7H 8H 9H\nQS KS QH JH\n")
+    got = ask(p)
+    assert got.kind == "lost"
+    assert got.move is not None
+
+
+def test_budget_fallback_is_said() -> None:
+    # a full deal with a tiny budget: still a legal move, and the text says so
+    p = Position.deal(Rules(), 5)
+    got = hint(p, max_seconds=0.001, cache=ValueCache(None))
+    assert got.move is not None and p.is_legal(got.move)
+    assert "time budget" in got.text

@@ -183,6 +183,8 @@ def main() -> None:
         proc, url = start_server(os.path.join(tmp, "bench.sqlite3"))
         try:
             time.sleep(0.3)
+            # one player alone: the service time of a move
+            alone = asyncio.run(run_load(url, players=1, moves=200, seed=3))
             # players who take 0.2-0.6 s to choose each move (a fast human
             # takes longer): about 100 moves/s offered to the server
             paced = asyncio.run(run_load(url, think=(0.2, 0.6), seed=1))
@@ -191,6 +193,7 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait(10)
+    report("one player alone", alone)
     report("paced (think 0.2-0.6 s)", paced)
     report("burst (no think time)", burst)
 

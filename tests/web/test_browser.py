@@ -285,3 +285,85 @@ def test_layout_phone_and_desktop(page_at: Any) -> None:
     page.locator("#new-ok").click()
     page.wait_for_function("document.getElementById('new-error').textContent !== ''")
     assert "deal" in page.locator("#new-error").inner_text()
+
+
+def test_touch_taps_and_touch_drag(browser: Any, live_server: Any) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                                  is_mobile=True, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(live_server.url + "/?variant=classic&deal=1")
+        page.wait_for_selector("body.ready")
+        # tap the card, then tap where it goes
+        page.locator('.card[data-card="7D"]').tap()
+        assert page.locator(".slot.target").get_attribute("data-target") == "fan:8"
+        page.locator("#fans > .slot:nth-child(9)").tap(position={"x": 5, "y": 5})
+        wait_moves(page, 1)
+        # a finger drag: touch pointer events, as a phone sends them
+        card = state(page)["fans"][12][-1]  # 8C onto fan p (9C)
+        assert "m>p" in state(page)["legal_moves"]
+        box = page.locator(f'.card[data-card="{card}"]').bounding_box()
+        tbox = page.locator("#fans > .slot:nth-child(16)").bounding_box()
+        assert box is not None and tbox is not None
+        x0, y0 = box["x"] + 10, box["y"] + 20
+        x1, y1 = tbox["x"] + 10, tbox["y"] + 20
+        el = page.locator(f'.card[data-card="{card}"]')
+        common = {"pointerId": 7, "pointerType": "touch", "isPrimary": True, "bubbles": True}
+        el.dispatch_event("pointerdown", {**common, "clientX": x0, "clientY": y0, "button": 0})
+        for k in range(1, 6):
+            el.dispatch_event("pointermove", {**common, "clientX": x0 + (x1 - x0) * k / 5,
+                                              "clientY": y0 + (y1 - y0) * k / 5})
+        assert page.locator(".slot.target").count() == 1
+        el.dispatch_event("pointerup", {**common, "clientX": x1, "clientY": y1})
+        wait_moves(page, 2)
+        assert state(page)["moves"] == ["f>i", "m>p"]
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_autoplay_hint_save_and_load(page_at: Any, tmp_path: Path) -> None:
+    from lucie.engine import autoplay_moves
+
+    page = page_at("/?variant=classic&deal=2")
+    expected = [str(m) for m in autoplay_moves(Position.deal(Rules(), 2))]
+    # autoplay on: the safe foundation moves are played, one move each
+    page.locator("#b-auto").click()
+    wait_moves(page, len(expected))
+    assert state(page)["moves"] == expected
+    assert page.locator("#b-auto").get_attribute("aria-pressed") == "true"
+    page.locator("#b-auto").click()
+    assert page.locator("#b-auto").get_attribute("aria-pressed") == "false"
+    # save: the download is a saved game that replays to this position
+    with page.expect_download() as info:
+        page.locator("#b-save").click()
+    path = tmp_path / "saved.json"
+    info.value.save_as(path)
+    from lucie.formats import load_game
+
+    assert [str(m) for m in load_game(path.read_text()).moves] == expected
+    # undo everything, then load the file back
+    for n in range(len(expected) - 1, -1, -1):
+        page.keyboard.press("u")
+        wait_moves(page, n)
+    page.locator("#load-file").set_input_files(str(path))
+    page.wait_for_function(f"window.lucie.state.moves.length === {len(expected)}")
+    assert "Loaded saved.json" in page.locator("#status").inner_text()
+    # a file that is not a saved game is refused with the reason
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "nothing"}')
+    page.locator("#load-file").set_input_files(str(bad))
+    page.wait_for_function("document.getElementById('status').className === 'error'")
+    assert "not a lucie saved game" in page.locator("#status").inner_text()
+    # the hint, when the solver is there, is shown on the table
+    if page.evaluate("!document.getElementById('b-hint').hidden"):
+        page.keyboard.press("h")
+        page.wait_for_function(
+            "document.getElementById('status').className === 'hint'", timeout=30_000)
+        assert page.locator("#status").inner_text().startswith("Hint: ")
+        if page.locator("#stock.hint").count() == 0:  # unless the hint is to redeal
+            assert page.locator(".card.hint").count() == 1
+            assert page.locator(".slot.hint-target").count() == 1
+            assert page.locator("#overlay line.arrow").count() == 1

@@ -174,6 +174,9 @@ class LucieApp(App[int]):
 
     CSS_PATH = "lucie.tcss"
     TITLE = "lucie"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
 
     def __init__(
         self,

@@ -99,7 +99,9 @@ def moving_card(page: Any, move: Move) -> str:
 
 
 def drag(page: Any, card: str, selector: str) -> None:
-    """Drag a card with the mouse onto the slot ``selector``."""
+    """Drag a card with the mouse onto the slot ``selector`` (once the
+    cards have stopped moving)."""
+    page.wait_for_function("document.getAnimations().length === 0")
     el = page.locator(f'.card[data-card="{card}"]')
     box = el.bounding_box()
     assert box is not None, card

@@ -26,7 +26,7 @@ from lucie.solver.odds import (
 )
 
 sys.path.insert(0, str(Path(__file__).parent))
-from brute import brute_frontier  # noqa: E402
+from brute import brute_frontier
 
 
 class FixedOrder(Shuffler):

@@ -1,0 +1,155 @@
+"""``lucie study``, ``lucie odds`` and ``lucie hint`` from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lucie.cli import main
+from lucie.engine import REDEAL, Game
+from lucie.rules import Rules
+from lucie.solver.cache import ValueCache
+from lucie.solver.study import draw_deals, run_study
+
+KEYS = {"variant", "games", "wins", "win_rate", "ci95", "mean_score", "seconds", "scores"}
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LUCIE_CACHE", str(tmp_path / "odds.sqlite"))
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_study_json_and_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    png = tmp_path / "scores.png"
+    data = run_json(capsys, "study", "--variant", "noredeal", "--games", "12", "--seed", "4",
+                    "--jobs", "2", "--json", "--plot", str(png))
+    assert set(data) >= KEYS
+    assert data["games"] == 12 and data["variant"] == "noredeal"
+    scores = data["scores"]
+    assert isinstance(scores, dict) and sum(scores.values()) == 12
+    wins = data["wins"]
+    assert isinstance(wins, int) and scores.get("52", 0) == wins
+    low, high = data["ci95"]  # type: ignore[misc]
+    assert 0 <= low <= data["win_rate"] <= high <= 1
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_study_replays_the_same_games() -> None:
+    """Same seed, same deals, same results, whatever the number of jobs; the
+    scores are those of real games of those deal numbers."""
+    rules = Rules.parse("noredeal")
+    one = run_study(rules, 8, seed=21, jobs=1, progress=False)
+    two = run_study(rules, 8, seed=21, jobs=2, progress=False)
+    assert [r.deal for r in one.records] == draw_deals(21, 8)
+    assert [(r.deal, r.score) for r in one.records] == [(r.deal, r.score) for r in two.records]
+    # in a single deal the optimal policy reaches the best reachable score
+    from lucie.solver.deal import solve_deal
+
+    for record in one.records:
+        best = solve_deal(Game(rules, record.deal).position).best_score
+        assert record.score == (52 if record.won else best)
+
+
+def test_optimal_policy_game_is_a_real_game() -> None:
+    """Classic games of the study replay through the engine: each redeal is the
+    deal number's own (PySolFC) redeal."""
+    from lucie.solver.odds import Evaluator
+    from lucie.solver.study import play_optimal
+
+    ev = Evaluator(Rules(), ValueCache(None))
+    record = play_optimal(Rules(), 7, ev)
+    assert 0 < record.score <= 52
+    # the same game, replayed by hand with the policy's choices, ends the same way
+    game = Game(Rules(), 7)
+    while True:
+        stop = ev.choose(game.position, ev.solve(game.position))
+        game.push_all(stop.moves)
+        if game.position.is_won or game.position.redeals_left == 0:
+            break
+        game.push(REDEAL)
+    assert game.position.score == record.score
+
+
+def test_study_on_a_dask_local_cluster() -> None:
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                      dashboard_address=None) as cluster:
+        result = run_study(Rules.parse("noredeal"), 6, seed=5,
+                           scheduler=cluster.scheduler_address, progress=False)
+    local = run_study(Rules.parse("noredeal"), 6, seed=5, jobs=1, progress=False)
+    assert result.games == 6
+    assert [r.score for r in result.records] == [r.score for r in local.records]
+
+
+def test_study_hint_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "study", "--variant", "noredeal", "--games", "3", "--seed", "8",
+                    "--jobs", "1", "--policy", "hint", "--json")
+    assert data["policy"] == "hint" and data["games"] == 3
+
+
+def test_odds_and_hint_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "odds", "--deal", "3", "--samples", "20", "--sample-seed", "1",
+                    "--json")
+    assert {"win_rate", "ci95", "samples", "mean_score"} <= set(data)
+    data = run_json(capsys, "hint", "--deal", "2", "--json")
+    assert data["kind"] == "foundation" and data["move"] == "h>f"
+    assert main(["hint", "--deal", "2"]) == 0
+    assert "h>f" in capsys.readouterr().out
+
+
+def test_hint_from_a_layout_and_a_saved_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    lay = tmp_path / "lay.txt"
+    lay.write_text("Foundations: C-K D-K H-6 S-K\nRedeals: 0\n7H 9H 8H\nKH QH JH TH\n")
+    data = run_json(capsys, "hint", "--layout", str(lay), "--json")
+    assert data["kind"] == "lost"
+    from lucie.formats import save_game
+
+    game = Game(Rules(), 2)
+    game.push("h>f")
+    saved = tmp_path / "game.json"
+    saved.write_text(save_game(game))
+    data = run_json(capsys, "hint", "--load", str(saved), "--json")
+    assert data["move"] is not None
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["study", "--games", "0"], "at least 1"),
+        (["study", "--games", "x"], "not a whole number"),
+        (["study", "--games", "2", "--variant", "nosuch"], "unknown variant"),
+        (["study", "--games", "2", "--policy", "best"], "invalid choice"),
+        (["study", "--games", "2", "--variant", "classic,redeal_only_when_stuck=on"],
+         "redeal_only_when_stuck"),
+        (["study", "--games", "2", "--jobs", "1", "--plot", "/no/such/dir/x.png"],
+         "no such directory"),
+        (["odds", "--deal", "1", "--samples", "0"], "at least 1"),
+        (["hint", "--layout", "/no/such/file"], "no such file"),
+        (["hint", "--deal", "-4"], "positive integer"),
+    ],
+)
+def test_bad_input_exits_2(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        status = main(argv)
+    except SystemExit as exc:  # argparse errors
+        status = exc.code  # type: ignore[assignment]
+    assert status == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_unreachable_scheduler_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["study", "--games", "1", "--scheduler", "tcp://127.0.0.1:9"])
+    assert status == 2
+    assert "Dask scheduler" in capsys.readouterr().err

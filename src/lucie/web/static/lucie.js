@@ -194,7 +194,7 @@
     cols = width < 560 ? 3 : width < 900 ? 4 : nf % 4 === 0 && width < 1100 ? 4 : 6;
     const gap = width < 560 ? 6 : 12;
     const slotW = (width - gap * (cols - 1)) / cols;
-    const cardW = Math.max(36, Math.min(86, Math.floor(slotW / 2.15)));
+    const cardW = Math.max(36, Math.min(86, Math.floor(slotW / 2.0)));
     const root = document.documentElement.style;
     root.setProperty("--cols", String(cols));
     root.setProperty("--gap", gap + "px");
@@ -255,7 +255,7 @@
       slot.querySelector(".fan-name").textContent = letter;
       slot.classList.toggle("empty", fan.length === 0);
       const room = slotW - cardW - 4;
-      const step = fan.length > 1 ? Math.min(cardW * 0.42, room / (fan.length - 1)) : 0;
+      const step = fan.length > 1 ? Math.min(cardW * 0.44, room / (fan.length - 1)) : 0;
       fan.forEach((code, k) => {
         const el = cardEl(code);
         el.style.left = `${Math.round(k * step)}px`;

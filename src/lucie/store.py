@@ -31,7 +31,8 @@ API (small and stable; interfaces use only this):
 - :meth:`Store.start_game`, :meth:`Store.record_move`,
   :meth:`Store.finish_game` (and :meth:`Store.reopen` after an undo,
   :meth:`Store.discard` for a deal left without a move): the life of a game.
-- :meth:`Store.unfinished`: the game to resume.
+- :meth:`Store.unfinished`: the game to resume; :meth:`Store.claim` and
+  :meth:`Store.release` keep two programs from playing the same game.
 - :meth:`Store.stats`, :meth:`Store.history`, :meth:`Store.record`,
   :meth:`Store.game`: read back (any game can be replayed).
 - :meth:`Store.export` / :meth:`Store.import_games`: CSV or JSON out, JSON
@@ -55,9 +56,12 @@ import csv
 import io
 import json
 import os
+import secrets
 import shutil
+import socket
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -101,6 +105,18 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_by_player ON games (player, variant, status, id);
 """
+
+# Which open game is being played by which program, so that two programs
+# started at once do not both resume (and overwrite) the same game.
+_CLAIMS: Final = """
+CREATE TABLE IF NOT EXISTS claims (
+    game_id INTEGER PRIMARY KEY,
+    owner   TEXT NOT NULL,  -- host:pid:token of the Store that plays it
+    seen    REAL NOT NULL   -- time.time() of its last write
+)
+"""
+#: Seconds after which a claim from another machine lapses.
+CLAIM_TTL: Final = 3600.0
 
 _COLUMNS: Final = (
     "id", "player", "variant", "deal", "seed", "started", "updated", "finished",
@@ -236,6 +252,7 @@ class Store:
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path).expanduser() if path is not None else default_path()
         self._lock = threading.RLock()
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._conn = self._open()
 
     # -- opening and checking -------------------------------------------
@@ -297,6 +314,7 @@ class Store:
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
+            conn.execute(_CLAIMS)
         except sqlite3.Error as exc:
             conn.close()
             raise StoreError(f"{path}: cannot prepare the database ({exc})") from None
@@ -387,6 +405,10 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StoreError(f"there is no game {game_id} in {self.path}")
+            conn.execute(
+                "UPDATE claims SET seen = ? WHERE game_id = ? AND owner = ?",
+                (time.time(), game_id, self.owner),
+            )
 
     def finish_game(
         self, game_id: int, game: Game, seconds: float, status: str | None = None,
@@ -430,6 +452,36 @@ class Store:
                 "WHERE id = ?", (_now(), game_id),
             )
 
+    # -- claims: one program per open game ------------------------------
+
+    def claim(self, game_id: int) -> bool:
+        """Mark a game as played by this store's program; False if another
+        program that is still running plays it (then leave it alone).
+        A claim lapses when its program has ended (same machine) or after
+        :data:`CLAIM_TTL` seconds without a move (another machine)."""
+        with self._write() as conn:
+            row = conn.execute(
+                "SELECT owner, seen FROM claims WHERE game_id = ?", (game_id,),
+            ).fetchone()
+            if row is not None and row[0] != self.owner and _alive(row[0], row[1]):
+                return False
+            conn.execute(
+                "INSERT OR REPLACE INTO claims (game_id, owner, seen) VALUES (?, ?, ?)",
+                (game_id, self.owner, time.time()),
+            )
+            return True
+
+    def release(self, game_id: int) -> None:
+        """Give up this program's claim on a game (when it stops playing it)."""
+        with self._write() as conn:
+            conn.execute(
+                "DELETE FROM claims WHERE game_id = ? AND owner = ?", (game_id, self.owner),
+            )
+
+    def _claimed_elsewhere(self) -> set[int]:
+        rows = self._read("SELECT game_id, owner, seen FROM claims")
+        return {gid for gid, owner, seen in rows if owner != self.owner and _alive(owner, seen)}
+
     # -- reading back -----------------------------------------------------
 
     def unfinished(
@@ -437,14 +489,18 @@ class Store:
     ) -> tuple[int, Game] | None:
         """The player's most recent game still being played (of ``variant``
         if given), rebuilt at its last saved position; None if there is
-        none.  A row whose saved game no longer loads is skipped (and kept)."""
+        none.  A row whose saved game no longer loads is skipped (and kept),
+        and so is a game another running program has :meth:`claim`-ed."""
         sql = "SELECT id, saved FROM games WHERE player = ? AND status = 'playing'"
         params: list[object] = [player or default_player()]
         spec = _spec(variant)
         if spec is not None:
             sql += " AND variant = ?"
             params.append(spec)
+        taken = self._claimed_elsewhere()
         for gid, saved in self._read(sql + " ORDER BY updated DESC, id DESC", tuple(params)):
+            if gid in taken:
+                continue
             try:
                 return gid, _load(saved)
             except SaveFileError:
@@ -602,6 +658,24 @@ class Store:
                 rows,
             )
         return len(rows)
+
+
+def _alive(owner: str, seen: float) -> bool:
+    """Whether the program named by a claim's ``owner`` may still run."""
+    host, _, rest = owner.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host == socket.gethostname() and pid_text.isdigit():
+        pid = int(pid_text)
+        if pid == os.getpid():
+            return True  # another Store of this very program
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:  # pragma: no cover - someone else's process
+            return True
+        return True
+    return time.time() - seen < CLAIM_TTL
 
 
 def _statements(script: str) -> list[str]:

@@ -282,3 +282,33 @@ def test_cli_stats_history_export(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["export", "--db", str(db), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["format"] == "lucie-games"
     assert main(["export", "--db", str(db), "--output", str(tmp_path / "no" / "x.json")]) == 2
+
+
+def _claimer(db: str, game_id: int, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    store = Store(Path(db))
+    out.put(store.claim(game_id))
+    out.put(store.unfinished("ann") is None)
+    store.close()
+
+
+def test_a_game_is_played_by_one_program_at_a_time(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        game = Game(Rules(), deal=2)
+        gid = store.start_game(game, "ann")
+        assert store.claim(gid)
+        ctx = multiprocessing.get_context("spawn")
+        out = ctx.Queue()
+        p = ctx.Process(target=_claimer, args=(str(db), gid, out))
+        p.start()
+        p.join(60)
+        # another running program cannot take it, nor resume it
+        assert out.get(timeout=5) is False and out.get(timeout=5) is True
+        store.release(gid)
+        p = ctx.Process(target=_claimer, args=(str(db), gid, out))
+        p.start()
+        p.join(60)
+        assert out.get(timeout=5) is True
+        # that program has ended: its claim lapsed, this one may play again
+        assert store.claim(gid)
+        assert store.unfinished("ann") is not None

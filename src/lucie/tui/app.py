@@ -7,6 +7,7 @@ the store saves the move list, then the widgets draw the new position.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterable
@@ -74,10 +75,16 @@ def open_game(
     found = store.unfinished(player, rules)
     if found is not None:
         gid, game = found
-        if (rules is None or game.rules == rules) and (deal is None or game.deal == deal):
+        if (
+            (rules is None or game.rules == rules)
+            and (deal is None or game.deal == deal)
+            and store.claim(gid)
+        ):
             return Opened(gid, game, store.record(gid).seconds, True)
     game = Game(rules or Rules(), deal)
-    return Opened(store.start_game(game, player), game, 0.0, False)
+    gid = store.start_game(game, player)
+    store.claim(gid)
+    return Opened(gid, game, 0.0, False)
 
 
 _CARD_CODE: Final = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK])([CDHS])(?![A-Za-z0-9])")
@@ -553,9 +560,14 @@ class LucieApp(App[int]):
                     self.store.discard(self.game_id)
             except StoreError as exc:
                 self.say(f"Could not save: {exc}", "error")
+        self._release()
         game = Game(rules, deal)
         self.game = game
         self.game_id = self.store.start_game(game, self.player)
+        try:
+            self.store.claim(self.game_id)
+        except StoreError as exc:
+            self.say(f"Could not save: {exc}", "error")
         self._base_seconds = 0.0
         self._t0 = time.monotonic()
         self.selection = None
@@ -1001,6 +1013,15 @@ class LucieApp(App[int]):
                 )
         self.push_screen(TextScreen("\n".join(text)))
 
+    def _release(self) -> None:
+        # on failure the claim lapses by itself when this program ends
+        with contextlib.suppress(StoreError):
+            self.store.release(self.game_id)
+
     async def action_quit(self) -> None:
         self.save()
+        self._release()
         self.exit(0)
+
+    def on_unmount(self) -> None:
+        self._release()

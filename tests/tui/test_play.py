@@ -346,3 +346,44 @@ async def test_restart_goes_back_to_the_deal(store: Store) -> None:
         await pilot.press(*["y"] * len(app.game.redo_moves))
         await pilot.pause()
         assert app.game.position == played
+
+
+async def test_cells_by_clicks(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules.parse("reserve"), 3, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        top = app.game.position.fans[0][-1]
+        await pilot.click("#fan-a")
+        # cells are drawn "cells 1xx 2xx ...": click the second one
+        await pilot.click("#cells", offset=(6 + 6 + 2, 0))
+        await pilot.pause()
+        assert app.game.position.cells[1] == top
+        assert str(app.game.moves[-1]) == "a>2"
+        await pilot.click("#cells", offset=(6 + 6 + 2, 0))
+        await pilot.pause()
+        assert app.selection is not None and app.selection.kind == "cell"
+        await pilot.press("escape", "u")
+        await pilot.pause()
+        assert app.game.position.cells[1] is None and app.game.position.fans[0][-1] == top
+
+
+async def test_merci_click_on_tall_cards(store: Store) -> None:
+    """At 160x50 cards are three lines tall in framed fans; a click on any
+    line of a buried card picks that card."""
+    app = LucieApp(store, "kim", Rules.parse("merci,redeals=0"), 5, clock=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        view = app.screen.query_one("#fan-b", FanView)
+        assert view.tall and app.screen.has_class("roomy")
+        card = app.game.position.fans[1][1]
+        tw, th, gap, _ = view.geometry(view.content_size.width)
+        assert th == 3
+        dx = view.content_region.x - view.region.x
+        dy = view.content_region.y - view.region.y
+        await pilot.press("w")
+        await pilot.click(view, offset=(dx + 3 + (tw + gap) + 1, dy + 2))
+        await pilot.pause()
+        assert app.selection is not None and app.selection.index == int(card)
+        await pilot.click("#fan-d")
+        await pilot.pause()
+        assert app.game.position.fans[3][-1] == card

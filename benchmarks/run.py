@@ -22,6 +22,7 @@ def main(argv: list[str]) -> int:
         spec = importlib.util.spec_from_file_location(path.stem, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
+        sys.modules[path.stem] = module  # dataclasses look their module up
         spec.loader.exec_module(module)
         print(f"== {path.stem} ==", flush=True)
         start = time.perf_counter()

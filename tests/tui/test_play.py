@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move
@@ -387,3 +389,17 @@ async def test_merci_click_on_tall_cards(store: Store) -> None:
         await pilot.click("#fan-d")
         await pilot.pause()
         assert app.game.position.fans[3][-1] == card
+
+
+def test_run_refuses_a_damaged_database(tmp_path: Path) -> None:
+    import argparse
+
+    from lucie.store import StoreError
+    from lucie.tui import run
+
+    db = tmp_path / "bad.sqlite3"
+    db.write_bytes(b"not a database" * 500)
+    args = argparse.Namespace(db=str(db), player="kim", variant=None, deal=None, plain=False)
+    with pytest.raises(StoreError, match="damaged"):
+        run(args)
+    assert db.read_bytes() == b"not a database" * 500

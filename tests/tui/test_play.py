@@ -403,3 +403,25 @@ def test_run_refuses_a_damaged_database(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="damaged"):
         run(args)
     assert db.read_bytes() == b"not a database" * 500
+
+
+async def test_hint_is_shown_and_highlighted(store: Store) -> None:
+    pytest.importorskip("lucie.solver.hints")
+    app = LucieApp(store, "kim", Rules(), 2, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        move = app.hint_move
+        assert move is not None and app.game.position.is_legal(move)
+        assert app.message.startswith("Hint:") and "Keys:" in app.message
+        if move.src_kind == "fan":
+            assert app.screen.query_one(f"#fan-{FAN_NAMES[move.src]}", FanView).has_class("hint")
+        if move.is_redeal or move.src_kind == "card":
+            return
+        # playing the hinted keys plays the hinted move
+        keys = app.message.split("Keys:")[1].split()
+        await pilot.press(*[k.lower() if k != "Enter" else "enter" for k in keys])
+        await pilot.pause()
+        assert app.game.moves[-1] == move and app.hint_move is None

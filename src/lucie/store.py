@@ -53,6 +53,7 @@ as web servers do.
 from __future__ import annotations
 
 import csv
+import filecmp
 import io
 import json
 import os
@@ -321,7 +322,17 @@ class Store:
         return conn
 
     def _backup(self) -> Path:
-        """Copy the file (and its WAL) aside; return the copy's path."""
+        """Copy the file (and its WAL) aside; return the copy's path.  An
+        identical copy made earlier is reused (no pile of copies when lucie
+        is started again and again on the same damaged file)."""
+        for old in sorted(self.path.parent.glob(f"{self.path.name}.backup-*")):
+            if str(old).endswith(("-wal", "-shm")):
+                continue
+            try:
+                if filecmp.cmp(old, self.path, shallow=False):
+                    return old
+            except OSError:  # pragma: no cover - unreadable copy
+                continue
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         backup = self.path.with_name(f"{self.path.name}.backup-{stamp}")
         n = 1

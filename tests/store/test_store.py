@@ -163,6 +163,9 @@ class TestDamage:
         assert len(backups) == 1 and backups[0].name in message
         assert backups[0].read_bytes() == data
         assert db.read_bytes() == data  # never overwritten
+        with pytest.raises(StoreError):  # again: the same copy serves
+            Store(db)
+        assert list(tmp_path.glob("g.sqlite3.backup-*")) == backups
 
     def test_damaged_pages(self, tmp_path: Path) -> None:
         db = tmp_path / "g.sqlite3"

@@ -51,8 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``lucie`` console script; returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not args_list:
-        args_list = ["play"]
+    if not args_list or (
+        args_list[0].startswith("-") and args_list[0] not in ("-h", "--help", "--version")
+    ):
+        args_list = ["play", *args_list]  # `lucie --deal 7` plays deal 7
     args = parser.parse_args(args_list)
     if args.command is None:
         parser.print_help()

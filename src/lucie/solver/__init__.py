@@ -2,5 +2,6 @@
 (:func:`solve_game`)."""
 
 from lucie.solver.deal import DealResult, Reach, solve_deal
+from lucie.solver.game import GameResult, solve_game
 
-__all__ = ["DealResult", "Reach", "solve_deal"]
+__all__ = ["DealResult", "GameResult", "Reach", "solve_deal", "solve_game"]

@@ -399,6 +399,13 @@ class _Search:
     # -- the walk -----------------------------------------------------------
 
     def run(self) -> Status:
+        try:
+            return self.run_or_raise()
+        except _BudgetError:
+            return "unknown"
+
+    def run_or_raise(self) -> Status:
+        """:meth:`run`, but a spent budget raises :class:`_BudgetError`."""
         p = self.position
         t = self.t
         fans = tuple(encode_fan([int(c) for c in f]) for f in p.fans)
@@ -411,10 +418,7 @@ class _Search:
         ):
             for f in fans:
                 _stuck_caps(f, caps, t.rules.empty_fill == "none")
-        try:
-            return self._walk(fans, p.foundations, cells, merci, caps)
-        except _BudgetError:
-            return "unknown"
+        return self._walk(fans, p.foundations, cells, merci, caps)
 
     def _walk(
         self,

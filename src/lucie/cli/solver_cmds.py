@@ -1,0 +1,172 @@
+"""``lucie solve``: the exact solver on a layout or a numbered deal.
+
+Exit status: 0 when the deal (or, with ``--whole-game``, the game) can be
+won, 1 when it cannot, 3 when the budget ran out first, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from lucie.cards import SUITS
+from lucie.cli.common import add_json, add_variant, deal_number, print_json, read_text
+from lucie.engine import Position, format_moves
+from lucie.errors import LucieError
+from lucie.formats import parse_layout
+from lucie.rules import Rules
+from lucie.solver.deal import solve_deal
+from lucie.solver.game import solve_game
+
+EXIT_SOLVABLE = 0
+EXIT_NOT = 1
+EXIT_UNKNOWN = 3
+
+#: Default time budget, so that the command never hangs.
+DEFAULT_SECONDS = 60.0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "solve", help="decide exactly whether a deal can be won",
+        description="Decide exactly whether a position can be cleared without a redeal "
+        "(with the merci where the variant has one in the last deal), and print the "
+        "winning moves or the best reachable results.  With --whole-game, search a "
+        "numbered deal across its redeals.  Exit status: 0 solvable, 1 not, "
+        "3 unknown (budget spent), 2 bad input.",
+    )
+    p.add_argument("layout", nargs="?", metavar="FILE",
+                   help="layout file ('-' for standard input): one fan per line, "
+                   "optional 'Foundations:' line (lblsolve and FreeCell Solver layouts too)")
+    p.add_argument("--deal", "-d", type=deal_number, default=None, metavar="N",
+                   help="solve numbered deal N instead of a layout")
+    add_variant(p)
+    add_json(p)
+    p.add_argument("--max-nodes", type=_positive_int, default=None, metavar="N",
+                   help="stop with 'unknown' after N positions")
+    p.add_argument("--max-seconds", type=_positive_float, default=DEFAULT_SECONDS,
+                   metavar="S", help=f"stop with 'unknown' after S seconds "
+                   f"(default {DEFAULT_SECONDS:g})")
+    p.add_argument("--whole-game", action="store_true",
+                   help="search the numbered deal across its redeals (needs --deal)")
+    p.set_defaults(func=cmd_solve)
+
+
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return int(text)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the time budget must be positive")
+    return value
+
+
+def _foundations(found: tuple[int, int, int, int]) -> dict[str, int]:
+    return {SUITS[i]: n for i, n in enumerate(found)}
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    rules: Rules = args.variant or Rules()
+    if args.layout is not None and args.deal is not None:
+        raise LucieError("give either a layout FILE or --deal N, not both")
+    if args.layout is None and args.deal is None:
+        raise LucieError("nothing to solve: give a layout FILE, '-' for standard input, "
+                         "or --deal N")
+    if args.whole_game:
+        if args.deal is None:
+            raise LucieError("--whole-game needs a numbered deal (--deal N): "
+                             "the redeals of a layout are not fixed")
+        return _whole_game(args, rules)
+    if args.deal is not None:
+        position = Position.deal(rules, args.deal)
+        source = f"deal {args.deal}"
+    else:
+        text = read_text(args.layout)
+        try:
+            position = parse_layout(text, rules)
+        except LucieError as exc:
+            name = "standard input" if args.layout == "-" else args.layout
+            raise type(exc)(f"{name}: {exc}") from None
+        source = "standard input" if args.layout == "-" else args.layout
+    start = time.perf_counter()
+    result = solve_deal(position, max_nodes=args.max_nodes, max_seconds=args.max_seconds)
+    seconds = time.perf_counter() - start
+    if args.json:
+        print_json({
+            "variant": rules.spec(),
+            "deal": args.deal,
+            "status": result.status,
+            "solvable": result.solvable,
+            "moves": [str(m) for m in result.moves],
+            "best_score": result.best_score,
+            "start_score": position.score,
+            "nodes": result.nodes,
+            "seconds": round(seconds, 6),
+            "frontier_complete": result.complete or result.status == "solved",
+            "reachable": [
+                {"foundations": _foundations(r.foundations), "score": r.score,
+                 "moves": [str(m) for m in r.moves]}
+                for r in result.reachable
+            ],
+        })
+    else:
+        print(f"{rules.name()}, {source}: ", end="")
+        if result.status == "solved":
+            print(f"solvable without a redeal ({len(result.moves)} moves)")
+            print(format_moves(result.moves))
+        elif result.status == "unsolvable":
+            print("cannot be cleared without a redeal")
+            print(f"best score: {result.best_score}/52")
+            for r in result.reachable:
+                print(f"  {r.score:2d}  {_found_text(r.foundations)}: "
+                      f"{format_moves(r.moves) or '(no move)'}")
+        else:
+            print(f"unknown: the budget ran out after {result.nodes} positions "
+                  f"({seconds:.1f} s)")
+            print(f"best score found so far: {result.best_score}/52")
+        print(f"{result.nodes} positions, {seconds * 1000:.1f} ms")
+    return {"solved": EXIT_SOLVABLE, "unsolvable": EXIT_NOT}.get(result.status, EXIT_UNKNOWN)
+
+
+def _found_text(found: tuple[int, int, int, int]) -> str:
+    return " ".join(f"{SUITS[i]}-{n}" for i, n in enumerate(found))
+
+
+def _whole_game(args: argparse.Namespace, rules: Rules) -> int:
+    result = solve_game(rules, args.deal, max_nodes=args.max_nodes,
+                        max_seconds=args.max_seconds)
+    if args.json:
+        print_json({
+            "variant": rules.spec(),
+            "deal": args.deal,
+            "whole_game": True,
+            "status": result.status,
+            "solvable": result.solvable,
+            "moves": [str(m) for m in result.moves],
+            "best_score": result.best_score,
+            "nodes": result.nodes,
+            "seconds": round(result.seconds, 6),
+            "reachable": [],
+        })
+    else:
+        print(f"{rules.name()}, deal {args.deal}, whole game: ", end="")
+        if result.status == "won":
+            redeals = sum(1 for m in result.moves if m.is_redeal)
+            print(f"can be won ({len(result.moves)} moves, {redeals} redeal(s))")
+            print(format_moves(result.moves))
+        elif result.status == "lost":
+            print("cannot be won, whatever the play")
+            print(f"best score: {result.best_score}/52")
+        else:
+            print(f"unknown: the budget ran out after {result.nodes} positions")
+            print(f"best score found so far: {result.best_score}/52")
+        print(f"{result.nodes} positions, {result.seconds * 1000:.1f} ms")
+    return {"won": EXIT_SOLVABLE, "lost": EXIT_NOT}.get(result.status, EXIT_UNKNOWN)

@@ -1,0 +1,257 @@
+"""Whole numbered games: search across the redeals for a win.
+
+A numbered deal fixes its redeal shuffles (``RULES.md``, "The redeal,
+exactly"): the generator continues from the state after the deal, so the
+shuffle of a pile of n cards is a fixed permutation.  But the pile is
+gathered fan by fan, so *which* cards land where after a redeal depends on
+the whole arrangement of the fans when the player redeals, not only on the
+foundations.  States at a redeal are therefore told apart by their exact
+arrangement (the gathered pile) and the generator state.
+
+:func:`solve_game` searches deal by deal:
+
+1. in the last deal, the exact one-deal solver (:func:`solve_deal`, with the
+   merci where the rules have it) decides;
+2. in an earlier deal, it first asks whether the deal can be cleared
+   without a redeal; then it tries redeals from the positions the one-deal
+   search visits (most cards home first), then, to be exhaustive, from
+   every other arrangement reachable in the deal (a plain walk over the
+   engine's legal moves).  A pile already tried is not tried again.
+
+``won`` comes with the full move list (``R`` for the redeals), checked by
+replaying it through :class:`~lucie.engine.Game`; ``lost`` only when every
+arrangement of every deal was tried; ``unknown`` when the budget ran out.
+A classic deal can reach millions of arrangements, so ``lost`` is rare
+within a budget, while wins are usually found quickly.
+
+>>> from lucie.rules import Rules
+>>> result = solve_game(Rules.parse("trefoil"), 3, max_seconds=20)
+>>> result.status in ("won", "unknown")
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from lucie.deals import RandomState, Shuffler, deal_layout
+from lucie.engine import REDEAL, Game, Move, Position
+from lucie.errors import LucieError
+from lucie.rules import Rules
+from lucie.solver.deal import _BudgetError, _Search, engine_move, solve_deal
+
+GameStatus = Literal["won", "lost", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What :func:`solve_game` found: ``won`` with the full move list
+    (including ``R`` redeals), ``lost``, or ``unknown``."""
+
+    status: GameStatus
+    moves: tuple[Move, ...]
+    nodes: int
+    seconds: float = 0.0
+    best_score: int = 0
+
+    @property
+    def solvable(self) -> bool | None:
+        return {"won": True, "lost": False}.get(self.status)
+
+
+class _OutOfBudgetError(Exception):
+    """The budget ran out."""
+
+
+class _GameSearch:
+    def __init__(self, rules: Rules, deal: int, max_nodes: int | None,
+                 deadline: float | None) -> None:
+        self.rules = rules
+        self.deal = deal
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.nodes = 0
+        self.shuffler = Shuffler(deal)
+        self.tried: dict[tuple[object, ...], bool | None] = {}
+        self.best = 0
+
+    # -- budget ---------------------------------------------------------------
+
+    def _left(self) -> tuple[int | None, float | None]:
+        nodes = None if self.max_nodes is None else self.max_nodes - self.nodes
+        secs = None if self.deadline is None else self.deadline - time.perf_counter()
+        if (nodes is not None and nodes <= 0) or (secs is not None and secs <= 0):
+            raise _OutOfBudgetError
+        return nodes, secs
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise _OutOfBudgetError
+        if self.deadline is not None and not self.nodes & 63 \
+                and time.perf_counter() > self.deadline:
+            raise _OutOfBudgetError
+
+    # -- the search -----------------------------------------------------------
+
+    def deal_phase(self, position: Position, state: RandomState) -> list[Move] | None:
+        """A winning line from ``position`` (redeals shuffled from ``state``),
+        None if there is none; raises :class:`_OutOfBudgetError` when the budget ends and
+        returns None with ``complete`` False when a sub-search was cut."""
+        nodes, secs = self._left()
+        if position.redeals_left == 0 or position.cards_in_play() == 0:
+            res = solve_deal(position, max_nodes=nodes, max_seconds=secs, frontier=False)
+            self.nodes += res.nodes
+            self.best = max(self.best, res.best_score)
+            if res.status == "unknown":
+                raise _OutOfBudgetError
+            return list(res.moves) if res.status == "solved" else None
+        # the reduced one-deal graph: a win now, else candidate redeal points
+        search = _Search(position, True, nodes if nodes is not None else None,
+                         secs, time.perf_counter())
+        try:
+            status = search.run_or_raise()
+        except _BudgetError:
+            self.nodes += search.nodes
+            raise _OutOfBudgetError from None
+        self.nodes += search.nodes
+        if status == "solved":
+            self.best = 52
+            res = search.result(status, 0.0)
+            return list(res.moves)
+        candidates = sorted(
+            _visited_positions(search), key=lambda pl: -pl[0].score
+        )
+        for cand, line in candidates:
+            found = self.try_redeal(cand, state)
+            if found is not None:
+                return [*line, REDEAL, *found]
+        # exhaustive: every arrangement of this deal
+        for cand, line in _all_arrangements(position, self._tick):
+            found = self.try_redeal(cand, state)
+            if found is not None:
+                return [*line, REDEAL, *found]
+        return None
+
+    def try_redeal(self, position: Position, state: RandomState) -> list[Move] | None:
+        if not position.is_legal(REDEAL):
+            return None
+        self.best = max(self.best, position.score)
+        pile = tuple(position.gather())
+        key = (pile, position.redeals_left, position.merci_used, state)
+        if key in self.tried:
+            return None
+        self.tried[key] = None
+        self._tick()
+        self.shuffler.restore(state)
+        after = position.redeal(self.shuffler)
+        new_state = self.shuffler.state()
+        return self.deal_phase(after, new_state)
+
+
+def _visited_positions(search: _Search) -> Iterator[tuple[Position, list[Move]]]:
+    """Every position the one-deal search expanded, with its engine line."""
+    children: dict[object, list[object]] = {}
+    root = None
+    for key, (parent, _moves) in search.visited.items():
+        if parent is None:
+            root = key
+        else:
+            children.setdefault(parent, []).append(key)
+    if root is None:
+        return
+    stack: list[tuple[object, Position, list[Move]]] = []
+    start = search.position
+    line: list[Move] = []
+    p = start
+    for m in search.visited[root][1]:
+        mv = engine_move(p, m)
+        p = p.apply(mv)
+        line.append(mv)
+    stack.append((root, p, line))
+    while stack:
+        key, p, line = stack.pop()
+        yield p, line
+        for child in children.get(key, ()):
+            q = p
+            sub = list(line)
+            for m in search.visited[child][1]:
+                mv = engine_move(q, m)
+                q = q.apply(mv)
+                sub.append(mv)
+            stack.append((child, q, sub))
+
+
+def _all_arrangements(
+    position: Position, tick: object
+) -> Iterator[tuple[Position, list[Move]]]:
+    """Every exact arrangement reachable in this deal (no merci, no redeal),
+    by a plain walk over the engine's legal moves."""
+    assert callable(tick)
+    parents: dict[object, tuple[object, Move | None]] = {}
+    start_key = (position.fans, position.cells, position.foundations)
+    parents[start_key] = (None, None)
+    stack = [(start_key, position)]
+    while stack:
+        key, p = stack.pop()
+        tick()
+        line: list[Move] = []
+        k: object = key
+        while True:
+            parent, move = parents[k]
+            if move is None:
+                break
+            line.append(move)
+            k = parent
+        line.reverse()
+        yield p, line
+        for move in p.legal_moves():
+            if move.is_redeal:
+                continue
+            q = p.apply(move)
+            qk = (q.fans, q.cells, q.foundations)
+            if qk not in parents:
+                parents[qk] = (key, move)
+                stack.append((qk, q))
+
+
+def solve_game(
+    rules: Rules,
+    deal: int,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+) -> GameResult:
+    """Search numbered deal ``deal`` under ``rules`` across its redeals.
+
+    Returns ``won`` with the full move list (replayed through
+    ``Game(rules, deal).push_all`` before it is returned), ``lost`` when
+    every line was tried, or ``unknown`` when the node or time budget ran
+    out.
+    """
+    start = time.perf_counter()
+    fans, foundations, state = deal_layout(rules, deal)
+    position = Position.start(rules, fans, foundations)
+    deadline = start + max_seconds if max_seconds is not None else None
+    search = _GameSearch(rules, deal, max_nodes, deadline)
+    try:
+        line = search.deal_phase(position, state)
+    except _OutOfBudgetError:
+        return GameResult("unknown", (), search.nodes, time.perf_counter() - start,
+                          search.best)
+    if line is None:
+        return GameResult("lost", (), search.nodes, time.perf_counter() - start, search.best)
+    game = Game(rules, deal)
+    try:
+        game.push_all(line)
+    except LucieError as exc:  # pragma: no cover - a solver bug
+        raise AssertionError(f"whole-game line does not replay: {exc}") from exc
+    if not game.position.is_won:  # pragma: no cover - a solver bug
+        raise AssertionError("whole-game line does not win")
+    return GameResult("won", tuple(line), search.nodes, time.perf_counter() - start, 52)
+
+
+__all__ = ["GameResult", "solve_game"]

@@ -88,6 +88,8 @@ def register(sub: Any) -> None:
                    help="stop sampling after this long")
     p.add_argument("--target", type=_positive_int, default=None, metavar="K",
                    help="samples per between-deal state value (default 24)")
+    p.add_argument("--sample-seconds", type=_seconds, default=None, metavar="S",
+                   help="time budget of each search made to sample values (default: none)")
     _add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_odds)
@@ -115,6 +117,8 @@ def register(sub: Any) -> None:
                    help="time budget of each hint with --policy hint (default 2)")
     p.add_argument("--solve-seconds", type=_seconds, default=None, metavar="S",
                    help="time budget of each one-deal search (default: none)")
+    p.add_argument("--sample-seconds", type=_seconds, default=None, metavar="S",
+                   help="time budget of each search made to sample values (default: none)")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="write a chart of the score distribution")
     _add_cache(p)
@@ -155,6 +159,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     odds = estimate_odds(
         game.position, samples=args.samples, seed=args.sample_seed, cache=cache,
         max_seconds=args.seconds, target=args.target or DEFAULT_TARGET,
+        sample_seconds=args.sample_seconds,
     )
     if args.json:
         data = odds.to_json()
@@ -186,7 +191,7 @@ def cmd_study(args: argparse.Namespace) -> int:
         rules, args.games, seed=args.seed, jobs=args.jobs, policy=args.policy,
         cache_path=cache.path, scheduler=args.scheduler,
         target=args.target or DEFAULT_TARGET, hint_seconds=args.hint_seconds,
-        solve_seconds=args.solve_seconds,
+        solve_seconds=args.solve_seconds, sample_seconds=args.sample_seconds,
     )
     if args.plot is not None:
         plot_scores(result, args.plot)

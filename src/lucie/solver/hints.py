@@ -99,6 +99,7 @@ def hint(
     ev = Evaluator(
         position.rules, cache if cache is not None else _SHARED_CACHE,
         rng=random.Random(seed), target=HINT_TARGET, deadline=start + max_seconds,
+        sample_seconds=max(0.02, max_seconds / 8),
     )
     stop, complete = ev.choose_quick(position, result)
     budget_note = ""

@@ -239,7 +239,11 @@ class Evaluator:
     ``exact_cards``: at most this many cards left, values are exact;
     ``deadline``: a :func:`time.monotonic` time after which sampling raises
     :class:`OutOfTimeError`; ``solve``: the one-deal solver (the real one by
-    default); ``solve_seconds``: a time budget for each one-deal search.
+    default); ``solve_seconds``: a time budget for each one-deal search;
+    ``sample_seconds``: a (smaller) budget for the searches made to sample
+    values (a search that runs out under-rates its deal: the values become
+    pessimistic where the solver is slow, typically deals of many cards
+    with the merci, whose value is near 0 anyway).
     """
 
     def __init__(
@@ -253,6 +257,7 @@ class Evaluator:
         deadline: float | None = None,
         solve: Callable[[Position], DealResult] | None = None,
         solve_seconds: float | None = None,
+        sample_seconds: float | None = None,
     ) -> None:
         check_rules(rules)
         self.rules = rules
@@ -264,15 +269,17 @@ class Evaluator:
         self.deadline = deadline
         self._custom_solve = solve
         self.solve_seconds = solve_seconds
+        self.sample_seconds = sample_seconds
         self.solves = 0
 
-    def solve(self, position: Position) -> DealResult:
-        """The one-deal frontier (``unknown`` past ``solve_seconds``: then the
-        states found so far are used, which can only under-rate a deal)."""
+    def solve(self, position: Position, seconds: float | None = None) -> DealResult:
+        """The one-deal frontier (``unknown`` past ``seconds``, by default
+        ``solve_seconds``: then the states found so far are used, which can
+        only under-rate a deal)."""
         self.solves += 1
         if self._custom_solve is not None:
             return self._custom_solve(position)
-        return _solve(position, self.solve_seconds)
+        return _solve(position, seconds if seconds is not None else self.solve_seconds)
 
     def key(self, foundations: Foundations, redeals: int, merci_used: bool) -> StateKey:
         return (self.spec, canonical(foundations, self.rules), redeals, merci_used)
@@ -312,8 +319,9 @@ class Evaluator:
         return self.cache.mean(self.key(foundations, redeals, merci_used))
 
     def _deal_value(self, position: Position) -> float:
-        """``max`` over the frontier of the value of stopping there."""
-        result = self.solve(position)
+        """``max`` over the frontier of the value of stopping there (the
+        search budgeted by ``sample_seconds``)."""
+        result = self.solve(position, self.sample_seconds)
         if result.status == "solved":
             return 1.0
         return max(
@@ -448,6 +456,7 @@ def estimate_odds(
     max_seconds: float | None = None,
     target: int = DEFAULT_TARGET,
     exact_cards: int = DEFAULT_EXACT_CARDS,
+    sample_seconds: float | None = None,
 ) -> Odds:
     """The chance of winning from ``position`` with random redeals.
 
@@ -456,7 +465,8 @@ def estimate_odds(
     (fewer if ``max_seconds`` runs out, at least one) of the policy described
     in the module doc and returns the win rate with its Wilson interval.
     ``cache``: where values of between-deal states are kept (default: a
-    memory cache; pass :meth:`ValueCache.default` for the disk cache).
+    memory cache; pass :meth:`ValueCache.default` for the disk cache);
+    ``target``, ``exact_cards``, ``sample_seconds``: see :class:`Evaluator`.
     """
     if samples < 1:
         raise LucieError(f"samples={samples}: at least one playout is needed")
@@ -466,6 +476,7 @@ def estimate_odds(
         return Odds(1.0, (1.0, 1.0), 0, 52.0)
     ev = Evaluator(
         position.rules, cache, rng=random.Random(seed), target=target, exact_cards=exact_cards,
+        sample_seconds=sample_seconds,
     )
     result = ev.solve(position)
     if result.status == "solved":

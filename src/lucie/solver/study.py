@@ -191,6 +191,7 @@ def _worker_cache(path: str | None) -> ValueCache:
 def run_chunk(
     spec: str, deals: Sequence[int], policy: str, cache_path: str | None,
     target: int, hint_seconds: float, solve_seconds: float | None = None,
+    sample_seconds: float | None = None,
 ) -> list[GameRecord]:
     """Play some deals; module-level so that it pickles for worker processes
     and Dask."""
@@ -198,7 +199,8 @@ def run_chunk(
     cache = _worker_cache(cache_path)
     records: list[GameRecord] = []
     rng = random.Random(deals[0] if deals else 0)
-    ev = Evaluator(rules, cache, rng=rng, target=target, solve_seconds=solve_seconds)
+    ev = Evaluator(rules, cache, rng=rng, target=target, solve_seconds=solve_seconds,
+                   sample_seconds=sample_seconds)
     for deal in deals:
         if policy == "hint":
             records.append(play_hint(rules, deal, cache, hint_seconds))
@@ -225,6 +227,7 @@ def run_study(
     target: int = DEFAULT_TARGET,
     hint_seconds: float = 2.0,
     solve_seconds: float | None = None,
+    sample_seconds: float | None = None,
     chunk: int | None = None,
     progress: bool | None = None,
     on_chunk: Callable[[int], None] | None = None,
@@ -236,8 +239,9 @@ def run_study(
     ``cache_path``: the value cache file (None: memory only, per worker);
     ``solve_seconds``: a time budget per one-deal search (None: none; a
     search that runs out counts as ``unknown`` and plays the best line it
-    found); ``progress``: a tqdm bar (default: only when stderr is a
-    terminal).
+    found); ``sample_seconds``: the same for the searches that sample
+    values (see :class:`~lucie.solver.odds.Evaluator`); ``progress``: a
+    tqdm bar (default: only when stderr is a terminal).
     """
     if games < 1:
         raise LucieError(f"games={games}: at least one game is needed")
@@ -253,7 +257,7 @@ def run_study(
     size = chunk or max(1, min(25, games // (n_jobs * 4) or 1))
     path = str(cache_path) if cache_path is not None else None
     spec = rules.spec()
-    args = (policy, path, target, hint_seconds, solve_seconds)
+    args = (policy, path, target, hint_seconds, solve_seconds, sample_seconds)
     show = sys.stderr.isatty() if progress is None else progress
     bar: Any = None
     if show:
@@ -296,6 +300,7 @@ def run_study(
     records.sort(key=lambda r: order.get(r.deal, 0))
     result = StudyResult(rules, policy, seed, records, seconds, n_jobs, target)
     result.extra["solve_seconds"] = solve_seconds
+    result.extra["sample_seconds"] = sample_seconds
     return result
 
 

@@ -1,0 +1,75 @@
+"""Solver benchmarks: exact one-deal verdicts and whole-game solving.
+
+``python benchmarks/run.py solver``.  One process, one core.  Times are
+wall-clock of :func:`solve_deal` / :func:`solve_game` alone (the starting
+positions are built before the clock starts).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from lucie.engine import Position
+from lucie.rules import Rules
+from lucie.solver.deal import solve_deal
+from lucie.solver.game import solve_game
+
+
+def _verdicts(spec: str, deals: range, *, frontier: bool, max_seconds: float | None) -> None:
+    rules = Rules.parse(spec)
+    positions = [Position.deal(rules, n) for n in deals]
+    times: list[float] = []
+    counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
+    nodes = 0
+    total_start = time.perf_counter()
+    for p in positions:
+        t = time.perf_counter()
+        r = solve_deal(p, frontier=frontier, max_seconds=max_seconds)
+        times.append(time.perf_counter() - t)
+        counts[r.status] += 1
+        nodes += r.nodes
+    total = time.perf_counter() - total_start
+    kind = "full frontier" if frontier else "verdict only"
+    budget = f", budget {max_seconds:g} s/deal" if max_seconds else ""
+    print(f"{spec:10s} deals {deals.start}..{deals.stop - 1} ({kind}{budget}): "
+          f"median {statistics.median(times) * 1000:.2f} ms, "
+          f"p90 {sorted(times)[int(len(times) * 0.9)] * 1000:.1f} ms, "
+          f"max {max(times) * 1000:.0f} ms, total {total:.2f} s; "
+          f"solvable {counts['solved']}/{len(positions)} "
+          f"({100 * counts['solved'] / len(positions):.1f}%), "
+          f"unknown {counts['unknown']}, {nodes} nodes", flush=True)
+
+
+def _whole(spec: str, deals: range, max_seconds: float) -> None:
+    rules = Rules.parse(spec)
+    counts = {"won": 0, "lost": 0, "unknown": 0}
+    times: list[float] = []
+    start = time.perf_counter()
+    for n in deals:
+        r = solve_game(rules, n, max_seconds=max_seconds)
+        counts[r.status] += 1
+        times.append(r.seconds)
+    total = time.perf_counter() - start
+    print(f"{spec:10s} whole games {deals.start}..{deals.stop - 1} "
+          f"(budget {max_seconds:g} s/game): won {counts['won']}, lost {counts['lost']}, "
+          f"unknown {counts['unknown']}; median {statistics.median(times) * 1000:.1f} ms, "
+          f"max {max(times):.2f} s, total {total:.1f} s", flush=True)
+
+
+def main() -> None:
+    print("exact one-deal verdicts (no redeal), one core:")
+    _verdicts("classic", range(1, 501), frontier=False, max_seconds=None)
+    _verdicts("classic", range(1, 501), frontier=True, max_seconds=None)
+    _verdicts("trefoil", range(1, 501), frontier=False, max_seconds=None)
+    _verdicts("fan", range(1, 101), frontier=False, max_seconds=10)
+    _verdicts("alternate", range(1, 101), frontier=False, max_seconds=2)
+    _verdicts("shamrocks", range(1, 51), frontier=False, max_seconds=2)
+    print("whole numbered games across the redeals (fixed shuffles):")
+    _whole("classic", range(1, 201), max_seconds=10)
+    _whole("merci", range(1, 51), max_seconds=10)
+    _whole("trefoil", range(1, 51), max_seconds=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""The one-deal solver against an independent brute force, on every variant.
+
+The reference (``solver_reference.py``) walks ``Position.legal_moves()``
+with a memo and nothing else; the fast solver must give the same verdict
+and exactly the same non-dominated foundation states, and every line it
+returns must replay through the engine to the state it claims.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from lucie.engine import Game, Position
+from lucie.rules import VARIANTS, Rules
+from lucie.solver import solve_deal
+from lucie.solver.deal import DealResult, decode_fan, encode_fan
+
+sys.path.insert(0, str(Path(__file__).parent))
+from solver_reference import endgame, pareto, reachable_foundations
+
+#: Every named variant plus the settings no named variant uses.
+SPECS = [
+    *VARIANTS,
+    "classic,foundation_takeback=on",
+    "fan,foundation_takeback=on",
+    "classic,empty_fill=king",
+    "classic,empty_fill=any",
+    "classic,direction=updown",
+    "alternate,direction=updown",
+    "classic,max_fan=3",
+    "alternate,max_fan=4",
+    "flower,cells=2",
+    "classic,cells=1,empty_fill=king",
+    "merci,redeal_only_when_stuck=on",
+    "shamrocks,merci=on",
+    "alternate,merci=on,cells=1",
+]
+
+
+def check_lines(position: Position, result: DealResult) -> None:
+    """Every returned line replays to the foundations it claims."""
+    for reach in result.reachable:
+        p = position
+        for move in reach.moves:
+            p = p.play(move)
+        assert p.foundations == reach.foundations
+    if result.status == "solved":
+        assert result.reachable[0].moves == result.moves
+        assert result.best_score == 52
+
+
+def check_against_reference(position: Position) -> None:
+    ref = reachable_foundations(position, limit=4000)
+    assume(ref is not None)
+    assert ref is not None
+    win = (13, 13, 13, 13) in ref
+    result = solve_deal(position)
+    assert result.status == ("solved" if win else "unsolvable"), str(position)
+    got = {r.foundations for r in result.reachable}
+    assert got == pareto(ref), str(position)
+    assert len(got) == len(result.reachable)
+    check_lines(position, result)
+    quick = solve_deal(position, frontier=False)
+    assert quick.status == result.status
+    check_lines(position, quick)
+
+
+class TestAgainstBruteForce:
+    @settings(max_examples=250, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(spec=st.sampled_from(SPECS), seed=st.integers(0, 10**9),
+           left=st.integers(2, 9))
+    def test_random_endgames(self, spec: str, seed: int, left: int) -> None:
+        rules = Rules.parse(spec)
+        check_against_reference(endgame(rules, random.Random(seed), left))
+
+    @settings(max_examples=60, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(spec=st.sampled_from(["classic", "trefoil", "noredeal", "fan", "reserve"]),
+           deal=st.integers(1, 5000), cut=st.integers(2, 10))
+    def test_ends_of_real_deals(self, spec: str, deal: int, cut: int) -> None:
+        """Real deals, played along the solver's own best line until a few
+        moves before its end, with the last deal's settings (no redeal left,
+        so the merci is available where the rules have one)."""
+        rules = Rules.parse(spec)
+        start = Position.deal(rules, deal)
+        start = Position(rules, start.fans, start.foundations, start.cells, 0, False)
+        best = solve_deal(start, max_seconds=1)
+        assume(best.status != "unknown" and best.reachable)
+        line = best.reachable[0].moves
+        p = start
+        for move in line[: max(0, len(line) - cut)]:
+            p = p.play(move)
+        check_against_reference(p)
+
+
+class TestDeals:
+    def test_classic_verdicts_and_lines(self) -> None:
+        rules = Rules()
+        solved = 0
+        for n in range(1, 121):
+            position = Position.deal(rules, n)
+            full = solve_deal(position)
+            quick = solve_deal(position, frontier=False)
+            assert full.status == quick.status != "unknown"
+            check_lines(position, full)
+            # the frontier is an antichain
+            states = [r.foundations for r in full.reachable]
+            for a in states:
+                for b in states:
+                    assert a == b or not all(x >= y for x, y in zip(a, b, strict=True))
+            if full.status == "solved":
+                solved += 1
+                game = Game(rules, n)
+                game.push_all(full.moves)
+                assert game.position.is_won
+        assert 0 < solved < 120
+
+    @pytest.mark.parametrize("spec", ["trefoil", "alternate,max_fan=5", "reserve",
+                                      "classic,empty_fill=king", "merci"])
+    def test_other_variants_replay(self, spec: str) -> None:
+        rules = Rules.parse(spec)
+        for n in range(1, 5):
+            position = Position.deal(rules, n)
+            if rules.merci:
+                position = Position(rules, position.fans, position.foundations,
+                                    position.cells, 0, False)
+            result = solve_deal(position, max_seconds=0.5)
+            check_lines(position, result)
+
+    def test_fan_order_does_not_matter(self) -> None:
+        rules = Rules()
+        p = Position.deal(rules, 7)
+        q = Position(rules, tuple(reversed(p.fans)), p.foundations, p.cells, 2, False)
+        a, b = solve_deal(p), solve_deal(q)
+        assert a.status == b.status
+        assert {r.foundations for r in a.reachable} == {r.foundations for r in b.reachable}
+
+    def test_won_position(self) -> None:
+        p = Position(Rules(), ((),) * 18, (13, 13, 13, 13), (), 0, False)
+        result = solve_deal(p)
+        assert result.status == "solved" and result.moves == () and result.best_score == 52
+
+
+class TestBudgets:
+    def test_node_budget_gives_unknown(self) -> None:
+        p = Position.deal(Rules.parse("shamrocks"), 3)
+        result = solve_deal(p, max_nodes=300)
+        assert result.status == "unknown" and result.nodes <= 300
+        assert result.solvable is None and result.moves == ()
+        check_lines(p, result)
+
+    def test_time_budget_gives_unknown_promptly(self) -> None:
+        p = Position.deal(Rules.parse("alternate"), 1)
+        start = time.perf_counter()
+        result = solve_deal(p, max_seconds=0.2)
+        assert result.status == "unknown"
+        assert time.perf_counter() - start < 2.0
+
+
+def test_fan_encoding_round_trip() -> None:
+    rng = random.Random(5)
+    for _ in range(100):
+        cards = rng.sample(range(52), rng.randint(0, 52))
+        assert decode_fan(encode_fan(cards)) == cards

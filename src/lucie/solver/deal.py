@@ -342,8 +342,22 @@ def solve_deal(
     then holds what was found so far).
     """
     start_time = time.perf_counter()
+    used = 0
+    if position.merci_available and not frontier:
+        # A line without the merci is legal too, and the search without it
+        # has every reduction: try it first.  It wins, or the full search runs.
+        plain = Position(position.rules, position.fans, position.foundations,
+                         position.cells, position.redeals_left, True)
+        first = _Search(plain, False, max_nodes, max_seconds, start_time)
+        if first.run() == "solved":
+            # plain moves only: legal in ``position`` as well
+            return first.result("solved", time.perf_counter() - start_time)
+        used = first.nodes
+        if max_nodes is not None:
+            max_nodes = max(1, max_nodes - used)
     search = _Search(position, frontier, max_nodes, max_seconds, start_time)
     status = search.run()
+    search.nodes += used
     return search.result(status, time.perf_counter() - start_time)
 
 
@@ -454,11 +468,12 @@ class _Search:
         # stack entries: fans, found, cells, merci, caps, parent key, moves so far
         stack: list[tuple[
             tuple[int, ...], tuple[int, ...], tuple[int, ...], bool, tuple[int, ...],
-            object, tuple[IMove, ...],
-        ]] = [(fans0, found0, cells0, merci0, tuple(caps0), None, ())]
+            object, tuple[IMove, ...], tuple[int, ...] | None,
+        ]] = [(fans0, found0, cells0, merci0, tuple(caps0), None, (), None)]
         nodes = 0
+        pushed: set[object] = set()
         while stack:
-            fans_t, found_t, cells_t, merci, caps_t, pkey, pmoves = stack.pop()
+            fans_t, found_t, cells_t, merci, caps_t, pkey, pmoves, pwork = stack.pop()
             fans = list(fans_t)
             found = list(found_t)
             cells = list(cells_t)
@@ -471,7 +486,81 @@ class _Search:
                 if f:
                     tops[(f & 63) - 1] = i
             # ---- forced moves --------------------------------------------
-            if collapse:
+            if collapse and home_always_safe:
+                # suit-down: every foundation move is forced (_proof_foundation),
+                # and the safe builds of _proof_builds; a work list holds the
+                # top cards whose status may have changed (all tops at first)
+                if pwork is None:
+                    work = list(tops)
+                    if ncells:
+                        work.extend(s * 13 + found[s] for s in range(4) if found[s] < 13)
+                else:
+                    work = list(pwork)
+                while work:
+                    c = work.pop()
+                    s = c // 13
+                    r = c - s * 13
+                    i = tops.get(c, -1)
+                    if i < 0:
+                        if ncells and found[s] == r and c in cells:
+                            cells.remove(c)
+                            found[s] = r + 1
+                            moves.append((c, TO_FOUNDATION))
+                            if r < 12:
+                                work.append(c + 1)
+                        continue
+                    if found[s] == r:
+                        found[s] = r + 1
+                        del tops[c]
+                        f = fans[i] >> 6
+                        fans[i] = f
+                        moves.append((c, TO_FOUNDATION))
+                        if f:
+                            y = (f & 63) - 1
+                            tops[y] = i
+                            work.append(y)
+                            if y % 13:
+                                work.append(y - 1)
+                        if r < 12:
+                            work.append(c + 1)
+                        continue
+                    if sb_fill is None or r == 12:
+                        continue
+                    j = tops.get(c + 1, -1)
+                    if j < 0:
+                        continue
+                    g = fans[j]
+                    if r == 11 or g < 64:
+                        ok = sb_none  # cases a and c of _proof_builds
+                    else:
+                        ok = False
+                        want = c + 3  # X+2, encoded
+                        h = g >> 6
+                        while h:
+                            if h & 63 == want:
+                                ok = True  # case b
+                                break
+                            h >>= 6
+                    if not ok:
+                        continue
+                    f = fans[i] >> 6
+                    fans[i] = f
+                    del tops[c + 1]
+                    g = (g << 6) | (c + 1)
+                    fans[j] = g
+                    tops[c] = j
+                    moves.append((c, j))
+                    if deadlocks:
+                        _new_stuck(g, caps)
+                    if r:
+                        work.append(c - 1)
+                    if f:
+                        y = (f & 63) - 1
+                        tops[y] = i
+                        work.append(y)
+                        if y % 13:
+                            work.append(y - 1)
+            elif collapse:
                 changed = True
                 while changed:
                     changed = False
@@ -481,9 +570,8 @@ class _Search:
                             c = (f & 63) - 1
                             s = c // 13
                             r = c - s * 13
-                            if found[s] == r and (
-                                home_always_safe
-                                or all(found[y // 13] > y % 13 for y in under[c])
+                            if found[s] == r and all(
+                                found[y // 13] > y % 13 for y in under[c]
                             ):
                                 # _proof_foundation
                                 found[s] = r + 1
@@ -495,39 +583,6 @@ class _Search:
                                 moves.append((c, TO_FOUNDATION))
                                 changed = True
                                 continue
-                            if sb_fill is not None and r < 12:
-                                j = tops.get(c + 1)
-                                if j is not None:
-                                    g = fans[j]
-                                    ok = False
-                                    if r == 11:
-                                        ok = sb_none  # case a
-                                    elif g < 64:
-                                        ok = sb_none  # case c
-                                    else:
-                                        want = c + 3  # X+2 encoded
-                                        h = g >> 6
-                                        while h:
-                                            if h & 63 == want:
-                                                ok = True  # case b
-                                                break
-                                            h >>= 6
-                                    if ok:
-                                        # _proof_builds
-                                        del tops[c]
-                                        del tops[c + 1]
-                                        f >>= 6
-                                        fans[i] = f
-                                        if f:
-                                            tops[(f & 63) - 1] = i
-                                        g = (g << 6) | (c + 1)
-                                        fans[j] = g
-                                        tops[c] = j
-                                        if deadlocks:
-                                            _new_stuck(g, caps)
-                                        moves.append((c, j))
-                                        changed = True
-                                        continue
                             break
                     if ncells:
                         for c in cells:
@@ -632,8 +687,8 @@ class _Search:
                     continue
                 c = (f & 63) - 1
                 for tcard in onto[c]:
-                    j = tops.get(tcard)
-                    if j is None:
+                    j = tops.get(tcard, -1)
+                    if j < 0:
                         continue
                     g = fans[j]
                     if max_fan is not None and fan_len(g) >= max_fan:
@@ -662,8 +717,8 @@ class _Search:
                     nc = cells[:]
                     nc.remove(c)
                     for tcard in onto[c]:
-                        j = tops.get(tcard)
-                        if j is None:
+                        j = tops.get(tcard, -1)
+                        if j < 0:
                             continue
                         g = fans[j]
                         if max_fan is not None and fan_len(g) >= max_fan:
@@ -685,8 +740,8 @@ class _Search:
                     nfd = found[:]
                     nfd[s] -= 1
                     for tcard in onto[c]:
-                        j = tops.get(tcard)
-                        if j is None:
+                        j = tops.get(tcard, -1)
+                        if j < 0:
                             continue
                         g = fans[j]
                         if max_fan is not None and fan_len(g) >= max_fan:
@@ -730,8 +785,23 @@ class _Search:
                         if ((g >> 6) & 63) - 1 == move[0] + 1:  # laid on X+1
                             cl = list(child_caps)
                             _new_stuck(g, cl)
+                            if not frontier and cl[0] + cl[1] + cl[2] + cl[3] < 52:
+                                continue  # cannot be won (_proof_deadlock)
                             ccaps = tuple(cl)
-                stack.append((tuple(nf), tuple(nfd), tuple(nc), nm, ccaps, key, (move,)))
+                ckey = frozenset(nf) if plain_key else (frozenset(nf), tuple(nc), nm)
+                if ckey in pushed:
+                    continue
+                pushed.add(ckey)
+                work_c: tuple[int, ...] | None = None
+                if nfd is found and nc is cells and move[1] >= 0 and not nm:
+                    # a build or a move into an empty fan: what it may unlock
+                    c = move[0]
+                    i = tops.get(c, -1)
+                    y = ((fans[i] >> 6) & 63) - 1 if i >= 0 else -1
+                    work_c = (c - 1,) if c % 13 else ()
+                    if y >= 0:
+                        work_c += (y, y - 1) if y % 13 else (y,)
+                stack.append((tuple(nf), tuple(nfd), tuple(nc), nm, ccaps, key, (move,), work_c))
         self.nodes = nodes
         return "unsolvable"
 

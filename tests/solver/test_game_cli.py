@@ -44,7 +44,7 @@ def fcs_layout(text: str) -> str:
 
 
 class TestWholeGame:
-    @pytest.mark.parametrize("spec", ["classic", "trefoil", "classic,redeals=1"])
+    @pytest.mark.parametrize("spec", ["classic", "trefoil", "classic,redeals=1", "merci"])
     def test_wins_replay(self, spec: str) -> None:
         rules = Rules.parse(spec)
         for n in (1, 2, 3):

@@ -11,7 +11,9 @@ arrangement (the gathered pile) and the generator state.
 :func:`solve_game` searches deal by deal:
 
 1. in the last deal, the exact one-deal solver (:func:`solve_deal`, with the
-   merci where the rules have it) decides;
+   merci where the rules have it) decides; with the merci, a first pass over
+   the whole game leaves it aside (the one-deal search is much faster
+   without it), and only then is it searched with the merci;
 2. in an earlier deal, it first asks whether the deal can be cleared
    without a redeal; then it tries redeals from the positions the one-deal
    search visits (most cards home first), then, to be exhaustive, from
@@ -77,6 +79,8 @@ class _GameSearch:
         self.shuffler = Shuffler(deal)
         self.tried: dict[tuple[object, ...], bool | None] = {}
         self.best = 0
+        #: False for the first pass, which leaves the merci aside
+        self.use_merci = True
 
     # -- budget ---------------------------------------------------------------
 
@@ -103,6 +107,9 @@ class _GameSearch:
         returns None with ``complete`` False when a sub-search was cut."""
         nodes, secs = self._left()
         if position.redeals_left == 0 or position.cards_in_play() == 0:
+            if position.merci_available and not self.use_merci:
+                position = Position(position.rules, position.fans, position.foundations,
+                                    position.cells, 0, True)
             res = solve_deal(position, max_nodes=nodes, max_seconds=secs, frontier=False)
             self.nodes += res.nodes
             self.best = max(self.best, res.best_score)
@@ -238,7 +245,15 @@ def solve_game(
     deadline = start + max_seconds if max_seconds is not None else None
     search = _GameSearch(rules, deal, max_nodes, deadline)
     try:
-        line = search.deal_phase(position, state)
+        line = None
+        if rules.merci:
+            # first without the merci (every reduction applies), then with it
+            search.use_merci = False
+            line = search.deal_phase(position, state)
+            search.use_merci = True
+            search.tried.clear()
+        if line is None:
+            line = search.deal_phase(position, state)
     except _OutOfBudgetError:
         return GameResult("unknown", (), search.nodes, time.perf_counter() - start,
                           search.best)

@@ -185,13 +185,18 @@ def _proof_deadlock() -> None:
     A card ``A`` that can leave its fan only to go home is *stuck* when it
     is a king (``empty_fill=none``) or when ``A+1`` lies under it in the
     same fan (``A+1`` is its only target and cannot be a top while ``A``
-    covers it).  If a stuck ``A`` lies above a lower card ``B`` of its own
-    suit, ``B`` can never go home: ``B`` needs ``A`` gone, and ``A`` can go
-    only home, after ``B``.  So the foundation of that suit never passes
-    ``rank(B) - 1``.  A card only becomes stuck when it is laid on ``A+1``,
-    so after the first position only the fan that received a card needs
-    checking.  These caps bound every foundation state reachable below the
-    position; a win needs them all at 13.
+    covers it).  A card is *dead* when it can never go home.  A stuck card
+    above a lower card ``B`` of its own suit is dead (it goes home only
+    after ``B``, which it covers), and so is a stuck card whose suit is
+    capped below its rank.  Every card under a dead stuck card is dead (it
+    never leaves the fan).  A dead card caps its suit's foundation below its
+    rank; this is iterated to a fixed point.  ``B`` under a stuck ``A`` of
+    its suit thus caps that suit at ``rank(B) - 1``.  A card only becomes
+    stuck when it is laid on ``A+1``, so after the first position only the
+    fan that received a card is checked (for a lower card of the new top's
+    suit; the full fixed point runs at the start and after a merci).  These
+    caps bound every foundation state reachable below the position; a win
+    needs them all at 13.
     """
 
 
@@ -291,18 +296,36 @@ def fan_len(value: int) -> int:
     return (value.bit_length() + 5) // 6
 
 
-def _stuck_caps(fan: int, caps: list[int], king_stuck: bool) -> None:
-    """Lower ``caps`` for deadlocks in one fan (see :func:`_proof_deadlock`)."""
-    cards = decode_fan(fan)
-    for p in range(1, len(cards)):
-        a = cards[p]
-        s, r = divmod(a, 13)
-        stuck = (r == 12 and king_stuck) or (r < 12 and (a + 1) in cards[:p])
-        if not stuck:
+def _stuck_caps(fans: list[int] | tuple[int, ...], caps: list[int], king_stuck: bool) -> None:
+    """Lower ``caps`` for the dead cards of a position (:func:`_proof_deadlock`)."""
+    info: list[tuple[list[int], list[bool]]] = []
+    for f in fans:
+        if f < 64:
             continue
-        for b in cards[:p]:
-            if b // 13 == s and b % 13 < r and b % 13 < caps[s]:
-                caps[s] = b % 13
+        cards = decode_fan(f)
+        stuck = [
+            (a % 13 == 12 and king_stuck) or (a % 13 < 12 and (a + 1) in cards[:p])
+            for p, a in enumerate(cards)
+        ]
+        if any(stuck[1:]):
+            info.append((cards, stuck))
+    changed = True
+    while changed:
+        changed = False
+        for cards, stuck in info:
+            for p in range(len(cards) - 1, 0, -1):
+                if not stuck[p]:
+                    continue
+                a = cards[p]
+                s, r = divmod(a, 13)
+                dead = r >= caps[s] or any(b // 13 == s and b % 13 < r for b in cards[:p])
+                if not dead:
+                    continue
+                for b in cards[:p]:
+                    bs, br = divmod(b, 13)
+                    if br < caps[bs]:
+                        caps[bs] = br
+                        changed = True
 
 
 def _new_stuck(fan: int, caps: list[int]) -> None:
@@ -430,8 +453,7 @@ class _Search:
             t.suit_down and t.cells == 0 and not t.takeback and not merci
             and t.rules.empty_fill != "any"
         ):
-            for f in fans:
-                _stuck_caps(f, caps, t.rules.empty_fill == "none")
+            _stuck_caps(fans, caps, t.rules.empty_fill == "none")
         return self._walk(fans, p.foundations, cells, merci, caps)
 
     def _walk(
@@ -776,9 +798,7 @@ class _Search:
                 if deadlocks and not nm:
                     if merci:  # the merci was just used: caps start now
                         cl = [13, 13, 13, 13]
-                        for g in nf:
-                            if g:
-                                _stuck_caps(g, cl, king_stuck)
+                        _stuck_caps(nf, cl, king_stuck)
                         ccaps = tuple(cl)
                     elif move[1] >= 0:
                         g = nf[move[1]]

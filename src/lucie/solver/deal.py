@@ -489,14 +489,14 @@ class _Search:
 
         # stack entries: fans, found, cells, merci, caps, parent key, moves so far
         stack: list[tuple[
-            tuple[int, ...], tuple[int, ...], tuple[int, ...], bool, tuple[int, ...],
-            object, tuple[IMove, ...], tuple[int, ...] | None,
-        ]] = [(fans0, found0, cells0, merci0, tuple(caps0), None, (), None)]
+            list[int], list[int] | tuple[int, ...], list[int], bool, tuple[int, ...],
+            object, tuple[IMove, ...], tuple[int, ...] | None, object,
+        ]] = [(list(fans0), found0, list(cells0), merci0, tuple(caps0), None, (), None, None)]
         nodes = 0
         pushed: set[object] = set()
         while stack:
-            fans_t, found_t, cells_t, merci, caps_t, pkey, pmoves, pwork = stack.pop()
-            fans = list(fans_t)
+            fans_t, found_t, cells_t, merci, caps_t, pkey, pmoves, pwork, ckey0 = stack.pop()
+            fans = fans_t  # each child owns its fan list
             found = list(found_t)
             cells = list(cells_t)
             caps = list(caps_t)
@@ -618,8 +618,10 @@ class _Search:
                                 changed = True
                                 break
             # ---- memo --------------------------------------------------------
-            if plain_key:
-                key: object = frozenset(fans)
+            if ckey0 is not None and len(moves) == len(pmoves):
+                key: object = ckey0  # nothing was forced: the key is known
+            elif plain_key:
+                key = frozenset(fans)
             else:
                 key = (frozenset(fans), tuple(sorted(cells)), merci)
             if key in visited:
@@ -695,7 +697,7 @@ class _Search:
                         nfd[s] += 1
                         nc = cells[:]
                         nc.remove(c)
-                        children.append(((c, TO_FOUNDATION), fans, nfd, nc, merci))
+                        children.append(((c, TO_FOUNDATION), fans[:], nfd, nc, merci))
             empty = -1
             if any_fill:
                 for i in fan_range:
@@ -821,7 +823,7 @@ class _Search:
                     work_c = (c - 1,) if c % 13 else ()
                     if y >= 0:
                         work_c += (y, y - 1) if y % 13 else (y,)
-                stack.append((tuple(nf), tuple(nfd), tuple(nc), nm, ccaps, key, (move,), work_c))
+                stack.append((nf, nfd, nc, nm, ccaps, key, (move,), work_c, ckey))
         self.nodes = nodes
         return "unsolvable"
 

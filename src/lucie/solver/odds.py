@@ -358,8 +358,11 @@ class Evaluator:
 
     def choose(self, position: Position, result: DealResult) -> Stop:
         """The stop state the policy picks: the highest value (ties: the
-        highest score, then the shortest line)."""
+        highest score, then the shortest line).  A frontier of one state
+        (the usual case under suit builds) needs no value at all."""
         reaches = _reaches(position, result)
+        if len(reaches) == 1:
+            return reaches[0]
         return max(
             reaches,
             key=lambda r: (self.stop_value(position, r.foundations), sum(r.foundations),

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from lucie.cli import main
-from lucie.engine import REDEAL, Game
+from lucie.engine import REDEAL, Game, Move
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
+from lucie.solver.hints import KINDS
 from lucie.solver.study import draw_deals, run_study
 
 KEYS = {"variant", "games", "wins", "win_rate", "ci95", "mean_score", "seconds", "scores"}
@@ -100,9 +101,12 @@ def test_odds_and_hint_commands(capsys: pytest.CaptureFixture[str]) -> None:
                     "--json")
     assert {"win_rate", "ci95", "samples", "mean_score"} <= set(data)
     data = run_json(capsys, "hint", "--deal", "2", "--json")
-    assert data["kind"] == "foundation" and data["move"] == "h>f"
+    assert data["kind"] in KINDS
+    move = data["move"]
+    assert isinstance(move, str) and Move.parse(move) in Game(Rules(), 2).legal_moves
     assert main(["hint", "--deal", "2"]) == 0
-    assert "h>f" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert out.startswith(move) and f"[{data['kind']}]" in out
 
 
 def test_hint_from_a_layout_and_a_saved_game(

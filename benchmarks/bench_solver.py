@@ -2,7 +2,8 @@
 
 ``python benchmarks/run.py solver``.  One process, one core.  Times are
 wall-clock of :func:`solve_deal` / :func:`solve_game` alone (the starting
-positions are built before the clock starts).
+positions are built before the clock starts); the CPU time of the process
+is printed too, as wall-clock suffers when other work shares the machine.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ def _verdicts(spec: str, deals: range, *, frontier: bool, max_seconds: float | N
     times: list[float] = []
     counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
     nodes = 0
+    cpu_start = time.process_time()
     total_start = time.perf_counter()
     for p in positions:
         t = time.perf_counter()
@@ -30,12 +32,13 @@ def _verdicts(spec: str, deals: range, *, frontier: bool, max_seconds: float | N
         counts[r.status] += 1
         nodes += r.nodes
     total = time.perf_counter() - total_start
+    cpu = time.process_time() - cpu_start
     kind = "full frontier" if frontier else "verdict only"
     budget = f", budget {max_seconds:g} s/deal" if max_seconds else ""
     print(f"{spec:10s} deals {deals.start}..{deals.stop - 1} ({kind}{budget}): "
           f"median {statistics.median(times) * 1000:.2f} ms, "
           f"p90 {sorted(times)[int(len(times) * 0.9)] * 1000:.1f} ms, "
-          f"max {max(times) * 1000:.0f} ms, total {total:.2f} s; "
+          f"max {max(times) * 1000:.0f} ms, total {total:.2f} s (CPU {cpu:.2f} s); "
           f"solvable {counts['solved']}/{len(positions)} "
           f"({100 * counts['solved'] / len(positions):.1f}%), "
           f"unknown {counts['unknown']}, {nodes} nodes", flush=True)
@@ -63,11 +66,11 @@ def main() -> None:
     _verdicts("classic", range(1, 501), frontier=True, max_seconds=None)
     _verdicts("trefoil", range(1, 501), frontier=False, max_seconds=None)
     _verdicts("fan", range(1, 101), frontier=False, max_seconds=10)
-    _verdicts("alternate", range(1, 101), frontier=False, max_seconds=2)
-    _verdicts("shamrocks", range(1, 51), frontier=False, max_seconds=2)
+    _verdicts("alternate", range(1, 31), frontier=False, max_seconds=1)
+    _verdicts("shamrocks", range(1, 31), frontier=False, max_seconds=1)
     print("whole numbered games across the redeals (fixed shuffles):")
     _whole("classic", range(1, 201), max_seconds=10)
-    _whole("merci", range(1, 51), max_seconds=10)
+    _whole("merci", range(1, 101), max_seconds=10)
     _whole("trefoil", range(1, 51), max_seconds=10)
 
 

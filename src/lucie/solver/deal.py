@@ -177,26 +177,34 @@ def _proof_builds() -> None:
 
 
 def _proof_deadlock() -> None:
-    """Deadlocked cards (``build=suit``, ``direction=down``).
+    """Deadlocked cards and the foundation caps.
 
     Settings: no cells, no merci to come, no take-back, ``empty_fill``
-    ``none`` (``king`` allowed when the blocking card is not a king).
+    ``none`` or ``king``.  Then a card leaves its fan only to go home, onto
+    a fan top that accepts it, or (``king``) into an empty fan.
 
-    A card ``A`` that can leave its fan only to go home is *stuck* when it
-    is a king (``empty_fill=none``) or when ``A+1`` lies under it in the
-    same fan (``A+1`` is its only target and cannot be a top while ``A``
-    covers it).  A card is *dead* when it can never go home.  A stuck card
-    above a lower card ``B`` of its own suit is dead (it goes home only
-    after ``B``, which it covers), and so is a stuck card whose suit is
-    capped below its rank.  Every card under a dead stuck card is dead (it
-    never leaves the fan).  A dead card caps its suit's foundation below its
-    rank; this is iterated to a fixed point.  ``B`` under a stuck ``A`` of
-    its suit thus caps that suit at ``rank(B) - 1``.  A card only becomes
-    stuck when it is laid on ``A+1``, so after the first position only the
-    fan that received a card is checked (for a lower card of the new top's
-    suit; the full fixed point runs at the start and after a merci).  These
-    caps bound every foundation state reachable below the position; a win
-    needs them all at 13.
+    A card ``A`` is *stuck* (it can leave its fan only to go home) when no
+    empty fan may take it and every card it may be laid on lies under it in
+    the same fan (such a card cannot be a top while ``A`` covers it) or is
+    already home (it never comes back).  Under suit builds going down this
+    is: a king (``empty_fill=none``), or ``A+1`` under ``A``.
+
+    A card is *dead* when it can never go home.  A stuck card above a lower
+    card ``B`` of its own suit is dead (it goes home only after ``B``, which
+    it covers), and so is a stuck card whose suit is capped below its rank.
+    Every card under a dead stuck card is dead (it never leaves the fan).
+    A dead card caps its suit's foundation below its rank; this is iterated
+    to a fixed point.  ``B`` under a stuck ``A`` of its suit thus caps that
+    suit at ``rank(B) - 1``.  The caps bound every foundation state
+    reachable from the position (and so from its descendants); a win needs
+    them all at 13.
+
+    Under suit builds going down a card only becomes stuck when it is laid
+    on ``A+1``, so after the first position only the fan that received a
+    card is checked (for a lower card of the new top's suit); the full
+    fixed point runs at the start and after a merci.  Under the other
+    builds, where a card also becomes stuck when its targets go home, it
+    runs at every position.
     """
 
 
@@ -296,18 +304,28 @@ def fan_len(value: int) -> int:
     return (value.bit_length() + 5) // 6
 
 
-def _stuck_caps(fans: list[int] | tuple[int, ...], caps: list[int], king_stuck: bool) -> None:
+def _stuck_caps(
+    fans: list[int] | tuple[int, ...],
+    found: list[int] | tuple[int, ...],
+    caps: list[int],
+    onto: tuple[tuple[int, ...], ...],
+    fill_ok: tuple[bool, ...],
+) -> None:
     """Lower ``caps`` for the dead cards of a position (:func:`_proof_deadlock`)."""
     info: list[tuple[list[int], list[bool]]] = []
     for f in fans:
         if f < 64:
             continue
         cards = decode_fan(f)
-        stuck = [
-            (a % 13 == 12 and king_stuck) or (a % 13 < 12 and (a + 1) in cards[:p])
-            for p, a in enumerate(cards)
-        ]
-        if any(stuck[1:]):
+        stuck = [False]
+        for p in range(1, len(cards)):
+            a = cards[p]
+            if fill_ok[a]:
+                stuck.append(False)
+                continue
+            below = cards[:p]
+            stuck.append(all(t in below or found[t // 13] > t % 13 for t in onto[a]))
+        if any(stuck):
             info.append((cards, stuck))
     changed = True
     while changed:
@@ -449,11 +467,8 @@ class _Search:
         cells = tuple(sorted(int(c) for c in p.cells if c is not None))
         merci = p.merci_available
         caps = [13, 13, 13, 13]
-        if (
-            t.suit_down and t.cells == 0 and not t.takeback and not merci
-            and t.rules.empty_fill != "any"
-        ):
-            _stuck_caps(fans, caps, t.rules.empty_fill == "none")
+        if t.cells == 0 and not t.takeback and not merci and t.rules.empty_fill != "any":
+            _stuck_caps(fans, p.foundations, caps, t.onto, t.fill_ok)
         return self._walk(fans, p.foundations, cells, merci, caps)
 
     def _walk(
@@ -480,7 +495,11 @@ class _Search:
         sb_fill = t.safe_build_fill
         sb_none = sb_fill == "none"
         deadlocks = t.suit_down and ncells == 0 and not takeback and t.rules.empty_fill != "any"
-        king_stuck = t.rules.empty_fill == "none"
+        # other builds: the dead cards are recomputed at every position
+        general_dead = (
+            not t.suit_down and ncells == 0 and not takeback
+            and t.rules.empty_fill != "any"
+        )
         plain_key = ncells == 0 and not merci0
         max_nodes = self.max_nodes
         deadline = self.deadline
@@ -634,6 +653,8 @@ class _Search:
             if deadline is not None and not nodes & 255 and time.perf_counter() > deadline:
                 self.nodes = nodes
                 raise _BudgetError
+            if general_dead and not merci:
+                _stuck_caps(fans, found, caps, onto, fill_ok)
             # ---- goal and frontier --------------------------------------
             fnd = (found[0], found[1], found[2], found[3])
             total = found[0] + found[1] + found[2] + found[3]
@@ -800,7 +821,7 @@ class _Search:
                 if deadlocks and not nm:
                     if merci:  # the merci was just used: caps start now
                         cl = [13, 13, 13, 13]
-                        _stuck_caps(nf, cl, king_stuck)
+                        _stuck_caps(nf, nfd, cl, onto, fill_ok)
                         ccaps = tuple(cl)
                     elif move[1] >= 0:
                         g = nf[move[1]]

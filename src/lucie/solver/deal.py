@@ -699,26 +699,25 @@ class _Search:
             # ---- children ------------------------------------------------
             children: list[tuple[IMove, list[int], list[int], list[int], bool]] = []
             # foundation moves (those left after the forced ones)
-            if True:
-                for i in fan_range:
-                    f = fans[i]
-                    if f:
-                        c = (f & 63) - 1
-                        s = c // 13
-                        if found[s] == c - s * 13:
-                            nf = fans[:]
-                            nf[i] = f >> 6
-                            nfd = found[:]
-                            nfd[s] += 1
-                            children.append(((c, TO_FOUNDATION), nf, nfd, cells, merci))
-                for c in cells:
+            for i in fan_range:
+                f = fans[i]
+                if f:
+                    c = (f & 63) - 1
                     s = c // 13
                     if found[s] == c - s * 13:
+                        nf = fans[:]
+                        nf[i] = f >> 6
                         nfd = found[:]
                         nfd[s] += 1
-                        nc = cells[:]
-                        nc.remove(c)
-                        children.append(((c, TO_FOUNDATION), fans[:], nfd, nc, merci))
+                        children.append(((c, TO_FOUNDATION), nf, nfd, cells, merci))
+            for c in cells:
+                s = c // 13
+                if found[s] == c - s * 13:
+                    nfd = found[:]
+                    nfd[s] += 1
+                    nc = cells[:]
+                    nc.remove(c)
+                    children.append(((c, TO_FOUNDATION), fans[:], nfd, nc, merci))
             empty = -1
             if any_fill:
                 for i in fan_range:

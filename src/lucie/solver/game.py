@@ -47,6 +47,9 @@ from lucie.solver.deal import _BudgetError, _Search, engine_move, solve_deal
 
 GameStatus = Literal["won", "lost", "unknown"]
 
+#: Most positions one sub-search (one deal's search) may use.
+SUB_NODES = 20_000
+
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
@@ -81,6 +84,8 @@ class _GameSearch:
         self.best = 0
         #: False for the first pass, which leaves the merci aside
         self.use_merci = True
+        #: a sub-search was cut short: no "lost" verdict
+        self.incomplete = False
 
     # -- budget ---------------------------------------------------------------
 
@@ -101,30 +106,40 @@ class _GameSearch:
 
     # -- the search -----------------------------------------------------------
 
+    def _cap(self, nodes: int | None, secs: float | None) -> tuple[int | None, float | None]:
+        """A budget for one sub-search, so that one hard deal does not take
+        all of it (a sub-search cut short makes the verdict ``unknown``)."""
+        if self.rules.redeals == 0:  # one deal: it may have the whole budget
+            return nodes, secs
+        cap = SUB_NODES if nodes is None else min(nodes, SUB_NODES)
+        return cap, secs
+
     def deal_phase(self, position: Position, state: RandomState) -> list[Move] | None:
         """A winning line from ``position`` (redeals shuffled from ``state``),
-        None if there is none; raises :class:`_OutOfBudgetError` when the budget ends and
-        returns None with ``complete`` False when a sub-search was cut."""
+        or None; raises :class:`_OutOfBudgetError` when the budget ends, and
+        sets ``incomplete`` when a sub-search was cut short."""
         nodes, secs = self._left()
+        sub_nodes, sub_secs = self._cap(nodes, secs)
         if position.redeals_left == 0 or position.cards_in_play() == 0:
             if position.merci_available and not self.use_merci:
                 position = Position(position.rules, position.fans, position.foundations,
                                     position.cells, 0, True)
-            res = solve_deal(position, max_nodes=nodes, max_seconds=secs, frontier=False)
+            res = solve_deal(position, max_nodes=sub_nodes, max_seconds=sub_secs,
+                             frontier=False)
             self.nodes += res.nodes
             self.best = max(self.best, res.best_score)
             if res.status == "unknown":
-                raise _OutOfBudgetError
+                self.incomplete = True
+                self._left()
             return list(res.moves) if res.status == "solved" else None
         # the reduced one-deal graph: a win now, else candidate redeal points
-        search = _Search(position, True, nodes if nodes is not None else None,
-                         secs, time.perf_counter())
+        search = _Search(position, True, sub_nodes, sub_secs, time.perf_counter())
         try:
             status = search.run_or_raise()
         except _BudgetError:
-            self.nodes += search.nodes
-            raise _OutOfBudgetError from None
+            status = "unknown"  # go on with the positions visited so far
         self.nodes += search.nodes
+        self._left()
         if status == "solved":
             self.best = 52
             res = search.result(status, 0.0)
@@ -136,8 +151,11 @@ class _GameSearch:
             found = self.try_redeal(cand, state)
             if found is not None:
                 return [*line, REDEAL, *found]
-        # exhaustive: every arrangement of this deal
+        # exhaustive: every arrangement of this deal (a win in it too, in
+        # case the reduced search above was cut short)
         for cand, line in _all_arrangements(position, self._tick):
+            if cand.is_won:
+                return line
             found = self.try_redeal(cand, state)
             if found is not None:
                 return [*line, REDEAL, *found]
@@ -258,7 +276,8 @@ def solve_game(
         return GameResult("unknown", (), search.nodes, time.perf_counter() - start,
                           search.best)
     if line is None:
-        return GameResult("lost", (), search.nodes, time.perf_counter() - start, search.best)
+        status: GameStatus = "unknown" if search.incomplete else "lost"
+        return GameResult(status, (), search.nodes, time.perf_counter() - start, search.best)
     game = Game(rules, deal)
     try:
         game.push_all(line)

@@ -72,6 +72,7 @@ def main() -> None:
     _whole("classic", range(1, 201), max_seconds=10)
     _whole("merci", range(1, 101), max_seconds=10)
     _whole("trefoil", range(1, 51), max_seconds=10)
+    _whole("flower", range(1, 21), max_seconds=5)
 
 
 if __name__ == "__main__":

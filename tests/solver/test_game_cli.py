@@ -71,6 +71,19 @@ class TestWholeGame:
             whole = solve_game(rules, n)
             assert whole.status == {"solved": "won", "unsolvable": "lost"}[one.status]
 
+    def test_cut_sub_search_never_claims_lost(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """With every one-deal search cut short, the verdict is a checked win
+        or unknown, never lost."""
+        monkeypatch.setattr("lucie.solver.game.SUB_NODES", 2)
+        rules = Rules.parse("flower")
+        for n in (1, 2):
+            result = solve_game(rules, n, max_seconds=2)
+            assert result.status in ("won", "unknown")
+            if result.status == "won":
+                game = Game(rules, n)
+                game.push_all(result.moves)
+                assert game.position.is_won
+
     def test_budget_gives_unknown(self) -> None:
         result = solve_game(Rules.parse("alternate"), 4, max_nodes=200)
         assert result.status == "unknown" and result.moves == ()

@@ -35,7 +35,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -96,6 +96,10 @@ class _GameSearch:
             raise _OutOfBudgetError
         return nodes, secs
 
+    def _check_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _OutOfBudgetError
+
     def _tick(self) -> None:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
@@ -145,7 +149,7 @@ class _GameSearch:
             res = search.result(status, 0.0)
             return list(res.moves)
         candidates = sorted(
-            _visited_positions(search), key=lambda pl: -pl[0].score
+            _visited_positions(search, self._check_time), key=lambda pl: -pl[0].score
         )
         for cand, line in candidates:
             found = self.try_redeal(cand, state)
@@ -177,8 +181,11 @@ class _GameSearch:
         return self.deal_phase(after, new_state)
 
 
-def _visited_positions(search: _Search) -> Iterator[tuple[Position, list[Move]]]:
-    """Every position the one-deal search expanded, with its engine line."""
+def _visited_positions(
+    search: _Search, check: Callable[[], None]
+) -> Iterator[tuple[Position, list[Move]]]:
+    """Every position the one-deal search expanded, with its engine line
+    (``check`` is called every 64 positions, to stop on the budget)."""
     children: dict[object, list[object]] = {}
     root = None
     for key, (parent, _moves) in search.visited.items():
@@ -197,8 +204,12 @@ def _visited_positions(search: _Search) -> Iterator[tuple[Position, list[Move]]]
         p = p.apply(mv)
         line.append(mv)
     stack.append((root, p, line))
+    count = 0
     while stack:
         key, p, line = stack.pop()
+        count += 1
+        if not count & 63:
+            check()
         yield p, line
         for child in children.get(key, ()):
             q = p

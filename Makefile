@@ -27,7 +27,7 @@ test: $(VENV)/.test-installed
 	scripts/ensure-chromium
 	$(BIN)/python -m ruff check src tests benchmarks
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest $(ARGS)
+	$(BIN)/python -m pytest -n auto $(ARGS)
 
 lint: $(VENV)/.test-installed
 	$(BIN)/python -m ruff check src tests benchmarks

@@ -437,13 +437,23 @@ class Position:
         return moves
 
     def has_moves(self) -> bool:
-        return bool(self.legal_moves())
+        """Whether any move is legal, without listing the (many) merci moves.
+
+        Same answer as ``bool(self.legal_moves())``: a merci needs a buried
+        card (it may go back onto its own fan), and when neither a plain move
+        nor a merci exists the strict rule allows the redeal too.
+        """
+        if self._plain_moves():
+            return True
+        if self.merci_available and any(len(f) > 1 for f in self.fans):
+            return True
+        return bool(self.redeals_left and self.cards_in_play())
 
     def status(self) -> Status:
         """``won``, ``lost`` (no move left) or ``playing``."""
         if self.is_won:
             return "won"
-        return "playing" if self.legal_moves() else "lost"
+        return "playing" if self.has_moves() else "lost"
 
     def why_illegal(self, move: Move) -> str | None:
         """None if ``move`` is legal here, else why not (in words).

@@ -112,6 +112,7 @@ def test_random_play_keeps_every_invariant(rules: Rules, deal: int,
     p = game.position
     legal = set(p.legal_moves())
     assert len(legal) == len(p.legal_moves())  # no duplicates
+    assert p.has_moves() == bool(legal)
     for move in candidate_moves(p) + list(legal):
         assert (move in legal) == p.is_legal(move), (str(move), p.why_illegal(move))
     # save and reload replays to the same game

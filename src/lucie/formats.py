@@ -29,6 +29,7 @@ lucie.errors.LayoutError: without a Foundations line ... the C foundation would 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any, Final
@@ -171,17 +172,9 @@ def parse_layout(text: str, rules: Rules) -> Position:
             raise LayoutError(
                 f"fan {FAN_NAMES[i]} holds {len(fan)} cards, more than max_fan={rules.max_fan}"
             )
-    try:
-        position = Position.start(rules, fans, foundations, cell_list)
-        if redeals_left != rules.redeals or merci_used:
-            position = Position(
-                rules, position.fans, position.foundations, position.cells,
-                redeals_left, merci_used,
-            )
-        position.check_cards()
-    except LucieError as exc:  # pragma: no cover - guarded above
-        raise LayoutError(str(exc)) from None
-    return position
+    # every card is now in exactly one place (checked above, with messages)
+    start = Position.start(rules, fans, foundations, cell_list)
+    return dataclasses.replace(start, redeals_left=redeals_left, merci_used=merci_used)
 
 
 def _implied_foundations(on_table: set[Card]) -> tuple[int, int, int, int]:

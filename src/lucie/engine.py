@@ -37,8 +37,10 @@ from lucie.deals import (
     Shuffler,
     check_deal_number,
     deal_layout,
+    lay_out,
     random_deal_number,
     redeal_fans,
+    shuffled_deck,
 )
 from lucie.errors import CardError, LucieError, MoveError
 from lucie.rules import Rules
@@ -815,8 +817,9 @@ class Game:
         else:
             self.deal = check_deal_number(deal) if deal is not None else random_deal_number()
             self.seed = self.deal
-            fans, foundations, state = deal_layout(self.rules, self.deal)
-            self._shuffler = Shuffler(self.seed)
+            deck, self._shuffler = shuffled_deck(self.deal)
+            fans, foundations = lay_out(self.rules, deck)
+            state = self._shuffler.state()
             start = Position.start(self.rules, fans, foundations)
         self._positions: list[Position] = [start]
         self._states: list[RandomState] = [state]

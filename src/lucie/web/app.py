@@ -447,30 +447,42 @@ class Api:
         session = await self._session(request)
         return state_json(session)
 
-    async def _play(self, session: Session, moves: list[Move], autoplay: bool) -> Any:
-        """Play ``moves`` (checked first: an illegal one changes nothing),
+    async def _changed(self, session: Session, applied: list[Move],
+                       messages: list[str]) -> dict[str, Any]:
+        """Record a change and answer with the new state, the moves applied
+        and what they did.  Called under ``session.lock``."""
+        if applied:
+            await self.registry.changed(session)
+        data = state_json(session)
+        data["applied"] = [str(m) for m in applied]
+        data["messages"] = messages
+        return data
+
+    @staticmethod
+    def _autoplay(game: Game, applied: list[Move], messages: list[str]) -> None:
+        """Play the autoplay moves, noting each in ``applied`` and ``messages``."""
+        for move in autoplay_moves(game.position):
+            messages.append(game.describe(move))
+            game.push(move)
+            applied.append(move)
+
+    async def _play(self, session: Session, move: Move, autoplay: bool) -> Any:
+        """Play ``move`` (checked first: an illegal one changes nothing),
         then the autoplay moves if asked."""
         game = session.game
         async with session.lock:
             if game.resigned:
                 raise ApiError(409, "the game was resigned: undo or start a new game")
             position = game.position
-            why = position.why_illegal(moves[0])
+            why = position.why_illegal(move)
             if why is not None:
-                raise ApiError(409, f"{moves[0]}: {why}", reason=why, move=str(moves[0]))
-            messages = [position.describe(moves[0])]
-            game.push(moves[0])
-            applied = [moves[0]]
+                raise ApiError(409, f"{move}: {why}", reason=why, move=str(move))
+            messages = [position.describe(move)]
+            game.push(move)
+            applied = [move]
             if autoplay and not game.outcome.finished:
-                for move in autoplay_moves(game.position):
-                    messages.append(game.describe(move))
-                    game.push(move)
-                    applied.append(move)
-            await self.registry.changed(session)
-            data = state_json(session)
-        data["applied"] = [str(m) for m in applied]
-        data["messages"] = messages
-        return data
+                self._autoplay(game, applied, messages)
+            return await self._changed(session, applied, messages)
 
     async def move(self, request: Request) -> Any:
         session = await self._session(request)
@@ -480,12 +492,12 @@ class Api:
             move = Move.parse(text)
         except MoveError as exc:
             raise ApiError(400, str(exc)) from None
-        return await self._play(session, [move], _flag(data, "autoplay"))
+        return await self._play(session, move, _flag(data, "autoplay"))
 
     async def redeal(self, request: Request) -> Any:
         session = await self._session(request)
         data = await read_object(request)
-        return await self._play(session, [REDEAL], _flag(data, "autoplay"))
+        return await self._play(session, REDEAL, _flag(data, "autoplay"))
 
     async def merci(self, request: Request) -> Any:
         session = await self._session(request)
@@ -499,24 +511,18 @@ class Api:
         if len(fan_text) != 1 or fan_text not in FAN_NAMES:
             raise ApiError(400, f"field 'fan' must be a fan letter, not {fan_text!r}")
         move = Move.card_to_fan(card, FAN_NAMES.index(fan_text))
-        return await self._play(session, [move], _flag(data, "autoplay"))
+        return await self._play(session, move, _flag(data, "autoplay"))
 
     async def autoplay(self, request: Request) -> Any:
         session = await self._session(request)
         await read_object(request)
         game = session.game
         async with session.lock:
-            moves = [] if game.resigned else autoplay_moves(game.position)
-            messages = []
-            for move in moves:
-                messages.append(game.describe(move))
-                game.push(move)
-            if moves:
-                await self.registry.changed(session)
-            data = state_json(session)
-        data["applied"] = [str(m) for m in moves]
-        data["messages"] = messages
-        return data
+            applied: list[Move] = []
+            messages: list[str] = []
+            if not game.resigned:
+                self._autoplay(game, applied, messages)
+            return await self._changed(session, applied, messages)
 
     async def undo(self, request: Request) -> Any:
         session = await self._session(request)

@@ -491,18 +491,23 @@ class LucieApp(App[int]):
             for m in autoplay_moves(game.position):
                 game.push(m)
                 extra += 1
+        msg = text[0].upper() + text[1:] + "."
+        if extra:
+            msg += f"  Autoplay sent {extra} card{'s' if extra > 1 else ''} home."
+        self._settle(msg)
+        self.check_end()
+        return True
+
+    def _settle(self, message: str) -> None:
+        """After the game changed: drop the pick and the hint, show
+        ``message``, save and redraw."""
         self.selection = None
         self.merci_mode = False
         self.merci_fan = None
         self.hint_move = None
-        msg = text[0].upper() + text[1:] + "."
-        if extra:
-            msg += f"  Autoplay sent {extra} card{'s' if extra > 1 else ''} home."
-        self.message, self.message_kind = glyphs(msg), ""
+        self.message, self.message_kind = glyphs(message), ""
         self.save()
         self.redraw()
-        self.check_end()
-        return True
 
     def save(self) -> None:
         try:
@@ -809,12 +814,7 @@ class LucieApp(App[int]):
             except StoreError as exc:
                 self.say(f"Could not save: {exc}", "error")
             self.finished_recorded = False
-        self.selection = None
-        self.merci_mode = False
-        self.hint_move = None
-        self.message, self.message_kind = glyphs(f"Undone: {what}."), ""
-        self.save()
-        self.redraw()
+        self._settle(f"Undone: {what}.")
 
     def action_redo(self) -> None:
         game = self.game
@@ -823,12 +823,7 @@ class LucieApp(App[int]):
             return
         what = game.position.describe(game.redo_moves[0])
         game.redo()
-        self.selection = None
-        self.merci_mode = False
-        self.hint_move = None
-        self.message, self.message_kind = glyphs(f"Redone: {what}."), ""
-        self.save()
-        self.redraw()
+        self._settle(f"Redone: {what}.")
         self.check_end()
 
     def action_redeal(self) -> None:

@@ -746,57 +746,45 @@ class _Search:
                     nf[i] = f >> 6
                     nf[empty] = c + 1
                     children.append(((c, empty), nf, found, cells, merci))
-            # cells
-            if ncells:
-                if len(cells) < ncells:
-                    for i in fan_range:
-                        f = fans[i]
-                        if f:
-                            c = (f & 63) - 1
-                            nf = fans[:]
-                            nf[i] = f >> 6
-                            nc = sorted([*cells, c])
-                            children.append(((c, TO_CELL), nf, found, nc, merci))
-                for c in cells:
-                    nc = cells[:]
-                    nc.remove(c)
-                    for tcard in onto[c]:
-                        j = tops.get(tcard, -1)
-                        if j < 0:
-                            continue
-                        g = fans[j]
-                        if max_fan is not None and fan_len(g) >= max_fan:
-                            continue
+            # fan to cell
+            if len(cells) < ncells:
+                for i in fan_range:
+                    f = fans[i]
+                    if f:
+                        c = (f & 63) - 1
                         nf = fans[:]
-                        nf[j] = (g << 6) | (c + 1)
-                        children.append(((c, j), nf, found, nc, merci))
-                    if empty >= 0 and fill_ok[c]:
-                        nf = fans[:]
-                        nf[empty] = c + 1
-                        children.append(((c, empty), nf, found, nc, merci))
-            # foundation take-back
+                        nf[i] = f >> 6
+                        nc = sorted([*cells, c])
+                        children.append(((c, TO_CELL), nf, found, nc, merci))
+            # cards laid on a fan from a cell or (take-back) the foundations:
+            # (card, foundations after, cells after)
+            lay: list[tuple[int, list[int], list[int]]] = []
+            for c in cells:
+                nc = cells[:]
+                nc.remove(c)
+                lay.append((c, found, nc))
             if takeback:
                 for s in range(4):
                     n = found[s]
-                    if not n:
+                    if n:
+                        nfd = found[:]
+                        nfd[s] -= 1
+                        lay.append((s * 13 + n - 1, nfd, cells))
+            for c, nfd, nc in lay:
+                for tcard in onto[c]:
+                    j = tops.get(tcard, -1)
+                    if j < 0:
                         continue
-                    c = s * 13 + n - 1
-                    nfd = found[:]
-                    nfd[s] -= 1
-                    for tcard in onto[c]:
-                        j = tops.get(tcard, -1)
-                        if j < 0:
-                            continue
-                        g = fans[j]
-                        if max_fan is not None and fan_len(g) >= max_fan:
-                            continue
-                        nf = fans[:]
-                        nf[j] = (g << 6) | (c + 1)
-                        children.append(((c, j), nf, nfd, cells, merci))
-                    if empty >= 0 and fill_ok[c]:
-                        nf = fans[:]
-                        nf[empty] = c + 1
-                        children.append(((c, empty), nf, nfd, cells, merci))
+                    g = fans[j]
+                    if max_fan is not None and fan_len(g) >= max_fan:
+                        continue
+                    nf = fans[:]
+                    nf[j] = (g << 6) | (c + 1)
+                    children.append(((c, j), nf, nfd, nc, merci))
+                if empty >= 0 and fill_ok[c]:
+                    nf = fans[:]
+                    nf[empty] = c + 1
+                    children.append(((c, empty), nf, nfd, nc, merci))
             # the merci
             if merci and not (strict and children):
                 targets = [j for j in fan_range if fans[j]]

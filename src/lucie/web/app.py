@@ -612,15 +612,10 @@ class Api:
         game = session.game
         position = game.position
 
-        def run() -> Any:
-            kwargs: dict[str, Any] = {"samples": samples}
-            try:
-                return module.estimate_odds(position, max_seconds=seconds, **kwargs)
-            except TypeError:
-                return module.estimate_odds(position, **kwargs)
-
         try:
-            result = await anyio.to_thread.run_sync(run)
+            result = await anyio.to_thread.run_sync(
+                lambda: module.estimate_odds(position, samples=samples, max_seconds=seconds)
+            )
         except LucieError as exc:
             raise ApiError(422, f"no odds here: {exc}") from None
         low, high = result.ci95

@@ -151,39 +151,39 @@
     while (container.children.length < count) container.appendChild(make(container.children.length));
   }
 
-  function makeFanSlot(i) {
+  function makeSlot(kind, target) {
     const slot = document.createElement("div");
-    slot.className = "slot fan";
+    slot.className = `slot ${kind}`;
     slot.tabIndex = 0;
     slot.setAttribute("role", "button");
+    if (target) slot.dataset.target = target;
+    return slot;
+  }
+
+  function addName(slot, text) {
     const name = document.createElement("span");
     name.className = "fan-name";
+    name.textContent = text;
     slot.appendChild(name);
+  }
+
+  function makeFanSlot(i) {
+    const slot = makeSlot("fan");
+    addName(slot, "");
     return slot;
   }
 
   function makeFoundationSlot(s) {
-    const slot = document.createElement("div");
-    slot.className = "slot foundation";
-    slot.tabIndex = 0;
-    slot.setAttribute("role", "button");
+    const slot = makeSlot("foundation", `foundation:${s}`);
     const mark = svgEl("svg", { viewBox: "0 0 60 84", class: "mark", "aria-hidden": "true" });
     mark.appendChild(useSuit(SUIT_ORDER[s], 12, 24, 36));
     slot.appendChild(mark);
-    slot.dataset.target = `foundation:${s}`;
     return slot;
   }
 
   function makeCellSlot(c) {
-    const slot = document.createElement("div");
-    slot.className = "slot cell";
-    slot.tabIndex = 0;
-    slot.setAttribute("role", "button");
-    slot.dataset.target = `cell:${c}`;
-    const name = document.createElement("span");
-    name.className = "fan-name";
-    name.textContent = `cell ${c + 1}`;
-    slot.appendChild(name);
+    const slot = makeSlot("cell", `cell:${c}`);
+    addName(slot, `cell ${c + 1}`);
     return slot;
   }
 

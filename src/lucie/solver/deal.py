@@ -59,7 +59,7 @@ from typing import Final, Literal
 from lucie.cards import DECK
 from lucie.engine import Move, Position
 from lucie.errors import LucieError
-from lucie.rules import Rules, accepts
+from lucie.rules import Rules
 
 Status = Literal["solved", "unsolvable", "unknown"]
 
@@ -235,13 +235,13 @@ class _Tables:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         b, d = rules.build, rules.direction
-        #: onto[c]: the cards that c may be laid on.
+        #: onto[c]: the cards that c may be laid on (:meth:`Rules.homes`).
         self.onto: tuple[tuple[int, ...], ...] = tuple(
-            tuple(int(t) for t in DECK if accepts(t, c, b, d)) for c in DECK
+            tuple(int(t) for t in tops) for tops in rules.homes()
         )
         #: under[c]: the cards that may be laid on c.
         self.under: tuple[tuple[int, ...], ...] = tuple(
-            tuple(int(y) for y in DECK if accepts(c, y, b, d)) for c in DECK
+            tuple(y for y in range(52) if c in self.onto[y]) for c in range(52)
         )
         self.fill_ok: tuple[bool, ...] = tuple(rules.accepts((), c) for c in DECK)
         self.any_fill = any(self.fill_ok)

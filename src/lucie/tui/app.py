@@ -362,7 +362,7 @@ class LucieApp(App[int]):
             return
         p = self.game.position
         sel = self.selection
-        legal = [m for m in p.legal_moves() if sel.matches(m)] if sel is not None else []
+        legal = self._moves_of(sel) if sel is not None else []
         fan_targets = {m.dst for m in legal if m.dst_kind == "fan"}
         cell_targets = {m.dst for m in legal if m.dst_kind == "cell"}
         home_target = any(m.dst_kind == "foundation" for m in legal)
@@ -440,12 +440,13 @@ class LucieApp(App[int]):
             self.message_kind = ""
         self.redraw()
 
+    def _moves_of(self, sel: Selection) -> list[Move]:
+        """The legal moves of the picked card."""
+        return [m for m in self.game.position.legal_moves() if sel.matches(m)]
+
     def _targets_text(self, sel: Selection) -> str:
-        p = self.game.position
         names: list[str] = []
-        for m in p.legal_moves():
-            if not sel.matches(m):
-                continue
+        for m in self._moves_of(sel):
             if m.dst_kind == "foundation":
                 names.append("home (Enter)")
             elif m.dst_kind == "cell":
@@ -637,8 +638,7 @@ class LucieApp(App[int]):
 
     def _quick_move(self, sel: Selection) -> None:
         """The same fan twice: home if it can go, else its only place."""
-        p = self.game.position
-        moves = [m for m in p.legal_moves() if sel.matches(m)]
+        moves = self._moves_of(sel)
         home = [m for m in moves if m.dst_kind == "foundation"]
         if home:
             self.play(home[0])

@@ -372,6 +372,12 @@ def _float_param(request: Request, key: str, default: float, low: float, high: f
     return value
 
 
+def _has_solver(name: str) -> bool:
+    """Whether ``lucie.solver.<name>`` is installed (without importing it)."""
+    return (importlib.util.find_spec("lucie.solver") is not None
+            and importlib.util.find_spec(f"lucie.solver.{name}") is not None)
+
+
 def _import_solver(name: str, what: str) -> Any:
     """The solver module ``lucie.solver.<name>``, or a 503 if it is absent."""
     module = f"lucie.solver.{name}"
@@ -645,13 +651,8 @@ class Api:
 
     async def features(self, request: Request) -> Any:
         """What this server can do: the page hides what is missing."""
-        return {
-            "hint": importlib.util.find_spec("lucie.solver.hints") is not None
-            if importlib.util.find_spec("lucie.solver") is not None else False,
-            "odds": importlib.util.find_spec("lucie.solver.odds") is not None
-            if importlib.util.find_spec("lucie.solver") is not None else False,
-            "stats": self.registry.store is not None,
-        }
+        return {"hint": _has_solver("hints"), "odds": _has_solver("odds"),
+                "stats": self.registry.store is not None}
 
     async def variants(self, request: Request) -> Any:
         return [

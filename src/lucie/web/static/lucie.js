@@ -660,15 +660,20 @@
     });
   }
 
+  // Another game: no card element is kept to animate from the last one.
+  function renderFresh(data) {
+    endShownFor = null;
+    cardEls.forEach((el) => el.remove());
+    cardEls.clear();
+    render(data);
+  }
+
   async function newGame(variant, deal) {
     const body = { abandon: state ? state.id : null };
     if (variant) body.variant = variant;
     if (deal) body.deal = deal;
     const data = await call("POST", "/api/games", body);
-    endShownFor = null;
-    cardEls.forEach((el) => el.remove());
-    cardEls.clear();
-    render(data);
+    renderFresh(data);
     setStatus(`New game: ${data.variant_title}, deal ${data.deal}.`, "info");
     return data;
   }
@@ -797,10 +802,7 @@
     reader.onload = () => enqueue(async () => {
       try {
         const data = await call("POST", "/api/games/load", String(reader.result), true);
-        cardEls.forEach((el) => el.remove());
-        cardEls.clear();
-        endShownFor = null;
-        render(data);
+        renderFresh(data);
         setStatus(`Loaded ${file.name}: ${data.moves.length} moves replayed.`, "info");
       } catch (e) { setStatus(`${file.name}: ${e.message}`, "error"); }
     });

@@ -125,11 +125,6 @@ def _target_notation(fans: int, cells: int) -> dict[str, str]:
     return notation
 
 
-@functools.lru_cache(maxsize=256)
-def _title(rules: Rules) -> str:
-    return rules.name()
-
-
 def table_json(game: Game, legal: list[Move] | None = None) -> dict[str, Any]:
     """What the page needs beyond :func:`position_json`: for every card that
     may be picked up, its source notation and the legal targets, and the
@@ -184,7 +179,7 @@ def state_json(session: Session) -> dict[str, Any]:
     rules = game.rules
     data.update(
         id=session.id,
-        variant_title=_title(rules),
+        variant_title=data["variant_name"],
         can_undo=game.can_undo,
         can_redo=game.can_redo,
         redeals_total=rules.redeals,

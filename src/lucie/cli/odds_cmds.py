@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from lucie.cli.common import add_json, add_variant, deal_number, game_from_args, print_json
-from lucie.engine import Game
 from lucie.errors import LucieError
 from lucie.rules import Rules
 from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
@@ -129,14 +128,10 @@ def register(sub: Any) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _game(args: argparse.Namespace) -> Game:
-    return game_from_args(args)
-
-
 def cmd_hint(args: argparse.Namespace) -> int:
     from lucie.solver.hints import hint
 
-    game = _game(args)
+    game = game_from_args(args)
     cache = _cache(args)
     advice = hint(game.position, max_seconds=args.seconds, cache=cache)
     cache.flush()
@@ -154,7 +149,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def cmd_odds(args: argparse.Namespace) -> int:
     from lucie.solver.odds import DEFAULT_TARGET, estimate_odds
 
-    game = _game(args)
+    game = game_from_args(args)
     cache = _cache(args)
     odds = estimate_odds(
         game.position, samples=args.samples, seed=args.sample_seed, cache=cache,

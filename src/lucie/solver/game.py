@@ -222,11 +222,10 @@ def _visited_positions(
 
 
 def _all_arrangements(
-    position: Position, tick: object
+    position: Position, tick: Callable[[], None]
 ) -> Iterator[tuple[Position, list[Move]]]:
     """Every exact arrangement reachable in this deal (no merci, no redeal),
     by a plain walk over the engine's legal moves."""
-    assert callable(tick)
     parents: dict[object, tuple[object, Move | None]] = {}
     start_key = (position.fans, position.cells, position.foundations)
     parents[start_key] = (None, None)

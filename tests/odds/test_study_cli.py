@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,20 @@ def test_unreachable_scheduler_is_a_clear_error(capsys: pytest.CaptureFixture[st
     status = main(["study", "--games", "1", "--scheduler", "tcp://127.0.0.1:9"])
     assert status == 2
     assert "Dask scheduler" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("spec", ["classic", "trefoil", "noredeal", "fan"])
+def test_fast_study_game_is_the_engine_checked_game(spec: str) -> None:
+    """The study plays each chosen line at once (``Stop.reached``); the same
+    policy played one engine-checked move at a time through a ``Game``
+    (with the deal's own redeals) ends every game the same way."""
+    from lucie.solver.odds import Evaluator
+    from lucie.solver.study import play_optimal, play_optimal_checked
+
+    rules = Rules.parse(spec)
+    for deal in (3, 11, 40000):
+        fast = play_optimal(rules, deal, Evaluator(
+            rules, ValueCache(None), rng=random.Random(deal), target=2))
+        checked = play_optimal_checked(rules, deal, Evaluator(
+            rules, ValueCache(None), rng=random.Random(deal), target=2))
+        assert fast == checked

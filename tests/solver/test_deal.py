@@ -20,7 +20,15 @@ from hypothesis import strategies as st
 from lucie.engine import Game, Position
 from lucie.rules import VARIANTS, Rules
 from lucie.solver import solve_deal
-from lucie.solver.deal import DealResult, decode_fan, encode_fan
+from lucie.solver.deal import (
+    DealResult,
+    RawResult,
+    decode_fan,
+    encode_fan,
+    reach_position,
+    search_deal,
+    to_engine_moves,
+)
 
 sys.path.insert(0, str(Path(__file__).parent))
 from solver_reference import endgame, pareto, reachable_foundations
@@ -70,6 +78,20 @@ def check_against_reference(position: Position) -> None:
     quick = solve_deal(position, frontier=False)
     assert quick.status == result.status
     check_lines(position, quick)
+    check_raw(position, search_deal(position), max(map(sum, ref)))
+    check_raw(position, search_deal(position, best_only=True), max(map(sum, ref)))
+
+
+def check_raw(position: Position, raw: RawResult, best: int) -> None:
+    """Internal lines: :func:`reach_position` is the engine's own replay, and
+    the best score is the reference's."""
+    assert raw.best_score == best
+    for found, line in raw.lines:
+        replayed = position
+        for move in to_engine_moves(position, line):
+            replayed = replayed.play(move)
+        assert reach_position(position, line) == replayed
+        assert replayed.foundations == found
 
 
 class TestAgainstBruteForce:

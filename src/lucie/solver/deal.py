@@ -53,6 +53,7 @@ the settings where its proof (in the docstring of the function named) holds:
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -382,9 +383,50 @@ def solve_deal(
     bound the work: when exceeded the status is ``unknown`` (``reachable``
     then holds what was found so far).
     """
+    raw = search_deal(position, max_nodes=max_nodes, max_seconds=max_seconds,
+                      frontier=frontier)
+    reach = tuple(Reach(found, to_engine_moves(position, line)) for found, line in raw.lines)
+    moves = reach[0].moves if raw.status == "solved" else ()
+    return DealResult(raw.status, moves, reach, raw.nodes, raw.seconds, raw.complete)
+
+
+@dataclass(frozen=True, slots=True)
+class RawResult:
+    """:func:`search_deal`'s answer: like :class:`DealResult`, but each
+    reachable state comes with its line of internal ``(card, target)`` moves
+    (turned into engine moves only when asked: :func:`to_engine_moves`, or
+    played at once by :func:`reach_position`).  When solved, ``lines`` is
+    the win alone."""
+
+    status: Status
+    lines: tuple[tuple[tuple[int, int, int, int], tuple[IMove, ...]], ...]
+    nodes: int
+    seconds: float
+    complete: bool
+
+    @property
+    def best_score(self) -> int:
+        return max((sum(found) for found, _ in self.lines), default=0)
+
+
+def search_deal(
+    position: Position,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    frontier: bool = True,
+    best_only: bool = False,
+) -> RawResult:
+    """:func:`solve_deal` without the engine moves (see :class:`RawResult`).
+
+    ``best_only=True`` (with ``frontier=True``) keeps only the states of the
+    best score instead of the whole frontier: a position is then pruned as
+    soon as its caps cannot beat the best score found (the study's last
+    deal, where only the win or the score matters).
+    """
     start_time = time.perf_counter()
     used = 0
-    if position.merci_available and not frontier:
+    if position.merci_available and (not frontier or best_only):
         # A line without the merci is legal too, and the search without it
         # has every reduction: try it first.  It wins, or the full search runs.
         plain = Position(position.rules, position.fans, position.foundations,
@@ -396,7 +438,7 @@ def solve_deal(
         used = first.nodes
         if max_nodes is not None:
             max_nodes = max(1, max_nodes - used)
-    search = _Search(position, frontier, max_nodes, max_seconds, start_time)
+    search = _Search(position, frontier, max_nodes, max_seconds, start_time, best_only)
     status = search.run()
     search.nodes += used
     return search.result(status, time.perf_counter() - start_time)
@@ -410,8 +452,10 @@ class _Search:
         max_nodes: int | None,
         max_seconds: float | None,
         start_time: float,
+        best_only: bool = False,
     ) -> None:
         self.position = position
+        self.best_only = best_only and frontier
         self.t = _tables(position.rules)
         self.frontier = frontier
         self.max_nodes = max_nodes if max_nodes is not None else -1
@@ -436,20 +480,16 @@ class _Search:
             out.extend(moves)
         return out
 
-    def result(self, status: Status, seconds: float) -> DealResult:
+    def result(self, status: Status, seconds: float) -> RawResult:
         if status == "solved":
-            moves = to_engine_moves(self.position, self.line_to(self.win_key))
-            reach = (Reach((13, 13, 13, 13), moves),)
-            return DealResult("solved", moves, reach, self.nodes, seconds)
-        reach_list = []
-        for found, key in sorted(self.pareto.items(), key=lambda kv: (-sum(kv[0]), kv[0])):
-            reach_list.append(
-                Reach(found, to_engine_moves(self.position, self.line_to(key)))
-            )
-        return DealResult(
-            status, (), tuple(reach_list), self.nodes, seconds,
-            complete=status == "unsolvable" and self.frontier,
+            line = tuple(self.line_to(self.win_key))
+            return RawResult("solved", (((13, 13, 13, 13), line),), self.nodes, seconds, True)
+        lines = tuple(
+            (found, tuple(self.line_to(key)))
+            for found, key in sorted(self.pareto.items(), key=lambda kv: (-sum(kv[0]), kv[0]))
         )
+        return RawResult(status, lines, self.nodes, seconds,
+                         status == "unsolvable" and self.frontier and not self.best_only)
 
     # -- the walk -----------------------------------------------------------
 
@@ -501,6 +541,8 @@ class _Search:
             and t.rules.empty_fill != "any"
         )
         plain_key = ncells == 0 and not merci0
+        best_only = self.best_only
+        best_total = -1
         max_nodes = self.max_nodes
         deadline = self.deadline
         nfans = len(fans0)
@@ -664,7 +706,16 @@ class _Search:
                 pareto.clear()
                 pareto[fnd] = key
                 return "solved"
-            if frontier:
+            if best_only:
+                # only the best score matters: keep one state of it, and prune
+                # what cannot beat it (_proof_deadlock caps bound the total)
+                if total > best_total:
+                    best_total = total
+                    pareto.clear()
+                    pareto[fnd] = key
+                if caps[0] + caps[1] + caps[2] + caps[3] <= best_total:
+                    continue
+            elif frontier:
                 if fnd not in pareto:
                     dominated = False
                     for q in pareto:
@@ -802,6 +853,8 @@ class _Search:
             if not children:
                 continue
             # ---- push (best first: foundation moves, then the rest) -----
+            # children whose caps total at most this are not worth a visit
+            bound = best_total if best_only else (-1 if frontier else 51)
             child_caps: tuple[int, ...] = tuple(caps)
             for move, nf, nfd, nc, nm in reversed(children):
                 ccaps = child_caps
@@ -815,8 +868,8 @@ class _Search:
                         if ((g >> 6) & 63) - 1 == move[0] + 1:  # laid on X+1
                             cl = list(child_caps)
                             _new_stuck(g, cl)
-                            if not frontier and cl[0] + cl[1] + cl[2] + cl[3] < 52:
-                                continue  # cannot be won (_proof_deadlock)
+                            if cl[0] + cl[1] + cl[2] + cl[3] <= bound:
+                                continue  # cannot be won / beat the best (_proof_deadlock)
                             ccaps = tuple(cl)
                 ckey = frozenset(nf) if plain_key else (frozenset(nf), tuple(nc), nm)
                 if ckey in pushed:
@@ -869,7 +922,52 @@ def _locate(position: Position, card: int) -> tuple[str, int]:
     return "card", -1
 
 
-def to_engine_moves(position: Position, moves: list[IMove]) -> tuple[Move, ...]:
+def reach_position(position: Position, line: Sequence[IMove]) -> Position:
+    """The position after an internal line from :func:`search_deal`, built
+    at once: the moves are applied as :meth:`Position.apply` applies them
+    (a fan card goes to the first free cell; a card named by the move that
+    is neither a fan top nor in a cell comes from its foundation, or is the
+    merci), without checking each one again.  The tests check that this is
+    the engine's own replay, move by move."""
+    fans = [list(f) for f in position.fans]
+    cells = list(position.cells)
+    found = list(position.foundations)
+    merci_used = position.merci_used
+    tops = {int(f[-1]): i for i, f in enumerate(fans) if f}
+    for card, target in line:
+        c = DECK[card]
+        i = tops.pop(card, -1)
+        if i >= 0:
+            fan = fans[i]
+            fan.pop()
+            if fan:
+                tops[int(fan[-1])] = i
+        elif c in cells:
+            cells[cells.index(c)] = None
+        elif found[card // 13] > card % 13:
+            found[card // 13] -= 1
+        else:
+            i = next(i for i, f in enumerate(fans) if c in f)
+            fans[i].remove(c)
+            merci_used = True
+        if target == TO_FOUNDATION:
+            found[card // 13] += 1
+        elif target == TO_CELL:
+            cells[cells.index(None)] = c
+        else:
+            fan = fans[target]
+            if fan:
+                tops.pop(int(fan[-1]), None)
+            fan.append(c)
+            tops[card] = target
+    return Position(
+        position.rules, tuple(tuple(f) for f in fans),
+        (found[0], found[1], found[2], found[3]), tuple(cells),
+        position.redeals_left, merci_used,
+    )
+
+
+def to_engine_moves(position: Position, moves: Sequence[IMove]) -> tuple[Move, ...]:
     """Replay internal moves through the engine (each checked by
     :meth:`Position.play`) and return them as engine moves."""
     out: list[Move] = []
@@ -883,4 +981,7 @@ def to_engine_moves(position: Position, moves: list[IMove]) -> tuple[Move, ...]:
     return tuple(out)
 
 
-__all__ = ["DealResult", "Reach", "engine_move", "solve_deal", "to_engine_moves"]
+__all__ = [
+    "DealResult", "RawResult", "Reach", "engine_move", "reach_position", "search_deal",
+    "solve_deal", "to_engine_moves",
+]

@@ -43,7 +43,7 @@ from lucie.deals import RandomState, Shuffler, deal_layout
 from lucie.engine import REDEAL, Game, Move, Position
 from lucie.errors import LucieError
 from lucie.rules import Rules
-from lucie.solver.deal import _BudgetError, _Search, engine_move, solve_deal
+from lucie.solver.deal import _BudgetError, _Search, engine_move, solve_deal, to_engine_moves
 
 GameStatus = Literal["won", "lost", "unknown"]
 
@@ -146,8 +146,8 @@ class _GameSearch:
         self._left()
         if status == "solved":
             self.best = 52
-            res = search.result(status, 0.0)
-            return list(res.moves)
+            raw = search.result(status, 0.0)
+            return list(to_engine_moves(position, raw.lines[0][1]))
         candidates = sorted(
             _visited_positions(search, self._check_time), key=lambda pl: -pl[0].score
         )

@@ -45,7 +45,7 @@ from lucie.solver.cache import ValueCache
 from lucie.solver.odds import Evaluator, Stop, _reaches
 
 if TYPE_CHECKING:
-    from lucie.solver.deal import DealResult
+    from lucie.solver.deal import RawResult
 
 KINDS: Final = (
     "foundation", "unblock", "safe-build", "build", "cell", "merci", "redeal",
@@ -93,9 +93,10 @@ def hint(
     legal = position.legal_moves()
     if not legal:
         return Hint(None, "lost", "the game can no longer be won: no move is left")
-    from lucie.solver.deal import solve_deal
+    from lucie.solver.deal import search_deal
 
-    result = solve_deal(position, max_seconds=max(0.05, max_seconds * 0.5), frontier=True)
+    result = search_deal(position, max_seconds=max(0.05, max_seconds * 0.5), frontier=True,
+                         best_only=position.redeals_left == 0)
     ev = Evaluator(
         position.rules, cache if cache is not None else _SHARED_CACHE,
         rng=random.Random(seed), target=HINT_TARGET, deadline=start + max_seconds,
@@ -109,12 +110,12 @@ def hint(
 
 
 def _explain(
-    position: Position, result: DealResult, stop: Stop, legal: list[Move], note: str
+    position: Position, result: RawResult, stop: Stop, legal: list[Move], note: str
 ) -> Hint:
     reaches = _reaches(position, result)
     won = sum(stop.foundations) == 52
     if position.redeals_left == 0 and not won and result.status != "unknown":
-        best = max(reaches, key=lambda r: (sum(r.foundations), -len(r.moves)))
+        best = max(reaches, key=lambda r: (sum(r.foundations), -len(r.line)))
         if best.moves:
             first = best.moves[0]
             return Hint(

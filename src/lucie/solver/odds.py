@@ -70,7 +70,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -82,7 +82,7 @@ from lucie.rules import Rules
 from lucie.solver.cache import StateKey, ValueCache
 
 if TYPE_CHECKING:
-    from lucie.solver.deal import DealResult
+    from lucie.solver.deal import IMove, RawResult
 
 #: Samples each between-deal state gets before its value is trusted.
 DEFAULT_TARGET: Final = 24
@@ -212,10 +212,12 @@ def canonical(foundations: Foundations, rules: Rules) -> Foundations:
     return (s[0], s[1], s[2], s[3])
 
 
-def _solve(position: Position, max_seconds: float | None = None) -> DealResult:
-    from lucie.solver.deal import solve_deal
+def _solve(
+    position: Position, max_seconds: float | None = None, best_only: bool = False
+) -> RawResult:
+    from lucie.solver.deal import search_deal
 
-    return solve_deal(position, max_seconds=max_seconds, frontier=True)
+    return search_deal(position, max_seconds=max_seconds, frontier=True, best_only=best_only)
 
 
 def check_rules(rules: Rules) -> None:
@@ -238,8 +240,7 @@ class Evaluator:
     ``target``: samples per state before its value is trusted;
     ``exact_cards``: at most this many cards left, values are exact;
     ``deadline``: a :func:`time.monotonic` time after which sampling raises
-    :class:`OutOfTimeError`; ``solve``: the one-deal solver (the real one by
-    default); ``solve_seconds``: a time budget for each one-deal search;
+    :class:`OutOfTimeError`; ``solve_seconds``: a time budget for each one-deal search;
     ``sample_seconds``: a (smaller) budget for the searches made to sample
     values (a search that runs out under-rates its deal: the values become
     pessimistic where the solver is slow, typically deals of many cards
@@ -255,7 +256,6 @@ class Evaluator:
         target: int = DEFAULT_TARGET,
         exact_cards: int = DEFAULT_EXACT_CARDS,
         deadline: float | None = None,
-        solve: Callable[[Position], DealResult] | None = None,
         solve_seconds: float | None = None,
         sample_seconds: float | None = None,
     ) -> None:
@@ -267,19 +267,19 @@ class Evaluator:
         self.target = target
         self.exact_cards = exact_cards
         self.deadline = deadline
-        self._custom_solve = solve
         self.solve_seconds = solve_seconds
         self.sample_seconds = sample_seconds
         self.solves = 0
 
-    def solve(self, position: Position, seconds: float | None = None) -> DealResult:
+    def solve(self, position: Position, seconds: float | None = None) -> RawResult:
         """The one-deal frontier (``unknown`` past ``seconds``, by default
         ``solve_seconds``: then the states found so far are used, which can
-        only under-rate a deal)."""
+        only under-rate a deal).  In the last deal only the best score
+        matters (no stop is worth more than another but the win), so the
+        search keeps the best states alone."""
         self.solves += 1
-        if self._custom_solve is not None:
-            return self._custom_solve(position)
-        return _solve(position, seconds if seconds is not None else self.solve_seconds)
+        return _solve(position, seconds if seconds is not None else self.solve_seconds,
+                      best_only=position.redeals_left == 0)
 
     def key(self, foundations: Foundations, redeals: int, merci_used: bool) -> StateKey:
         return (self.spec, canonical(foundations, self.rules), redeals, merci_used)
@@ -356,7 +356,7 @@ class Evaluator:
 
     # -- the policy -------------------------------------------------------------
 
-    def choose(self, position: Position, result: DealResult) -> Stop:
+    def choose(self, position: Position, result: RawResult) -> Stop:
         """The stop state the policy picks: the highest value (ties: the
         highest score, then the shortest line).  A frontier of one state
         (the usual case under suit builds) needs no value at all."""
@@ -366,10 +366,10 @@ class Evaluator:
         return max(
             reaches,
             key=lambda r: (self.stop_value(position, r.foundations), sum(r.foundations),
-                           -len(r.moves)),
+                           -len(r.line)),
         )
 
-    def choose_quick(self, position: Position, result: DealResult) -> tuple[Stop, bool]:
+    def choose_quick(self, position: Position, result: RawResult) -> tuple[Stop, bool]:
         """Like :meth:`choose` but never past the deadline: when sampling
         runs out of time, rank by the estimates at hand (states without
         one rank by score alone).  Returns the reach and whether the values
@@ -389,17 +389,17 @@ class Evaluator:
         if all(v is not None for v in values):
             best = max(
                 range(len(reaches)),
-                key=lambda i: (values[i], sum(reaches[i].foundations), -len(reaches[i].moves)),
+                key=lambda i: (values[i], sum(reaches[i].foundations), -len(reaches[i].line)),
             )
         else:
             best = max(
                 range(len(reaches)),
-                key=lambda i: (sum(reaches[i].foundations), -len(reaches[i].moves)),
+                key=lambda i: (sum(reaches[i].foundations), -len(reaches[i].line)),
             )
         return reaches[best], False
 
     def playout(
-        self, position: Position, first: DealResult | None = None
+        self, position: Position, first: RawResult | None = None
     ) -> tuple[bool, int]:
         """Play the policy from ``position`` to the end with random redeals
         (the engine's redeal, uniformly shuffled); ``(won, score)``.
@@ -411,10 +411,8 @@ class Evaluator:
                 return True, 52
             if result is None:
                 result = self.solve(position)
-            reach = self.choose(position, result)
+            position = self.choose(position, result).reached()
             result = None
-            for move in reach.moves:
-                position = position.apply(move)
             if position.is_won:
                 return True, 52
             if position.redeals_left == 0:
@@ -422,25 +420,45 @@ class Evaluator:
             position = position.redeal(shuffler)
 
 
-@dataclass(frozen=True, slots=True)
 class Stop:
-    """A stop state the policy may choose: foundations and the line there."""
+    """A stop state the policy may choose: its foundations, and the line
+    from ``start`` there (the solver's internal moves; :attr:`moves` gives
+    them as engine moves, :meth:`reached` the position at the end)."""
 
-    foundations: Foundations
-    moves: tuple[Move, ...]
+    __slots__ = ("_moves", "foundations", "line", "start")
+
+    def __init__(self, start: Position, foundations: Foundations,
+                 line: tuple[IMove, ...]) -> None:
+        self.start = start
+        self.foundations = foundations
+        self.line = line
+        self._moves: tuple[Move, ...] | None = None
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The line as engine moves, each checked by the engine."""
+        if self._moves is None:
+            from lucie.solver.deal import to_engine_moves
+
+            self._moves = to_engine_moves(self.start, self.line)
+        return self._moves
+
+    def reached(self) -> Position:
+        """The position at the end of the line (:func:`~lucie.solver.deal.reach_position`)."""
+        from lucie.solver.deal import reach_position
+
+        return reach_position(self.start, self.line)
 
 
-def _reaches(position: Position, result: DealResult) -> list[Stop]:
-    """The solver's frontier, with the win or "stop here" added when missing."""
-    reaches = [Stop(r.foundations, tuple(r.moves)) for r in result.reachable]
-    if result.status == "solved" and not any(sum(r.foundations) == 52 for r in reaches):
-        reaches.append(Stop((13, 13, 13, 13), tuple(result.moves)))
+def _reaches(position: Position, result: RawResult) -> list[Stop]:
+    """The solver's frontier, or "stop here" when it found nothing."""
+    reaches = [Stop(position, found, line) for found, line in result.lines]
     if not reaches:
-        reaches.append(Stop(position.foundations, ()))
+        reaches.append(Stop(position, position.foundations, ()))
     return reaches
 
 
-def _frontier(position: Position, result: DealResult) -> Iterable[Foundations]:
+def _frontier(position: Position, result: RawResult) -> Iterable[Foundations]:
     for reach in _reaches(position, result):
         yield reach.foundations
 

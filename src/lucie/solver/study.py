@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from lucie.engine import REDEAL, Game
+from lucie.deals import lay_out, shuffled_deck
+from lucie.engine import REDEAL, Game, Position
 from lucie.errors import LucieError
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
@@ -135,22 +136,48 @@ def draw_deals(seed: int, games: int) -> list[int]:
 
 
 def play_optimal(rules: Rules, deal: int, ev: Evaluator) -> GameRecord:
-    """Play deal ``deal`` with the optimal-by-values policy (module doc)."""
-    game = Game(rules, deal)
+    """Play deal ``deal`` with the optimal-by-values policy (module doc).
+
+    The deal and each redeal come from the engine (:func:`shuffled_deck`,
+    :func:`lay_out`, :meth:`Position.redeal` with the deal's own generator,
+    as :class:`Game` does); within a deal the chosen line is played by
+    :meth:`~lucie.solver.odds.Stop.reached` instead of one engine move at a
+    time (the tests check that both give the same game).
+    """
+    deck, shuffler = shuffled_deck(deal)
+    fans, foundations = lay_out(rules, deck)
+    position = Position.start(rules, fans, foundations)
     first: bool | None = None
     unknown = 0
-    while True:
-        position = game.position
-        if position.is_won:
-            break
+    deals = 0
+    while not position.is_won:
         result = ev.solve(position)
         if result.status == "unknown":
             unknown += 1
-        if len(game.moves) == 0:  # the first deal, before any move
+        if deals == 0:
             first = None if result.status == "unknown" else result.status == "solved"
-        stop = ev.choose(position, result)
-        for move in stop.moves:
-            game.push(move)
+        deals += 1
+        position = ev.choose(position, result).reached()
+        if position.is_won or position.redeals_left == 0:
+            break
+        position = position.redeal(shuffler)
+    return GameRecord(deal, position.is_won, position.score, first, unknown)
+
+
+def play_optimal_checked(rules: Rules, deal: int, ev: Evaluator) -> GameRecord:
+    """:func:`play_optimal` through a :class:`Game`, every move checked by
+    the engine (slower; the tests compare the two)."""
+    game = Game(rules, deal)
+    first: bool | None = None
+    unknown = 0
+    while not game.position.is_won:
+        position = game.position
+        result = ev.solve(position)
+        if result.status == "unknown":
+            unknown += 1
+        if len(game.moves) == 0:
+            first = None if result.status == "unknown" else result.status == "solved"
+        game.push_all(ev.choose(position, result).moves)
         if game.position.is_won or game.position.redeals_left == 0:
             break
         game.push(REDEAL)

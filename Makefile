@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint bench clean compiled pure
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,5 +36,17 @@ lint: $(VENV)/.test-installed
 bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/run.py $(ARGS)
 
+# optional: the one-deal search compiled with mypyc (needs a C compiler);
+# the pure-Python source stays the reference and is used when the build is
+# missing, stale, or LUCIE_PURE=1 is set
+NATIVE = $(BIN)/python -c 'import sys; from lucie.solver._native import main; sys.exit(main(sys.argv[1:]))'
+
+compiled: $(VENV)/.test-installed
+	$(NATIVE) build
+
+pure: | $(BIN)/python
+	$(NATIVE) remove
+
 clean:
+	$(NATIVE) remove 2>/dev/null || true
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

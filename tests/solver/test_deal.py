@@ -173,7 +173,7 @@ class TestDeals:
 
 class TestBudgets:
     def test_node_budget_gives_unknown(self) -> None:
-        p = Position.deal(Rules.parse("shamrocks"), 3)
+        p = Position.deal(Rules.parse("shamrocks"), 4)
         result = solve_deal(p, max_nodes=300)
         assert result.status == "unknown" and result.nodes <= 300
         assert result.solvable is None and result.moves == ()

@@ -38,11 +38,13 @@ cycles that foundation take-back allows).  Moves are kept as
 through :meth:`Position.play`, so every returned line is checked by the
 engine itself.
 
-Three kinds of reduction keep the graph small; each is applied only under
+Four kinds of reduction keep the graph small; each is applied only under
 the settings where its proof (in the docstring of the function named) holds:
 
 - *forced moves* (:func:`_proof_foundation`, :func:`_proof_builds`): a move
   that can never hurt is played at once and its siblings are not explored;
+- *useless moves* (:func:`_proof_lone`): a card alone in its fan is never
+  moved onto another fan when empty fans stay empty;
 - *deadlocks* (:func:`_proof_deadlock`): a card that can never leave its fan
   caps its suit's foundation below the lower cards of its suit under it;
 - *bounds*: a position whose foundation caps are dominated by a foundation
@@ -174,6 +176,36 @@ def _proof_builds() -> None:
     nothing but ``X``), and with no ``max_fan`` and no use for empty fans
     (or only kings, which never go where these cards were) fan sizes do
     not matter.  Foundations are equal at every step.
+    """
+
+
+def _proof_lone() -> None:
+    """A lone card is never worth moving onto another fan.
+
+    Settings: ``empty_fill=none``, no merci to come (any build, direction,
+    cells, ``max_fan`` or take-back).
+
+    Claim: let ``X`` be alone in fan i, and P' = P + (X onto the top ``T``
+    of fan j).  For every line L' from P' there is a line L from P whose
+    foundations are the same at every step.
+
+    Proof: L plays the moves of L' but leaves ``X`` in fan i where L' has
+    it on ``T``.  In L' the cards that ever lie on ``X`` form a stack that
+    only grows or shrinks at its top (one card moves at a time); in L the
+    same stack grows and shrinks on fan i.  So each position of L is that
+    of L' with the stack moved from above ``T`` to fan i, where it is alone
+    (nothing can go into an empty fan, so in L' fan i stays empty): the
+    tops are the same cards, except that ``T`` is a top in L whenever it is
+    covered by the stack in L', and fan sizes in L are at most those of L'
+    (fan i holds the stack alone, fan j lacks it).  Every move of L' is
+    therefore legal in L: moves of and onto the stack's top card are the
+    same; ``T`` and the cards under it only gain freedom; ``max_fan`` allows
+    at least as much.  Foundation moves are the same.  Applied over and
+    over to the first lone move of a line (each time the line gets one
+    move shorter, so this ends), it gives a line without lone moves that is
+    as good at every step: the search may skip them everywhere.  The merci breaks
+    this (in L' ``T`` is buried and may be lifted anywhere), and so does an
+    empty fan that could take a card.
     """
 
 
@@ -541,6 +573,7 @@ class _Search:
             and t.rules.empty_fill != "any"
         )
         plain_key = ncells == 0 and not merci0
+        no_fill = t.rules.empty_fill == "none"
         best_only = self.best_only
         best_total = -1
         max_nodes = self.max_nodes
@@ -552,22 +585,43 @@ class _Search:
         stack: list[tuple[
             list[int], list[int] | tuple[int, ...], list[int], bool, tuple[int, ...],
             object, tuple[IMove, ...], tuple[int, ...] | None, object,
-        ]] = [(list(fans0), found0, list(cells0), merci0, tuple(caps0), None, (), None, None)]
+            dict[int, int] | None,
+        ]] = [(list(fans0), found0, list(cells0), merci0, tuple(caps0), None, (), None, None,
+               None)]
         nodes = 0
         pushed: set[object] = set()
         while stack:
-            fans_t, found_t, cells_t, merci, caps_t, pkey, pmoves, pwork, ckey0 = stack.pop()
+            (fans_t, found_t, cells_t, merci, caps_t, pkey, pmoves, pwork, ckey0,
+             ptops) = stack.pop()
+            # the parent's caps bound this position too: prune before any work
+            cap_total = caps_t[0] + caps_t[1] + caps_t[2] + caps_t[3]
+            if cap_total < 52 and pkey is not None:
+                if best_only or not frontier:
+                    if cap_total <= best_total or not frontier:
+                        continue
+                else:
+                    dominated = False
+                    for q in pareto:
+                        if q[0] >= caps_t[0] and q[1] >= caps_t[1] and q[2] >= caps_t[2] \
+                                and q[3] >= caps_t[3]:
+                            dominated = True
+                            break
+                    if dominated:
+                        continue
             fans = fans_t  # each child owns its fan list
             found = list(found_t)
             cells = list(cells_t)
             caps = list(caps_t)
             moves = list(pmoves)
             collapse = not merci and not takeback
-            tops: dict[int, int] = {}
-            for i in fan_range:
-                f = fans[i]
-                if f:
-                    tops[(f & 63) - 1] = i
+            if ptops is not None:
+                tops = ptops  # the parent worked it out (a fan-to-fan move)
+            else:
+                tops = {}
+                for i in fan_range:
+                    f = fans[i]
+                    if f:
+                        tops[(f & 63) - 1] = i
             # ---- forced moves --------------------------------------------
             if collapse and home_always_safe:
                 # suit-down: every foundation move is forced (_proof_foundation),
@@ -749,8 +803,9 @@ class _Search:
                     continue
             # ---- children ------------------------------------------------
             children: list[tuple[IMove, list[int], list[int], list[int], bool]] = []
-            # foundation moves (those left after the forced ones)
-            for i in fan_range:
+            # foundation moves (those left after the forced ones; under
+            # suit-down with nothing to stop them, none is left)
+            for i in fan_range if not (collapse and home_always_safe and not ncells) else ():
                 f = fans[i]
                 if f:
                     c = (f & 63) - 1
@@ -775,10 +830,11 @@ class _Search:
                     if not fans[i]:
                         empty = i
                         break
-            # fan to fan
+            # fan to fan (a lone card stays put: _proof_lone)
+            lone_stays = no_fill and not merci
             for i in fan_range:
                 f = fans[i]
-                if not f:
+                if not f or (f < 64 and lone_stays):
                     continue
                 c = (f & 63) - 1
                 for tcard in onto[c]:
@@ -876,15 +932,26 @@ class _Search:
                     continue
                 pushed.add(ckey)
                 work_c: tuple[int, ...] | None = None
-                if nfd is found and nc is cells and move[1] >= 0 and not nm:
+                ctops: dict[int, int] | None = None
+                if nfd is found and nc is cells and move[1] >= 0 and not merci:
                     # a build or a move into an empty fan: what it may unlock
+                    # (after the merci the child starts over: nothing was
+                    # forced in this position)
                     c = move[0]
                     i = tops.get(c, -1)
                     y = ((fans[i] >> 6) & 63) - 1 if i >= 0 else -1
                     work_c = (c - 1,) if c % 13 else ()
                     if y >= 0:
                         work_c += (y, y - 1) if y % 13 else (y,)
-                stack.append((nf, nfd, nc, nm, ccaps, key, (move,), work_c, ckey))
+                    if i >= 0:  # from a fan top: the child's tops, ready
+                        ctops = tops.copy()
+                        g = fans[move[1]]
+                        if g:
+                            del ctops[(g & 63) - 1]
+                        ctops[c] = move[1]
+                        if y >= 0:
+                            ctops[y] = i
+                stack.append((nf, nfd, nc, nm, ccaps, key, (move,), work_c, ckey, ctops))
         self.nodes = nodes
         return "unsolvable"
 

@@ -1,0 +1,140 @@
+"""The optional compiled build of the one-deal search (``make compiled``).
+
+``lucie/solver/deal.py`` is plain Python and is always the reference.  It
+is also valid mypyc input: :func:`main` ``build`` compiles
+it with mypyc (which comes with mypy, plus a C compiler; ``make compiled``
+runs it, ``make pure`` removes the build) and leaves the
+extension next to the source, with a stamp file recording the SHA-256 of the
+source it was built from.  At import, :func:`load` uses the extension only
+when that stamp matches the source (an edited ``deal.py`` is never shadowed
+by an old build) and ``LUCIE_PURE`` is not set; otherwise the source is
+loaded.  Every test passes either way; CI runs them on the pure build and
+checks the compiled one against it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+from typing import Final
+
+HERE: Final = Path(__file__).resolve().parent
+SOURCE: Final = HERE / "deal.py"
+STAMP: Final = HERE / "_compiled.json"
+MODULE: Final = "lucie.solver.deal"
+#: ``LUCIE_PURE=1`` ignores any compiled build.
+ENV_VAR: Final = "LUCIE_PURE"
+
+
+def source_hash() -> str:
+    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+
+
+def extensions() -> list[Path]:
+    """The compiled files of a build (the module and mypyc's runtime)."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return sorted(p for p in HERE.iterdir()
+                  if p.name.startswith("deal") and p.name.endswith(suffixes))
+
+
+def usable() -> bool:
+    """Whether a compiled build is present, current and wanted."""
+    if os.environ.get(ENV_VAR, "").strip() not in {"", "0"}:
+        return False
+    if not extensions() or not STAMP.is_file():
+        return False
+    try:
+        stamp = json.loads(STAMP.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(stamp, dict) and stamp.get("sha256") == source_hash()
+
+
+def load() -> ModuleType:
+    """Import :mod:`lucie.solver.deal`: compiled when :func:`usable`, else
+    from its source even if an extension lies beside it."""
+    existing = sys.modules.get(MODULE)
+    if existing is not None:
+        return existing
+    if usable() or not extensions():
+        return importlib.import_module(MODULE)
+    spec = importlib.util.spec_from_file_location(MODULE, SOURCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[MODULE] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[MODULE]
+        raise
+    return module
+
+
+def is_compiled() -> bool:
+    """Whether the loaded one-deal search is the compiled build."""
+    module = load()
+    return not (getattr(module, "__file__", "") or "").endswith(".py")
+
+
+def build() -> Path:
+    """Compile ``deal.py`` with mypyc; returns the extension's path."""
+    with tempfile.TemporaryDirectory(prefix="lucie-mypyc-") as tmp:
+        work = Path(tmp)
+        package = work / "lucie" / "solver"
+        package.mkdir(parents=True)
+        (work / "lucie" / "__init__.py").write_text("", encoding="utf-8")
+        (package / "__init__.py").write_text("", encoding="utf-8")
+        shutil.copy2(SOURCE, package / "deal.py")
+        env = {**os.environ, "MYPYPATH": str(HERE.parent.parent)}
+        done = subprocess.run(
+            [sys.executable, "-m", "mypyc", "lucie/solver/deal.py"],
+            cwd=work, env=env, capture_output=True, text=True, check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"mypyc failed:\n{done.stdout}\n{done.stderr}")
+        remove()
+        built = [p for p in package.iterdir() if p.name.startswith("deal")
+                 and p.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))]
+        built += [p for p in work.iterdir()
+                  if p.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))]
+        for path in built:
+            shutil.copy2(path, HERE / path.name)
+    STAMP.write_text(json.dumps({"sha256": source_hash()}) + "\n", encoding="utf-8")
+    return extensions()[0]
+
+
+def remove() -> None:
+    """Delete a compiled build (the source stays)."""
+    for path in extensions():
+        path.unlink()
+    STAMP.unlink(missing_ok=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["build"]:
+        try:
+            path = build()
+        except (RuntimeError, OSError) as exc:
+            print(f"lucie: the compiled build failed: {exc}", file=sys.stderr)
+            return 1
+        print(f"compiled {SOURCE.name} -> {path.name}")
+        return 0
+    if args == ["remove"]:
+        remove()
+        print("removed the compiled build; the pure-Python search is used")
+        return 0
+    if args == ["status"]:
+        print("compiled" if is_compiled() else "pure Python")
+        return 0
+    print("usage: main(['build' | 'remove' | 'status'])", file=sys.stderr)
+    return 2

@@ -35,14 +35,14 @@ MODULE: Final = "lucie.solver.deal"
 ENV_VAR: Final = "LUCIE_PURE"
 
 
-def source_hash() -> str:
-    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+def source_hash(package: Path = HERE) -> str:
+    return hashlib.sha256((package / SOURCE.name).read_bytes()).hexdigest()
 
 
-def extensions() -> list[Path]:
+def extensions(package: Path = HERE) -> list[Path]:
     """The compiled files of a build (the module and mypyc's runtime)."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    return sorted(p for p in HERE.iterdir()
+    return sorted(p for p in package.iterdir()
                   if p.name.startswith("deal") and p.name.endswith(suffixes))
 
 
@@ -85,38 +85,39 @@ def is_compiled() -> bool:
     return not (getattr(module, "__file__", "") or "").endswith(".py")
 
 
-def build() -> Path:
-    """Compile ``deal.py`` with mypyc; returns the extension's path."""
+def build(package: Path = HERE) -> Path:
+    """Compile ``deal.py`` of ``package`` (this package by default) with
+    mypyc, next to it; returns the extension's path."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     with tempfile.TemporaryDirectory(prefix="lucie-mypyc-") as tmp:
         work = Path(tmp)
-        package = work / "lucie" / "solver"
-        package.mkdir(parents=True)
+        inner = work / "lucie" / "solver"
+        inner.mkdir(parents=True)
         (work / "lucie" / "__init__.py").write_text("", encoding="utf-8")
-        (package / "__init__.py").write_text("", encoding="utf-8")
-        shutil.copy2(SOURCE, package / "deal.py")
-        env = {**os.environ, "MYPYPATH": str(HERE.parent.parent)}
+        (inner / "__init__.py").write_text("", encoding="utf-8")
+        shutil.copy2(package / SOURCE.name, inner / SOURCE.name)
+        env = {**os.environ, "MYPYPATH": str(package.parent.parent)}
         done = subprocess.run(
-            [sys.executable, "-m", "mypyc", "lucie/solver/deal.py"],
+            [sys.executable, "-m", "mypyc", "--ignore-missing-imports", "lucie/solver/deal.py"],
             cwd=work, env=env, capture_output=True, text=True, check=False,
         )
         if done.returncode != 0:
             raise RuntimeError(f"mypyc failed:\n{done.stdout}\n{done.stderr}")
-        remove()
-        built = [p for p in package.iterdir() if p.name.startswith("deal")
-                 and p.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))]
-        built += [p for p in work.iterdir()
-                  if p.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))]
+        remove(package)
+        built = [p for p in [*inner.iterdir(), *work.iterdir()]
+                 if p.name.endswith(suffixes)]
         for path in built:
-            shutil.copy2(path, HERE / path.name)
-    STAMP.write_text(json.dumps({"sha256": source_hash()}) + "\n", encoding="utf-8")
-    return extensions()[0]
+            shutil.copy2(path, package / path.name)
+    (package / STAMP.name).write_text(
+        json.dumps({"sha256": source_hash(package)}) + "\n", encoding="utf-8")
+    return extensions(package)[0]
 
 
-def remove() -> None:
+def remove(package: Path = HERE) -> None:
     """Delete a compiled build (the source stays)."""
-    for path in extensions():
+    for path in extensions(package):
         path.unlink()
-    STAMP.unlink(missing_ok=True)
+    (package / STAMP.name).unlink(missing_ok=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -103,11 +103,14 @@ def build(package: Path = HERE) -> Path:
         )
         if done.returncode != 0:
             raise RuntimeError(f"mypyc failed:\n{done.stdout}\n{done.stderr}")
-        remove(package)
         built = [p for p in [*inner.iterdir(), *work.iterdir()]
                  if p.name.endswith(suffixes)]
         for path in built:
-            shutil.copy2(path, package / path.name)
+            # a new file renamed over the old: processes still running the
+            # old build keep their copy (never rewrite a loaded library)
+            part = package / (path.name + ".part")
+            shutil.copy2(path, part)
+            os.replace(part, package / path.name)
     (package / STAMP.name).write_text(
         json.dumps({"sha256": source_hash(package)}) + "\n", encoding="utf-8")
     return extensions(package)[0]

@@ -76,7 +76,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "odds", help="the chance of winning with random redeals",
         description="Estimate the chance of winning from a position with random "
-        "redeals under (near-)optimal play, with a 95%% interval.",
+        "redeals under (near-)optimal play, with a 95% interval.",
     )
     _add_source(p)
     p.add_argument("--samples", type=_positive_int, default=400, metavar="N",
@@ -96,7 +96,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "study", help="play many random deals with a policy and measure it",
         description="Play N random numbered deals (PySolFC-exact redeals) with the "
-        "optimal policy (or the hint policy) and report the win rate with its 95%% "
+        "optimal policy (or the hint policy) and report the win rate with its 95% "
         "interval, the mean score and the score distribution.",
     )
     add_variant(p)

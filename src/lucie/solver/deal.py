@@ -10,6 +10,10 @@ answers exactly:
   another reachable one, each with a line that reaches it;
 - ``unknown`` when the node or time budget runs out first.
 
+:func:`search_deal` is the same search answering with internal lines
+(:class:`RawResult`), for callers that need only the foundation states or
+play a line at once (:func:`reach_position`): the odds and the study.
+
 >>> from lucie.engine import Game, Position
 >>> from lucie.rules import Rules
 >>> result = solve_deal(Position.deal(Rules(), 1))

@@ -175,3 +175,27 @@ def test_fast_study_game_is_the_engine_checked_game(spec: str) -> None:
         checked = play_optimal_checked(rules, deal, Evaluator(
             rules, ValueCache(None), rng=random.Random(deal), target=2))
         assert fast == checked
+
+
+def test_a_worker_that_dies_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed by the system (as the OOM killer does to a search with no
+    budget) ends the study with a message that says what to do, not a traceback."""
+    import multiprocessing
+
+    from lucie.errors import LucieError
+    from lucie.solver import study
+
+    if multiprocessing.get_start_method() != "fork":  # pragma: no cover
+        pytest.skip("the patched chunk reaches the workers only when they are forked")
+    monkeypatch.setattr(study, "run_chunk", _killed_worker)
+    with pytest.raises(LucieError, match=r"worker process died.*--solve-seconds"):
+        run_study(Rules(), 4, seed=1, jobs=2, progress=False)
+
+
+def _killed_worker(*args: object) -> list[object]:
+    """A study chunk whose process is killed (module level: it is pickled)."""
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+    return []

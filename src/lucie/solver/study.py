@@ -314,11 +314,22 @@ def run_study(
                 done(run_chunk(spec, part, *args))
         else:
             from concurrent.futures import ProcessPoolExecutor, as_completed
+            from concurrent.futures.process import BrokenProcessPool
 
             with ProcessPoolExecutor(max_workers=n_jobs) as pool:
                 futures = [pool.submit(run_chunk, spec, part, *args) for part in chunks]
-                for future in as_completed(futures):
-                    done(future.result())
+                try:
+                    for future in as_completed(futures):
+                        done(future.result())
+                except BrokenProcessPool:
+                    for future in futures:
+                        future.cancel()
+                    raise LucieError(
+                        f"a worker process died after {len(records)} of {games} games "
+                        "(most likely out of memory in a one-deal search with no budget); "
+                        "cap the searches with solve_seconds / sample_seconds "
+                        "(--solve-seconds, --sample-seconds)"
+                    ) from None
     finally:
         if bar is not None:
             bar.close()

@@ -64,8 +64,8 @@ def check_lines(position: Position, result: DealResult) -> None:
         assert result.best_score == 52
 
 
-def check_against_reference(position: Position) -> None:
-    ref = reachable_foundations(position, limit=4000)
+def check_against_reference(position: Position, limit: int = 4000) -> None:
+    ref = reachable_foundations(position, limit=limit)
     assume(ref is not None)
     assert ref is not None
     win = (13, 13, 13, 13) in ref
@@ -102,6 +102,17 @@ class TestAgainstBruteForce:
     def test_random_endgames(self, spec: str, seed: int, left: int) -> None:
         rules = Rules.parse(spec)
         check_against_reference(endgame(rules, random.Random(seed), left))
+
+    @settings(max_examples=60, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(spec=st.sampled_from(["merci", "merci,build=alternate", "merci,empty_fill=king"]),
+           seed=st.integers(0, 10**9), left=st.integers(7, 12))
+    def test_merci_endgames(self, spec: str, seed: int, left: int) -> None:
+        """Larger endgames with the merci to come, where cards block each
+        other (the caps with a merci to come: _proof_merci_caps)."""
+        position = endgame(Rules.parse(spec), random.Random(seed), left)
+        assume(position.merci_available)
+        check_against_reference(position, limit=30000)
 
     @settings(max_examples=60, deadline=None,
               suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])

@@ -49,7 +49,8 @@ the settings where its proof (in the docstring of the function named) holds:
   that can never hurt is played at once and its siblings are not explored;
 - *useless moves* (:func:`_proof_lone`): a card alone in its fan is never
   moved onto another fan when empty fans stay empty;
-- *deadlocks* (:func:`_proof_deadlock`): a card that can never leave its fan
+- *deadlocks* (:func:`_proof_deadlock`, and :func:`_proof_merci_caps`
+  while the merci is to come): a card that can never leave its fan
   caps its suit's foundation below the lower cards of its suit under it;
 - *bounds*: a position whose foundation caps are dominated by a foundation
   state already reached cannot add to the frontier (with ``frontier=False``:
@@ -180,6 +181,30 @@ def _proof_builds() -> None:
     nothing but ``X``), and with no ``max_fan`` and no use for empty fans
     (or only kings, which never go where these cards were) fan sizes do
     not matter.  Foundations are equal at every step.
+    """
+
+
+def _proof_merci_caps() -> None:
+    """Foundation caps with the merci still to come.
+
+    Settings: those of :func:`_proof_deadlock`, but the merci may still be
+    used once.  Take any line L from the position; it uses the merci at most
+    once, lifting some buried card ``c``.  Compare L with the position in
+    which ``c`` has been taken off the table altogether (free to go home
+    whenever its suit allows, covering nothing): every fact the dead-card
+    analysis of :func:`_proof_deadlock` uses about the cards other than
+    ``c`` (a card is stuck: each card it may go on lies under it in its fan
+    or is home; it lies above a lower card of its suit; it lies under a dead
+    stuck card) holds in the position without ``c`` and stays true along L,
+    before the merci (plain moves cannot change it) and after it (lifting
+    ``c`` moves no other card, and laying ``c`` on a fan only covers
+    cards).  So L's foundations stay within the caps computed without
+    ``c`` (or, if L never uses the merci, within the plain caps, which are
+    lower).  The caps with the merci to come are therefore the larger,
+    suit by suit, of those over every buried ``c``.  A card whose fan holds
+    no stuck card need not be tried: the analysis only starts from stuck
+    cards, and a stuck card's condition only involves the cards of its own
+    fan (and the foundations), so lifting such a card gives the plain caps.
     """
 
 
@@ -383,6 +408,42 @@ def _stuck_caps(
                         changed = True
 
 
+def _merci_caps(
+    fans: list[int] | tuple[int, ...],
+    found: list[int] | tuple[int, ...],
+    caps: list[int],
+    onto: tuple[tuple[int, ...], ...],
+    fill_ok: tuple[bool, ...],
+) -> None:
+    """Lower ``caps`` for a position with the merci still to come
+    (:func:`_proof_merci_caps`)."""
+    plain = [13, 13, 13, 13]
+    _stuck_caps(fans, found, plain, onto, fill_ok)
+    if plain[0] + plain[1] + plain[2] + plain[3] == 52:
+        return
+    best = plain
+    for i, f in enumerate(fans):
+        if f < 64:
+            continue
+        cards = decode_fan(f)
+        if not any(
+            not fill_ok[a] and all(t in cards[:p] or found[t // 13] > t % 13 for t in onto[a])
+            for p, a in enumerate(cards) if p
+        ):
+            continue  # no stuck card in this fan: lifting one of its cards changes nothing
+        for k in range(len(cards) - 1):
+            lifted = list(fans)
+            lifted[i] = encode_fan(cards[:k] + cards[k + 1:])
+            cl = [13, 13, 13, 13]
+            _stuck_caps(lifted, found, cl, onto, fill_ok)
+            best = [max(best[s], cl[s]) for s in range(4)]
+            if best[0] + best[1] + best[2] + best[3] == 52:
+                return
+    for s in range(4):
+        if best[s] < caps[s]:
+            caps[s] = best[s]
+
+
 def _new_stuck(fan: int, caps: list[int]) -> None:
     """Caps after a card X was laid on X+1 at the top of ``fan`` (suit-down)."""
     x = (fan & 63) - 1
@@ -577,6 +638,7 @@ class _Search:
             and t.rules.empty_fill != "any"
         )
         plain_key = ncells == 0 and not merci0
+        merci_caps = ncells == 0 and not takeback and t.rules.empty_fill != "any"
         no_fill = t.rules.empty_fill == "none"
         best_only = self.best_only
         best_total = -1
@@ -755,6 +817,8 @@ class _Search:
                 raise _BudgetError
             if general_dead and not merci:
                 _stuck_caps(fans, found, caps, onto, fill_ok)
+            elif merci and merci_caps:
+                _merci_caps(fans, found, caps, onto, fill_ok)
             # ---- goal and frontier --------------------------------------
             fnd = (found[0], found[1], found[2], found[3])
             total = found[0] + found[1] + found[2] + found[3]

@@ -134,6 +134,36 @@ class TestAgainstBruteForce:
         check_against_reference(p)
 
 
+def test_merci_on_a_card_that_is_covered_later() -> None:
+    """A last deal of Three Shuffles and a Draw (met in a study) that is won
+    only by laying QD on KD, which was a top, and then lifting KD with the
+    merci: the caps with a merci to come must count cards that are tops now."""
+    from lucie.formats import parse_layout
+
+    text = """Foundations: C-7 D-2 H-3 S-2
+Redeals: 0
+TC 9D TS
+JH 8H 6S
+TD 7D KD
+9H 4H 5D
+KC 9C 6H
+JS 8D JD
+6D 7S 3D
+KH 5H 9S
+8S QC 3S
+4S QD 5S
+7H TH QS
+KS 4D JC
+8C QH
+"""
+    position = parse_layout(text, Rules.parse("merci"))
+    assert position.merci_available
+    result = solve_deal(position, frontier=False, max_seconds=60)
+    assert result.status == "solved"
+    check_lines(position, result)
+    assert search_deal(position, best_only=True, max_seconds=60).status == "solved"
+
+
 class TestDeals:
     def test_classic_verdicts_and_lines(self) -> None:
         rules = Rules()

@@ -189,7 +189,8 @@ def _proof_merci_caps() -> None:
 
     Settings: those of :func:`_proof_deadlock`, but the merci may still be
     used once.  Take any line L from the position; it uses the merci at most
-    once, lifting some buried card ``c``.  Compare L with the position in
+    once, lifting some card ``c`` that is buried *then* (it may be a top
+    now and be covered later).  Compare L with the position in
     which ``c`` has been taken off the table altogether (free to go home
     whenever its suit allows, covering nothing): every fact the dead-card
     analysis of :func:`_proof_deadlock` uses about the cards other than
@@ -201,10 +202,12 @@ def _proof_merci_caps() -> None:
     cards).  So L's foundations stay within the caps computed without
     ``c`` (or, if L never uses the merci, within the plain caps, which are
     lower).  The caps with the merci to come are therefore the larger,
-    suit by suit, of those over every buried ``c``.  A card whose fan holds
-    no stuck card need not be tried: the analysis only starts from stuck
-    cards, and a stuck card's condition only involves the cards of its own
-    fan (and the foundations), so lifting such a card gives the plain caps.
+    suit by suit, of those over every card ``c`` on the table.  A card whose
+    fan holds no stuck card now need not be tried: the analysis only starts
+    from stuck cards, and a stuck card's condition only involves the cards
+    of its own fan (and the foundations), so taking such a card away gives
+    the plain caps (and if it later lands on a fan with a stuck card and is
+    lifted from there, that fan is back as it was).
     """
 
 
@@ -431,7 +434,7 @@ def _merci_caps(
             for p, a in enumerate(cards) if p
         ):
             continue  # no stuck card in this fan: lifting one of its cards changes nothing
-        for k in range(len(cards) - 1):
+        for k in range(len(cards)):  # the top too: it may be covered, then lifted
             lifted = list(fans)
             lifted[i] = encode_fan(cards[:k] + cards[k + 1:])
             cl = [13, 13, 13, 13]

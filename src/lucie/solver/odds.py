@@ -281,6 +281,15 @@ class Evaluator:
         return _solve(position, seconds if seconds is not None else self.solve_seconds,
                       best_only=position.redeals_left == 0)
 
+    def verdict(self, position: Position, seconds: float | None = None) -> RawResult:
+        """Can this deal be cleared (the fastest exact search, ``frontier=False``;
+        ``unknown`` past ``seconds``, by default ``solve_seconds``)?"""
+        self.solves += 1
+        from lucie.solver.deal import search_deal
+
+        return search_deal(position, frontier=False,
+                           max_seconds=seconds if seconds is not None else self.solve_seconds)
+
     def key(self, foundations: Foundations, redeals: int, merci_used: bool) -> StateKey:
         return (self.spec, canonical(foundations, self.rules), redeals, merci_used)
 
@@ -321,6 +330,8 @@ class Evaluator:
     def _deal_value(self, position: Position) -> float:
         """``max`` over the frontier of the value of stopping there (the
         search budgeted by ``sample_seconds``)."""
+        if position.redeals_left == 0:  # only a win counts: the verdict is enough
+            return 1.0 if self.verdict(position, self.sample_seconds).status == "solved" else 0.0
         result = self.solve(position, self.sample_seconds)
         if result.status == "solved":
             return 1.0

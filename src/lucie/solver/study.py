@@ -42,7 +42,7 @@ from lucie.engine import REDEAL, Game, Position
 from lucie.errors import LucieError
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
-from lucie.solver.odds import DEFAULT_TARGET, Evaluator, check_rules, wilson
+from lucie.solver.odds import DEFAULT_TARGET, Evaluator, Stop, check_rules, wilson
 
 Policy = Literal["optimal", "hint"]
 POLICIES: Final = ("optimal", "hint")
@@ -55,13 +55,20 @@ MAX_HINT_MOVES: Final = 600
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """One played game: deal number, won, final score, and whether the
-    first deal could be cleared without a redeal (None if undecided)."""
+    first deal could be cleared without a redeal (None if undecided).
+
+    ``unknown``: searches that ran out of budget before deciding where to
+    stop or whether the last deal could be won (the game may then have
+    been lost though winnable); ``score_capped``: last-deal searches that
+    proved the deal lost but ran out before finding its best score (the
+    score is then a lower bound)."""
 
     deal: int
     won: bool
     score: int
     first_deal_clear: bool | None
     unknown: int = 0
+    score_capped: int = 0
 
 
 @dataclass(slots=True)
@@ -114,6 +121,7 @@ class StudyResult:
             "first_deal_clear_rate": cleared / len(clear) if clear else None,
             "first_deal_clear_ci95": [clow, chigh],
             "unknown_searches": sum(r.unknown for r in self.records),
+            "score_capped_searches": sum(r.score_capped for r in self.records),
             "value_samples_per_state": self.target,
             "redeals": "PySolFC-exact (the redeals of each numbered deal)",
             **self.extra,
@@ -135,6 +143,42 @@ def draw_deals(seed: int, games: int) -> list[int]:
 # ---------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
+class _Tally:
+    first: bool | None = None
+    deals: int = 0
+    unknown: int = 0
+    score_capped: int = 0
+
+
+def _choose(ev: Evaluator, position: Position, tally: _Tally) -> Stop:
+    """Where the policy stops in this deal.  In the last deal the win is
+    decided first by the fastest exact verdict (``frontier=False``); only a
+    lost deal is then searched for its best score."""
+    if position.redeals_left == 0:
+        verdict = ev.verdict(position)
+        if tally.deals == 0:
+            tally.first = None if verdict.status == "unknown" else verdict.status == "solved"
+        tally.deals += 1
+        if verdict.status == "solved":
+            return ev.choose(position, verdict)
+        result = ev.solve(position)
+        if result.status == "solved":  # found by the second search after all
+            return ev.choose(position, result)
+        if verdict.status == "unknown":
+            tally.unknown += 1
+        elif result.status == "unknown":
+            tally.score_capped += 1
+        return ev.choose(position, result)
+    result = ev.solve(position)
+    if result.status == "unknown":
+        tally.unknown += 1
+    if tally.deals == 0:
+        tally.first = None if result.status == "unknown" else result.status == "solved"
+    tally.deals += 1
+    return ev.choose(position, result)
+
+
 def play_optimal(rules: Rules, deal: int, ev: Evaluator) -> GameRecord:
     """Play deal ``deal`` with the optimal-by-values policy (module doc).
 
@@ -147,41 +191,28 @@ def play_optimal(rules: Rules, deal: int, ev: Evaluator) -> GameRecord:
     deck, shuffler = shuffled_deck(deal)
     fans, foundations = lay_out(rules, deck)
     position = Position.start(rules, fans, foundations)
-    first: bool | None = None
-    unknown = 0
-    deals = 0
+    tally = _Tally()
     while not position.is_won:
-        result = ev.solve(position)
-        if result.status == "unknown":
-            unknown += 1
-        if deals == 0:
-            first = None if result.status == "unknown" else result.status == "solved"
-        deals += 1
-        position = ev.choose(position, result).reached()
+        position = _choose(ev, position, tally).reached()
         if position.is_won or position.redeals_left == 0:
             break
         position = position.redeal(shuffler)
-    return GameRecord(deal, position.is_won, position.score, first, unknown)
+    return GameRecord(deal, position.is_won, position.score, tally.first, tally.unknown,
+                      tally.score_capped)
 
 
 def play_optimal_checked(rules: Rules, deal: int, ev: Evaluator) -> GameRecord:
     """:func:`play_optimal` through a :class:`Game`, every move checked by
     the engine (slower; the tests compare the two)."""
     game = Game(rules, deal)
-    first: bool | None = None
-    unknown = 0
+    tally = _Tally()
     while not game.position.is_won:
-        position = game.position
-        result = ev.solve(position)
-        if result.status == "unknown":
-            unknown += 1
-        if len(game.moves) == 0:
-            first = None if result.status == "unknown" else result.status == "solved"
-        game.push_all(ev.choose(position, result).moves)
+        game.push_all(_choose(ev, game.position, tally).moves)
         if game.position.is_won or game.position.redeals_left == 0:
             break
         game.push(REDEAL)
-    return GameRecord(deal, game.position.is_won, game.position.score, first, unknown)
+    return GameRecord(deal, game.position.is_won, game.position.score, tally.first,
+                      tally.unknown, tally.score_capped)
 
 
 def play_hint(rules: Rules, deal: int, cache: ValueCache, seconds: float) -> GameRecord:

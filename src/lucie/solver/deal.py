@@ -369,6 +369,22 @@ def fan_len(value: int) -> int:
     return (value.bit_length() + 5) // 6
 
 
+def _is_stuck(
+    cards: list[int],
+    p: int,
+    found: list[int] | tuple[int, ...],
+    onto: tuple[tuple[int, ...], ...],
+    fill_ok: tuple[bool, ...],
+) -> bool:
+    """Whether ``cards[p]`` can leave its fan only to go home: no empty fan
+    takes it, and every card it may go on lies under it or is home."""
+    a = cards[p]
+    if fill_ok[a]:
+        return False
+    below = cards[:p]
+    return all(t in below or found[t // 13] > t % 13 for t in onto[a])
+
+
 def _stuck_caps(
     fans: list[int] | tuple[int, ...],
     found: list[int] | tuple[int, ...],
@@ -382,14 +398,7 @@ def _stuck_caps(
         if f < 64:
             continue
         cards = decode_fan(f)
-        stuck = [False]
-        for p in range(1, len(cards)):
-            a = cards[p]
-            if fill_ok[a]:
-                stuck.append(False)
-                continue
-            below = cards[:p]
-            stuck.append(all(t in below or found[t // 13] > t % 13 for t in onto[a]))
+        stuck = [p > 0 and _is_stuck(cards, p, found, onto, fill_ok) for p in range(len(cards))]
         if any(stuck):
             info.append((cards, stuck))
     changed = True
@@ -429,10 +438,7 @@ def _merci_caps(
         if f < 64:
             continue
         cards = decode_fan(f)
-        if not any(
-            not fill_ok[a] and all(t in cards[:p] or found[t // 13] > t % 13 for t in onto[a])
-            for p, a in enumerate(cards) if p
-        ):
+        if not any(_is_stuck(cards, p, found, onto, fill_ok) for p in range(1, len(cards))):
             continue  # no stuck card in this fan: lifting one of its cards changes nothing
         for k in range(len(cards)):  # the top too: it may be covered, then lifted
             lifted = list(fans)
@@ -462,6 +468,18 @@ def _new_stuck(fan: int, caps: list[int]) -> None:
 # ---------------------------------------------------------------------------
 # The search
 # ---------------------------------------------------------------------------
+
+
+def _dominated(
+    pareto: dict[tuple[int, int, int, int], object],
+    caps: list[int] | tuple[int, ...],
+) -> bool:
+    """Whether a reached foundation state is at least ``caps`` in every suit
+    (then nothing under these caps can add to the frontier)."""
+    for q in pareto:
+        if q[0] >= caps[0] and q[1] >= caps[1] and q[2] >= caps[2] and q[3] >= caps[3]:
+            return True
+    return False
 
 
 class _BudgetError(Exception):
@@ -668,15 +686,8 @@ class _Search:
                 if best_only or not frontier:
                     if cap_total <= best_total or not frontier:
                         continue
-                else:
-                    dominated = False
-                    for q in pareto:
-                        if q[0] >= caps_t[0] and q[1] >= caps_t[1] and q[2] >= caps_t[2] \
-                                and q[3] >= caps_t[3]:
-                            dominated = True
-                            break
-                    if dominated:
-                        continue
+                elif _dominated(pareto, caps_t):
+                    continue
             fans = fans_t  # each child owns its fan list
             found = list(found_t)
             cells = list(cells_t)
@@ -857,15 +868,8 @@ class _Search:
                             del pareto[q]
                         pareto[fnd] = key
                 # bound: nothing below can beat the caps
-                if caps[0] + caps[1] + caps[2] + caps[3] < 52:
-                    pruned = False
-                    for q in pareto:
-                        if q[0] >= caps[0] and q[1] >= caps[1] and q[2] >= caps[2] \
-                                and q[3] >= caps[3]:
-                            pruned = True
-                            break
-                    if pruned:
-                        continue
+                if caps[0] + caps[1] + caps[2] + caps[3] < 52 and _dominated(pareto, caps):
+                    continue
             else:
                 if not pareto or total > sum(next(iter(pareto))):
                     pareto.clear()

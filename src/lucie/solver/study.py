@@ -152,10 +152,15 @@ class _Tally:
 
 
 def _choose(ev: Evaluator, position: Position, tally: _Tally) -> Stop:
-    """Where the policy stops in this deal.  In the last deal the win is
+    """Where the policy stops in this deal.  In a last deal searched under
+    a time budget, or with the merci to come (the slow case), the win is
     decided first by the fastest exact verdict (``frontier=False``); only a
-    lost deal is then searched for its best score."""
-    if position.redeals_left == 0:
+    lost deal is then searched for its best score, so a budget that runs
+    out there costs score, never a win.  (Without either, the best-score
+    search alone is exact and quicker.)"""
+    if position.redeals_left == 0 and (
+        position.merci_available or ev.solve_seconds is not None
+    ):
         verdict = ev.verdict(position)
         if tally.deals == 0:
             tally.first = None if verdict.status == "unknown" else verdict.status == "solved"

@@ -158,29 +158,21 @@ def _choose(ev: Evaluator, position: Position, tally: _Tally) -> Stop:
     lost deal is then searched for its best score, so a budget that runs
     out there costs score, never a win.  (Without either, the best-score
     search alone is exact and quicker.)"""
-    if position.redeals_left == 0 and (
+    verdict_first = position.redeals_left == 0 and (
         position.merci_available or ev.solve_seconds is not None
-    ):
-        verdict = ev.verdict(position)
-        if tally.deals == 0:
-            tally.first = None if verdict.status == "unknown" else verdict.status == "solved"
-        tally.deals += 1
-        if verdict.status == "solved":
-            return ev.choose(position, verdict)
-        result = ev.solve(position)
-        if result.status == "solved":  # found by the second search after all
-            return ev.choose(position, result)
-        if verdict.status == "unknown":
+    )
+    verdict = ev.verdict(position) if verdict_first else None
+    result = verdict if verdict is not None and verdict.status == "solved" \
+        else ev.solve(position)
+    decided = verdict if verdict is not None else result  # the search that decides a win
+    if tally.deals == 0:
+        tally.first = None if decided.status == "unknown" else decided.status == "solved"
+    tally.deals += 1
+    if result.status != "solved":
+        if decided.status == "unknown":
             tally.unknown += 1
         elif result.status == "unknown":
             tally.score_capped += 1
-        return ev.choose(position, result)
-    result = ev.solve(position)
-    if result.status == "unknown":
-        tally.unknown += 1
-    if tally.deals == 0:
-        tally.first = None if result.status == "unknown" else result.status == "solved"
-    tally.deals += 1
     return ev.choose(position, result)
 
 

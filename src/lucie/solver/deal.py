@@ -284,6 +284,7 @@ class _Tables:
     __slots__ = (
         "any_fill",
         "cells",
+        "dead_cards",
         "fill_ok",
         "home_always_safe",
         "max_fan",
@@ -325,6 +326,9 @@ class _Tables:
         )
         # under suit-down every foundation move is safe (_proof_foundation)
         self.home_always_safe = self.suit_down
+        # the settings of _proof_deadlock (the merci is checked per position)
+        self.dead_cards = rules.cells == 0 and not rules.foundation_takeback \
+            and rules.empty_fill != "any"
 
 
 _TABLES: dict[Rules, _Tables] = {}
@@ -391,16 +395,19 @@ def _stuck_caps(
     caps: list[int],
     onto: tuple[tuple[int, ...], ...],
     fill_ok: tuple[bool, ...],
-) -> None:
-    """Lower ``caps`` for the dead cards of a position (:func:`_proof_deadlock`)."""
+) -> list[int]:
+    """Lower ``caps`` for the dead cards of a position (:func:`_proof_deadlock`);
+    returns the indexes of the fans that hold a stuck card."""
     info: list[tuple[list[int], list[bool]]] = []
-    for f in fans:
+    holding: list[int] = []
+    for i, f in enumerate(fans):
         if f < 64:
             continue
         cards = decode_fan(f)
         stuck = [p > 0 and _is_stuck(cards, p, found, onto, fill_ok) for p in range(len(cards))]
         if any(stuck):
             info.append((cards, stuck))
+            holding.append(i)
     changed = True
     while changed:
         changed = False
@@ -418,6 +425,7 @@ def _stuck_caps(
                     if br < caps[bs]:
                         caps[bs] = br
                         changed = True
+    return holding
 
 
 def _merci_caps(
@@ -430,16 +438,13 @@ def _merci_caps(
     """Lower ``caps`` for a position with the merci still to come
     (:func:`_proof_merci_caps`)."""
     plain = [13, 13, 13, 13]
-    _stuck_caps(fans, found, plain, onto, fill_ok)
+    holding = _stuck_caps(fans, found, plain, onto, fill_ok)
     if plain[0] + plain[1] + plain[2] + plain[3] == 52:
         return
     best = plain
-    for i, f in enumerate(fans):
-        if f < 64:
-            continue
-        cards = decode_fan(f)
-        if not any(_is_stuck(cards, p, found, onto, fill_ok) for p in range(1, len(cards))):
-            continue  # no stuck card in this fan: lifting one of its cards changes nothing
+    # only the cards of a fan that holds a stuck card can change the caps
+    for i in holding:
+        cards = decode_fan(fans[i])
         for k in range(len(cards)):  # the top too: it may be covered, then lifted
             lifted = list(fans)
             lifted[i] = encode_fan(cards[:k] + cards[k + 1:])
@@ -625,7 +630,7 @@ class _Search:
         cells = tuple(sorted(int(c) for c in p.cells if c is not None))
         merci = p.merci_available
         caps = [13, 13, 13, 13]
-        if t.cells == 0 and not t.takeback and not merci and t.rules.empty_fill != "any":
+        if t.dead_cards and not merci:
             _stuck_caps(fans, p.foundations, caps, t.onto, t.fill_ok)
         return self._walk(fans, p.foundations, cells, merci, caps)
 
@@ -652,14 +657,11 @@ class _Search:
         home_always_safe = t.home_always_safe
         sb_fill = t.safe_build_fill
         sb_none = sb_fill == "none"
-        deadlocks = t.suit_down and ncells == 0 and not takeback and t.rules.empty_fill != "any"
+        dead_cards = t.dead_cards
+        deadlocks = t.suit_down and dead_cards
         # other builds: the dead cards are recomputed at every position
-        general_dead = (
-            not t.suit_down and ncells == 0 and not takeback
-            and t.rules.empty_fill != "any"
-        )
+        general_dead = not t.suit_down and dead_cards
         plain_key = ncells == 0 and not merci0
-        merci_caps = ncells == 0 and not takeback and t.rules.empty_fill != "any"
         no_fill = t.rules.empty_fill == "none"
         best_only = self.best_only
         best_total = -1
@@ -682,12 +684,11 @@ class _Search:
              ptops) = stack.pop()
             # the parent's caps bound this position too: prune before any work
             cap_total = caps_t[0] + caps_t[1] + caps_t[2] + caps_t[3]
-            if cap_total < 52 and pkey is not None:
-                if best_only or not frontier:
-                    if cap_total <= best_total or not frontier:
-                        continue
-                elif _dominated(pareto, caps_t):
-                    continue
+            if cap_total < 52 and pkey is not None and (
+                not frontier
+                or (cap_total <= best_total if best_only else _dominated(pareto, caps_t))
+            ):
+                continue
             fans = fans_t  # each child owns its fan list
             found = list(found_t)
             cells = list(cells_t)
@@ -831,7 +832,7 @@ class _Search:
                 raise _BudgetError
             if general_dead and not merci:
                 _stuck_caps(fans, found, caps, onto, fill_ok)
-            elif merci and merci_caps:
+            elif merci and dead_cards:
                 _merci_caps(fans, found, caps, onto, fill_ok)
             # ---- goal and frontier --------------------------------------
             fnd = (found[0], found[1], found[2], found[3])
@@ -852,21 +853,14 @@ class _Search:
                 if caps[0] + caps[1] + caps[2] + caps[3] <= best_total:
                     continue
             elif frontier:
-                if fnd not in pareto:
-                    dominated = False
-                    for q in pareto:
-                        if q[0] >= fnd[0] and q[1] >= fnd[1] and q[2] >= fnd[2] \
-                                and q[3] >= fnd[3]:
-                            dominated = True
-                            break
-                    if not dominated:
-                        for q in [
-                            q for q in pareto
-                            if q[0] <= fnd[0] and q[1] <= fnd[1] and q[2] <= fnd[2]
-                            and q[3] <= fnd[3]
-                        ]:
-                            del pareto[q]
-                        pareto[fnd] = key
+                if fnd not in pareto and not _dominated(pareto, fnd):
+                    for q in [
+                        q for q in pareto
+                        if q[0] <= fnd[0] and q[1] <= fnd[1] and q[2] <= fnd[2]
+                        and q[3] <= fnd[3]
+                    ]:
+                        del pareto[q]
+                    pareto[fnd] = key
                 # bound: nothing below can beat the caps
                 if caps[0] + caps[1] + caps[2] + caps[3] < 52 and _dominated(pareto, caps):
                     continue

@@ -212,14 +212,6 @@ def canonical(foundations: Foundations, rules: Rules) -> Foundations:
     return (s[0], s[1], s[2], s[3])
 
 
-def _solve(
-    position: Position, max_seconds: float | None = None, best_only: bool = False
-) -> RawResult:
-    from lucie.solver.deal import search_deal
-
-    return search_deal(position, max_seconds=max_seconds, frontier=True, best_only=best_only)
-
-
 def check_rules(rules: Rules) -> None:
     """Refuse the settings the odds model does not cover."""
     if rules.redeal_only_when_stuck:
@@ -277,18 +269,24 @@ class Evaluator:
         only under-rate a deal).  In the last deal only the best score
         matters (no stop is worth more than another but the win), so the
         search keeps the best states alone."""
-        self.solves += 1
-        return _solve(position, seconds if seconds is not None else self.solve_seconds,
-                      best_only=position.redeals_left == 0)
+        return self._search(position, seconds, frontier=True,
+                            best_only=position.redeals_left == 0)
 
     def verdict(self, position: Position, seconds: float | None = None) -> RawResult:
         """Can this deal be cleared (the fastest exact search, ``frontier=False``;
         ``unknown`` past ``seconds``, by default ``solve_seconds``)?"""
-        self.solves += 1
+        return self._search(position, seconds, frontier=False, best_only=False)
+
+    def _search(
+        self, position: Position, seconds: float | None, *, frontier: bool, best_only: bool
+    ) -> RawResult:
         from lucie.solver.deal import search_deal
 
-        return search_deal(position, frontier=False,
-                           max_seconds=seconds if seconds is not None else self.solve_seconds)
+        self.solves += 1
+        return search_deal(
+            position, frontier=frontier, best_only=best_only,
+            max_seconds=seconds if seconds is not None else self.solve_seconds,
+        )
 
     def key(self, foundations: Foundations, redeals: int, merci_used: bool) -> StateKey:
         return (self.spec, canonical(foundations, self.rules), redeals, merci_used)

@@ -137,6 +137,19 @@ class TestPlayPlain:
         assert "redeals left 1" in out
         assert "u undo" in out  # the help
 
+    def test_words_and_hint(self) -> None:
+        """A new user types words: undo, hint; a non-move points at the help."""
+        proc = subprocess.run(
+            [sys.executable, "-m", "lucie", "play", "--plain", "--deal", "1"],
+            input="f>i\nundo\nredo\nhint\nhello\nq\n", capture_output=True, text=True,
+            timeout=120,
+        )
+        assert proc.returncode == 0, proc.stderr
+        out = proc.stdout
+        assert "undone: f>i" in out and "redone: f>i" in out
+        assert "hint: " in out
+        assert "! 'hello' is not a move" in out and "? for help" in out
+
     def test_fan_f_hint(self) -> None:
         proc = subprocess.run(
             [sys.executable, "-m", "lucie", "play", "--plain", "--deal", "1"],

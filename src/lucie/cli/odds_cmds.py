@@ -141,8 +141,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         data["variant"] = game.rules.spec()
         print_json(data)
     else:
-        move = str(advice.move) if advice.move is not None else "-"
-        print(f"{move}  [{advice.kind}] {advice.text}")
+        print(advice)
     return 0
 
 

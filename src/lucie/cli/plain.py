@@ -19,7 +19,8 @@ Moves:  c>g   top card of fan c onto fan g      c>f   fan c to its foundation
         7H>g  the merci: lift the buried 7H onto fan g (last deal only)
         R     redeal (gather, shuffle and deal the cards left)
 Keys:   u undo   y redo   a autoplay to the foundations   m list legal moves
-        ? this help   q quit"""
+        hint  the best move and why   ? this help   q quit
+        (undo, redo, auto and moves may be typed as words too)"""
 
 
 def play_plain(game: Game, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
@@ -53,18 +54,26 @@ def play_plain(game: Game, stdin: TextIO | None = None, stdout: TextIO | None = 
             if cmd in ("?", "h", "help"):
                 say(HELP)
                 continue
-            if cmd == "u":
+            if cmd in ("u", "undo"):
                 say(f"undone: {game.pop()}")
-            elif cmd == "y":
+            elif cmd in ("y", "redo"):
                 say(f"redone: {game.redo()}")
-            elif cmd == "m":
+            elif cmd in ("m", "moves"):
                 say(" ".join(str(m) for m in game.legal_moves) or "(no legal move)")
                 continue
-            elif cmd == "a":
+            elif cmd == "hint":
+                from lucie.solver.hints import hint
+
+                say(f"hint: {hint(game.position)}")
+                continue
+            elif cmd in ("a", "auto", "autoplay"):
                 moves = game.autoplay()
                 say("autoplay: " + (" ".join(map(str, moves)) or "nothing to play"))
             else:
-                move = Move.parse(cmd)
+                try:
+                    move = Move.parse(cmd)
+                except LucieError as exc:
+                    raise LucieError(f"{exc}; ? for help") from None
                 try:
                     game.push(move)
                 except MoveError as exc:

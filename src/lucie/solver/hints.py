@@ -66,6 +66,11 @@ class Hint:
     kind: str
     text: str
 
+    def __str__(self) -> str:
+        """One line: the move (``-`` for none), its kind, the sentence."""
+        move = str(self.move) if self.move is not None else "-"
+        return f"{move}  [{self.kind}] {self.text}"
+
     def to_json(self) -> dict[str, object]:
         return {
             "move": str(self.move) if self.move is not None else None,

@@ -199,3 +199,15 @@ def _killed_worker(*args: object) -> list[object]:
 
     os.kill(os.getpid(), signal.SIGKILL)
     return []
+
+
+def test_study_text_says_when_searches_were_cut_short(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """With budgets too small to finish, the plain report says the figure is a
+    lower bound (the JSON has the counts)."""
+    code = main(["study", "--variant", "shamrocks", "--games", "2", "--seed", "4",
+                 "--jobs", "1", "--solve-seconds", "0.001", "--cache", "off"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "searches cut short by the budgets" in out and "lower bound" in out

@@ -28,17 +28,23 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import os
+import random
 import sqlite3
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
+
+_T = TypeVar("_T")
 
 #: Version of the meaning of the stored samples; a change of algorithm that
 #: changes what a sample measures bumps it (old rows are then ignored).
 CACHE_VERSION: Final = 1
+
+#: How long a busy cache file is waited for before giving up.
+BUSY_SECONDS: Final = 60.0
 
 #: Environment variable naming the cache file (``off`` for memory only).
 ENV_VAR: Final = "LUCIE_CACHE"
@@ -91,32 +97,52 @@ class ValueCache:
 
     # -- sqlite -------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def _transact(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``work`` in one transaction on the file, and commit.
+
+        SQLite's busy timeout does not cover every case of two processes
+        opening a new file at once (switching it to WAL, recovering the
+        WAL index): those report "database is locked" at once.  Such an
+        attempt is rolled back whole and tried again, so a busy file only
+        waits, for up to :data:`BUSY_SECONDS`, and nothing is lost.
+        """
+        from lucie.errors import LucieError
+
         assert self.path is not None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=60.0)
-        except (OSError, sqlite3.Error) as exc:
-            from lucie.errors import LucieError
-
+        except OSError as exc:
             raise LucieError(f"{self.path}: cannot open the odds cache ({exc})") from None
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS state_values ("
-                " version INTEGER, rules TEXT, foundations TEXT, redeals INTEGER,"
-                " merci_used INTEGER, total REAL, count INTEGER,"
-                " PRIMARY KEY (version, rules, foundations, redeals, merci_used))"
-            )
-            yield conn
-            conn.commit()
-        except sqlite3.DatabaseError as exc:
-            from lucie.errors import LucieError
-
-            raise LucieError(f"{self.path}: not a usable odds cache ({exc})") from None
-        finally:
-            conn.close()
+        deadline = time.monotonic() + BUSY_SECONDS
+        pause = 0.01
+        while True:
+            try:
+                conn = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
+            except sqlite3.Error as exc:
+                raise LucieError(f"{self.path}: cannot open the odds cache ({exc})") from None
+            try:
+                if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute(
+                    "CREATE TABLE IF NOT EXISTS state_values ("
+                    " version INTEGER, rules TEXT, foundations TEXT, redeals INTEGER,"
+                    " merci_used INTEGER, total REAL, count INTEGER,"
+                    " PRIMARY KEY (version, rules, foundations, redeals, merci_used))"
+                )
+                result = work(conn)
+                conn.execute("COMMIT")
+                return result
+            except sqlite3.OperationalError as exc:
+                busy = "locked" in str(exc) or "busy" in str(exc)
+                if not busy or time.monotonic() > deadline:
+                    raise LucieError(f"{self.path}: not a usable odds cache ({exc})") from None
+            except sqlite3.DatabaseError as exc:
+                raise LucieError(f"{self.path}: not a usable odds cache ({exc})") from None
+            finally:
+                conn.close()  # an open transaction is rolled back
+            time.sleep(pause * (0.5 + random.random()))
+            pause = min(pause * 2, 0.5)
 
     def _load(self, rules: str) -> None:
         if rules in self._loaded:
@@ -124,12 +150,13 @@ class ValueCache:
         self._loaded.add(rules)
         if self.path is None or not self.path.exists():
             return
-        with self._connect() as conn:
-            rows = conn.execute(
+        rows = self._transact(
+            lambda conn: conn.execute(
                 "SELECT foundations, redeals, merci_used, total, count FROM state_values"
                 " WHERE version = ? AND rules = ?",
                 (CACHE_VERSION, rules),
             ).fetchall()
+        )
         for found, redeals, merci, total, count in rows:
             f = tuple(int(x) for x in found.split("."))
             key: StateKey = (rules, (f[0], f[1], f[2], f[3]), int(redeals), bool(merci))
@@ -145,16 +172,18 @@ class ValueCache:
                 self._stored[key] = (old[0] + total, old[1] + count)
         if self.path is None or not delta:
             return 0
-        with self._connect() as conn:
-            conn.executemany(
+        rows = [
+            (CACHE_VERSION, k[0], ".".join(map(str, k[1])), k[2], int(k[3]), t, c)
+            for k, (t, c) in delta.items()
+        ]
+        self._transact(
+            lambda conn: conn.executemany(
                 "INSERT INTO state_values VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (version, rules, foundations, redeals, merci_used)"
                 " DO UPDATE SET total = total + excluded.total, count = count + excluded.count",
-                [
-                    (CACHE_VERSION, k[0], ".".join(map(str, k[1])), k[2], int(k[3]), t, c)
-                    for k, (t, c) in delta.items()
-                ],
+                rows,
             )
+        )
         return len(delta)
 
     # -- values ---------------------------------------------------------------

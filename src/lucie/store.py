@@ -7,7 +7,8 @@ position with at most the last move lost.  Finished games give the
 statistics per player and variant.
 
 >>> import tempfile, pathlib
->>> from lucie.engine import Game
+>>> from lucie._sqlite import backoff, is_busy, use_wal
+from lucie.engine import Game
 >>> from lucie.rules import Rules
 >>> tmp = pathlib.Path(tempfile.mkdtemp())
 >>> store = Store(tmp / "games.sqlite3")
@@ -70,6 +71,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from lucie._sqlite import backoff, is_busy, use_wal
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
 from lucie.formats import game_from_json, game_to_json
@@ -127,6 +129,10 @@ _COLUMNS: Final = (
 
 class StoreError(LucieError):
     """The database cannot be used: damaged, from a newer lucie, unreadable."""
+
+
+class _BusyError(Exception):
+    """Another process holds the file just now; :meth:`Store._open` retries."""
 
 
 def default_path() -> Path:
@@ -259,6 +265,21 @@ class Store:
     # -- opening and checking -------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
+        """Open, check and prepare the file.  A file that another process
+        holds at that moment (see :mod:`lucie._sqlite`) is waited for, not
+        taken for a damaged one."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        attempt = 0
+        while True:
+            try:
+                return self._open_once()
+            except _BusyError as busy:
+                if time.monotonic() > deadline:
+                    raise StoreError(f"{self.path}: the database stays locked ({busy})") from None
+            backoff(attempt)
+            attempt += 1
+
+    def _open_once(self) -> sqlite3.Connection:
         path = self.path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -283,6 +304,8 @@ class Store:
                     raise sqlite3.DatabaseError(f"integrity check failed: {check}")
         except sqlite3.DatabaseError as exc:
             conn.close()
+            if is_busy(exc):
+                raise _BusyError(str(exc)) from None
             backup = self._backup()
             raise StoreError(
                 f"{path} is damaged ({exc}); it was left untouched and a copy was "
@@ -298,8 +321,8 @@ class Store:
                 f"kept at {backup}. Upgrade lucie, or choose another file with --db."
             )
         try:
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":  # pragma: no cover - e.g. some network filesystems
+            mode = use_wal(conn, BUSY_TIMEOUT_MS / 1000)
+            if mode != "wal":  # pragma: no cover - e.g. some network filesystems
                 conn.execute("PRAGMA journal_mode = DELETE")
             conn.execute("PRAGMA synchronous = NORMAL")
             if version < SCHEMA_VERSION:
@@ -318,6 +341,8 @@ class Store:
             conn.execute(_CLAIMS)
         except sqlite3.Error as exc:
             conn.close()
+            if is_busy(exc):
+                raise _BusyError(str(exc)) from None
             raise StoreError(f"{path}: cannot prepare the database ({exc})") from None
         return conn
 

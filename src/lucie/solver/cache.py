@@ -29,13 +29,14 @@ True
 from __future__ import annotations
 
 import os
-import random
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final, TypeVar
+
+from lucie._sqlite import backoff, is_busy, use_wal
 
 _T = TypeVar("_T")
 
@@ -101,9 +102,8 @@ class ValueCache:
         """Run ``work`` in one transaction on the file, and commit.
 
         SQLite's busy timeout does not cover every case of two processes
-        opening a new file at once (switching it to WAL, recovering the
-        WAL index): those report "database is locked" at once.  Such an
-        attempt is rolled back whole and tried again, so a busy file only
+        opening a new file at once (see :mod:`lucie._sqlite`).  An attempt
+        that meets a busy file is rolled back whole and tried again, so a busy file only
         waits, for up to :data:`BUSY_SECONDS`, and nothing is lost.
         """
         from lucie.errors import LucieError
@@ -114,15 +114,14 @@ class ValueCache:
         except OSError as exc:
             raise LucieError(f"{self.path}: cannot open the odds cache ({exc})") from None
         deadline = time.monotonic() + BUSY_SECONDS
-        pause = 0.01
+        attempt = 0
         while True:
             try:
                 conn = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
             except sqlite3.Error as exc:
                 raise LucieError(f"{self.path}: cannot open the odds cache ({exc})") from None
             try:
-                if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                    conn.execute("PRAGMA journal_mode=WAL")
+                use_wal(conn, BUSY_SECONDS)
                 conn.execute("BEGIN IMMEDIATE")
                 conn.execute(
                     "CREATE TABLE IF NOT EXISTS state_values ("
@@ -134,15 +133,14 @@ class ValueCache:
                 conn.execute("COMMIT")
                 return result
             except sqlite3.OperationalError as exc:
-                busy = "locked" in str(exc) or "busy" in str(exc)
-                if not busy or time.monotonic() > deadline:
+                if not is_busy(exc) or time.monotonic() > deadline:
                     raise LucieError(f"{self.path}: not a usable odds cache ({exc})") from None
             except sqlite3.DatabaseError as exc:
                 raise LucieError(f"{self.path}: not a usable odds cache ({exc})") from None
             finally:
                 conn.close()  # an open transaction is rolled back
-            time.sleep(pause * (0.5 + random.random()))
-            pause = min(pause * 2, 0.5)
+            backoff(attempt)
+            attempt += 1
 
     def _load(self, rules: str) -> None:
         if rules in self._loaded:

@@ -418,8 +418,14 @@ class Position:
 
     def _merci_moves(self) -> list[Move]:
         moves: list[Move] = []
-        targets = [j for j, f in enumerate(self.fans) if f]
-        for fan in self.fans:
+        max_fan = self.rules.max_fan
+        for i, fan in enumerate(self.fans):
+            # a fan never holds more than max_fan: the card goes back on its
+            # own fan, or onto one with room
+            targets = [
+                j for j, f in enumerate(self.fans)
+                if f and (j == i or max_fan is None or len(f) < max_fan)
+            ]
             for card in fan[:-1]:
                 for j in targets:
                     moves.append(Move("card", int(card), "fan", j))
@@ -519,6 +525,9 @@ class Position:
                 return f"there is no fan {_fan_name(move.dst)}"
             if not self.fans[move.dst]:
                 return f"fan {FAN_NAMES[move.dst]} is empty: the merci card goes on a fan"
+            max_fan = rules.max_fan
+            if max_fan is not None and move.dst != where and len(self.fans[move.dst]) >= max_fan:
+                return f"fan {FAN_NAMES[move.dst]} is full ({max_fan} cards at most)"
             return None
         return self._check_target(move, card)
 

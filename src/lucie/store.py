@@ -7,8 +7,7 @@ position with at most the last move lost.  Finished games give the
 statistics per player and variant.
 
 >>> import tempfile, pathlib
->>> from lucie._sqlite import backoff, is_busy, use_wal
-from lucie.engine import Game
+>>> from lucie.engine import Game
 >>> from lucie.rules import Rules
 >>> tmp = pathlib.Path(tempfile.mkdtemp())
 >>> store = Store(tmp / "games.sqlite3")

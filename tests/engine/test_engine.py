@@ -7,7 +7,7 @@ import pytest
 from lucie.cards import Card
 from lucie.engine import REDEAL, Game, LegalMoves, Move, Outcome, Position, autoplay_moves
 from lucie.errors import MoveError
-from lucie.formats import parse_layout
+from lucie.formats import format_layout, parse_layout
 from lucie.rules import VARIANTS, Rules
 
 C = Card.parse
@@ -180,6 +180,19 @@ class TestMerci:
                             rules)
         assert "c>f" in legal(free) and "9C>a" not in legal(free)
         assert "strict" in str(free.why_illegal(Move.parse("9C>a")))
+
+    def test_a_full_fan_takes_no_merci_card(self) -> None:
+        """``max_fan`` holds for the merci too: the lifted card goes back on
+        its own fan (same size) or onto a fan with room, never past the limit
+        (a fan of five under max_fan=4 is not a layout lucie could read)."""
+        rules = Rules.parse("merci,max_fan=3")
+        last = parse_layout("Redeals: 0\nFoundations: C-8 D-K H-K S-K\nTC 9C JC\nKC QC", rules)
+        assert "9C>a" in legal(last) and "9C>b" in legal(last)
+        full = parse_layout("Redeals: 0\nFoundations: C-7 D-K H-K S-K\nTC 9C JC\nKC QC 8C", rules)
+        assert "9C>a" in legal(full) and "9C>b" not in legal(full)
+        assert full.why_illegal(Move.parse("9C>b")) == "fan b is full (3 cards at most)"
+        after = full.play(Move.parse("9C>a"))
+        assert parse_layout(format_layout(after), rules) == after
 
 
 class TestRedealRules:

@@ -966,12 +966,16 @@ class _Search:
                 targets = [j for j in fan_range if fans[j]]
                 for i in targets:
                     cards = decode_fan(fans[i])
+                    # max_fan holds for the merci too (its own fan keeps its size)
+                    room = targets if max_fan is None else [
+                        j for j in targets if j == i or fan_len(fans[j]) < max_fan
+                    ]
                     for k in range(len(cards) - 1):
                         z = cards[k]
                         rest = cards[:k] + cards[k + 1:]
                         base = fans[:]
                         base[i] = encode_fan(rest)
-                        for j in targets:
+                        for j in room:
                             nf = base[:]
                             nf[j] = (nf[j] << 6) | (z + 1)
                             children.append(((z, j), nf, found, cells, False))

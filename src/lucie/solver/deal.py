@@ -389,24 +389,49 @@ def _is_stuck(
     return all(t in below or found[t // 13] > t % 13 for t in onto[a])
 
 
+def _fan_stuck(
+    f: int,
+    found: list[int] | tuple[int, ...],
+    onto: tuple[tuple[int, ...], ...],
+    fill_ok: tuple[bool, ...],
+) -> tuple[list[int], list[bool]] | None:
+    """The cards of fan ``f`` and which of them are stuck (None if none)."""
+    cards = decode_fan(f)
+    stuck = [p > 0 and _is_stuck(cards, p, found, onto, fill_ok) for p in range(len(cards))]
+    return (cards, stuck) if any(stuck) else None
+
+
 def _stuck_caps(
     fans: list[int] | tuple[int, ...],
     found: list[int] | tuple[int, ...],
     caps: list[int],
     onto: tuple[tuple[int, ...], ...],
     fill_ok: tuple[bool, ...],
+    memo: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[bool]] | None] | None = None,
 ) -> list[int]:
     """Lower ``caps`` for the dead cards of a position (:func:`_proof_deadlock`);
-    returns the indexes of the fans that hold a stuck card."""
+    returns the indexes of the fans that hold a stuck card.
+
+    Which cards of a fan are stuck depends on the fan and the foundations
+    alone; ``memo`` keeps that per ``(fan, foundations)`` across the
+    positions of one search (most of a position's fans are its parent's).
+    """
     info: list[tuple[list[int], list[bool]]] = []
     holding: list[int] = []
+    fkey = (found[0], found[1], found[2], found[3])
     for i, f in enumerate(fans):
         if f < 64:
             continue
-        cards = decode_fan(f)
-        stuck = [p > 0 and _is_stuck(cards, p, found, onto, fill_ok) for p in range(len(cards))]
-        if any(stuck):
-            info.append((cards, stuck))
+        if memo is None:
+            entry = _fan_stuck(f, found, onto, fill_ok)
+        else:
+            mkey = (f, fkey)
+            if mkey in memo:
+                entry = memo[mkey]
+            else:
+                entry = memo[mkey] = _fan_stuck(f, found, onto, fill_ok)
+        if entry is not None:
+            info.append(entry)
             holding.append(i)
     changed = True
     while changed:
@@ -679,6 +704,7 @@ class _Search:
                None)]
         nodes = 0
         pushed: set[object] = set()
+        stuck_memo: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[bool]] | None] = {}
         while stack:
             (fans_t, found_t, cells_t, merci, caps_t, pkey, pmoves, pwork, ckey0,
              ptops) = stack.pop()
@@ -831,7 +857,7 @@ class _Search:
                 self.nodes = nodes
                 raise _BudgetError
             if general_dead and not merci:
-                _stuck_caps(fans, found, caps, onto, fill_ok)
+                _stuck_caps(fans, found, caps, onto, fill_ok, stuck_memo)
             elif merci and dead_cards:
                 _merci_caps(fans, found, caps, onto, fill_ok)
             # ---- goal and frontier --------------------------------------

@@ -211,3 +211,31 @@ def test_study_text_says_when_searches_were_cut_short(
     out = capsys.readouterr().out
     assert code == 0
     assert "searches cut short by the budgets" in out and "lower bound" in out
+
+
+def test_study_searches_have_a_budget_by_default(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With no budget given, a study caps its searches (a Shamrocks or Fan
+    with reserve search could otherwise run for hours and out of memory);
+    ``none`` lifts the cap and a bad value is named."""
+    from lucie.solver import study
+
+    seen: list[tuple[object, object]] = []
+    real = study.run_study
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append((kwargs["solve_seconds"], kwargs["sample_seconds"]))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(study, "run_study", spy)
+    base = ["study", "--variant", "noredeal", "--games", "2", "--seed", "1", "--jobs", "1",
+            "--cache", "off", "--json"]
+    assert main(base) == 0
+    assert main([*base, "--solve-seconds", "none", "--sample-seconds", "0.5"]) == 0
+    capsys.readouterr()
+    assert seen == [(10.0, 5.0), (None, 0.5)]
+    with pytest.raises(SystemExit) as exc:
+        main([*base, "--solve-seconds", "soon"])
+    assert exc.value.code == 2
+    assert "'soon' is not a number of seconds" in capsys.readouterr().err

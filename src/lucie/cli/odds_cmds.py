@@ -33,6 +33,21 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _budget(text: str) -> float | None:
+    """A search budget in seconds, or ``none`` for no budget."""
+    if text.strip().lower() in ("none", "off"):
+        return None
+    return _seconds(text)
+
+
+#: Default budgets of the searches a study or an estimate makes: far above
+#: what any classic, Trefoil, Fan or no-redeal search takes (milliseconds),
+#: but they keep a search on a variant whose positions explode (any-suit
+#: builds, cells) from running for hours and out of memory (~1 KB a position).
+SOLVE_SECONDS = 10.0
+SAMPLE_SECONDS = 5.0
+
+
 def _add_source(p: argparse.ArgumentParser) -> None:
     add_variant(p)
     src = p.add_mutually_exclusive_group()
@@ -87,8 +102,9 @@ def register(sub: Any) -> None:
                    help="stop sampling after this long")
     p.add_argument("--target", type=_positive_int, default=None, metavar="K",
                    help="samples per between-deal state value (default 24)")
-    p.add_argument("--sample-seconds", type=_seconds, default=None, metavar="S",
-                   help="time budget of each search made to sample values (default: none)")
+    p.add_argument("--sample-seconds", type=_budget, default=SAMPLE_SECONDS, metavar="S",
+                   help="time budget of each search made to sample values "
+                   f"(default {SAMPLE_SECONDS:g}; 'none' for no budget)")
     _add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_odds)
@@ -114,10 +130,12 @@ def register(sub: Any) -> None:
                    help="samples per between-deal state value (default 24)")
     p.add_argument("--hint-seconds", type=_seconds, default=2.0, metavar="S",
                    help="time budget of each hint with --policy hint (default 2)")
-    p.add_argument("--solve-seconds", type=_seconds, default=None, metavar="S",
-                   help="time budget of each one-deal search (default: none)")
-    p.add_argument("--sample-seconds", type=_seconds, default=None, metavar="S",
-                   help="time budget of each search made to sample values (default: none)")
+    p.add_argument("--solve-seconds", type=_budget, default=SOLVE_SECONDS, metavar="S",
+                   help=f"time budget of each one-deal search (default {SOLVE_SECONDS:g}; "
+                   "'none' for no budget; a search cut short is counted in the report)")
+    p.add_argument("--sample-seconds", type=_budget, default=SAMPLE_SECONDS, metavar="S",
+                   help="time budget of each search made to sample values "
+                   f"(default {SAMPLE_SECONDS:g}; 'none' for no budget)")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="write a chart of the score distribution")
     _add_cache(p)

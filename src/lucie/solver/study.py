@@ -354,8 +354,8 @@ def run_study(
                         future.cancel()
                     raise LucieError(
                         f"a worker process died after {len(records)} of {games} games "
-                        "(most likely out of memory in a one-deal search with no budget); "
-                        "cap the searches with solve_seconds / sample_seconds "
+                        "(most likely out of memory in a long one-deal search); "
+                        "cap the searches with smaller solve_seconds / sample_seconds "
                         "(--solve-seconds, --sample-seconds)"
                     ) from None
     finally:

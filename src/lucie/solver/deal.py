@@ -389,16 +389,51 @@ def _is_stuck(
     return all(t in below or found[t // 13] > t % 13 for t in onto[a])
 
 
+#: What the dead-card analysis needs of one fan (see :func:`_fan_stuck`).
+_FanStuck = tuple[tuple[int, int, int, int], tuple[tuple[int, int, tuple[int, int, int, int]], ...]]
+#: ``(fan, foundations)`` -> its :data:`_FanStuck` (None: no stuck card).
+StuckMemo = dict[tuple[int, tuple[int, int, int, int]], _FanStuck | None]
+
+
 def _fan_stuck(
     f: int,
     found: list[int] | tuple[int, ...],
     onto: tuple[tuple[int, ...], ...],
     fill_ok: tuple[bool, ...],
-) -> tuple[list[int], list[bool]] | None:
-    """The cards of fan ``f`` and which of them are stuck (None if none)."""
+) -> _FanStuck | None:
+    """The stuck cards of fan ``f`` (:func:`_proof_deadlock`), ready for the
+    fixed point: None when there is none, else ``(dead, maybe)``.
+
+    ``dead``: per suit, the lowest rank under a stuck card that lies above
+    a lower card of its own suit (such a card is dead whatever the caps;
+    13 where none); ``maybe``: for each other stuck card, its suit, its rank
+    and the same per-suit lowest ranks under it, which count once the
+    card's suit is capped at or below its rank.
+    """
     cards = decode_fan(f)
-    stuck = [p > 0 and _is_stuck(cards, p, found, onto, fill_ok) for p in range(len(cards))]
-    return (cards, stuck) if any(stuck) else None
+    dead = [13, 13, 13, 13]
+    maybe: list[tuple[int, int, tuple[int, int, int, int]]] = []
+    for p in range(1, len(cards)):
+        if not _is_stuck(cards, p, found, onto, fill_ok):
+            continue
+        s, r = divmod(cards[p], 13)
+        low = [13, 13, 13, 13]
+        lower = False
+        for b in cards[:p]:
+            bs, br = divmod(b, 13)
+            if br < low[bs]:
+                low[bs] = br
+            if bs == s and br < r:
+                lower = True
+        if lower:
+            for k in range(4):
+                if low[k] < dead[k]:
+                    dead[k] = low[k]
+        else:
+            maybe.append((s, r, (low[0], low[1], low[2], low[3])))
+    if not maybe and dead == [13, 13, 13, 13]:
+        return None
+    return (dead[0], dead[1], dead[2], dead[3]), tuple(maybe)
 
 
 def _stuck_caps(
@@ -407,7 +442,7 @@ def _stuck_caps(
     caps: list[int],
     onto: tuple[tuple[int, ...], ...],
     fill_ok: tuple[bool, ...],
-    memo: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[bool]] | None] | None = None,
+    memo: StuckMemo | None = None,
 ) -> list[int]:
     """Lower ``caps`` for the dead cards of a position (:func:`_proof_deadlock`);
     returns the indexes of the fans that hold a stuck card.
@@ -416,7 +451,7 @@ def _stuck_caps(
     alone; ``memo`` keeps that per ``(fan, foundations)`` across the
     positions of one search (most of a position's fans are its parent's).
     """
-    info: list[tuple[list[int], list[bool]]] = []
+    maybe: list[tuple[int, int, tuple[int, int, int, int]]] = []
     holding: list[int] = []
     fkey = (found[0], found[1], found[2], found[3])
     for i, f in enumerate(fans):
@@ -430,26 +465,28 @@ def _stuck_caps(
                 entry = memo[mkey]
             else:
                 entry = memo[mkey] = _fan_stuck(f, found, onto, fill_ok)
-        if entry is not None:
-            info.append(entry)
-            holding.append(i)
+        if entry is None:
+            continue
+        holding.append(i)
+        dead = entry[0]
+        for k in range(4):
+            if dead[k] < caps[k]:
+                caps[k] = dead[k]
+        maybe.extend(entry[1])
+    # a stuck card whose suit is capped at or below its rank is dead too
     changed = True
-    while changed:
+    while changed and maybe:
         changed = False
-        for cards, stuck in info:
-            for p in range(len(cards) - 1, 0, -1):
-                if not stuck[p]:
-                    continue
-                a = cards[p]
-                s, r = divmod(a, 13)
-                dead = r >= caps[s] or any(b // 13 == s and b % 13 < r for b in cards[:p])
-                if not dead:
-                    continue
-                for b in cards[:p]:
-                    bs, br = divmod(b, 13)
-                    if br < caps[bs]:
-                        caps[bs] = br
+        rest = []
+        for s, r, low in maybe:
+            if r >= caps[s]:
+                for k in range(4):
+                    if low[k] < caps[k]:
+                        caps[k] = low[k]
                         changed = True
+            else:
+                rest.append((s, r, low))
+        maybe = rest
     return holding
 
 
@@ -459,11 +496,12 @@ def _merci_caps(
     caps: list[int],
     onto: tuple[tuple[int, ...], ...],
     fill_ok: tuple[bool, ...],
+    memo: StuckMemo | None = None,
 ) -> None:
     """Lower ``caps`` for a position with the merci still to come
-    (:func:`_proof_merci_caps`)."""
+    (:func:`_proof_merci_caps`; ``memo`` as for :func:`_stuck_caps`)."""
     plain = [13, 13, 13, 13]
-    holding = _stuck_caps(fans, found, plain, onto, fill_ok)
+    holding = _stuck_caps(fans, found, plain, onto, fill_ok, memo)
     if plain[0] + plain[1] + plain[2] + plain[3] == 52:
         return
     best = plain
@@ -474,7 +512,7 @@ def _merci_caps(
             lifted = list(fans)
             lifted[i] = encode_fan(cards[:k] + cards[k + 1:])
             cl = [13, 13, 13, 13]
-            _stuck_caps(lifted, found, cl, onto, fill_ok)
+            _stuck_caps(lifted, found, cl, onto, fill_ok, memo)
             best = [max(best[s], cl[s]) for s in range(4)]
             if best[0] + best[1] + best[2] + best[3] == 52:
                 return
@@ -704,7 +742,7 @@ class _Search:
                None)]
         nodes = 0
         pushed: set[object] = set()
-        stuck_memo: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[bool]] | None] = {}
+        stuck_memo: StuckMemo = {}
         while stack:
             (fans_t, found_t, cells_t, merci, caps_t, pkey, pmoves, pwork, ckey0,
              ptops) = stack.pop()
@@ -859,7 +897,7 @@ class _Search:
             if general_dead and not merci:
                 _stuck_caps(fans, found, caps, onto, fill_ok, stuck_memo)
             elif merci and dead_cards:
-                _merci_caps(fans, found, caps, onto, fill_ok)
+                _merci_caps(fans, found, caps, onto, fill_ok, stuck_memo)
             # ---- goal and frontier --------------------------------------
             fnd = (found[0], found[1], found[2], found[3])
             total = found[0] + found[1] + found[2] + found[3]
@@ -1016,7 +1054,7 @@ class _Search:
                 if deadlocks and not nm:
                     if merci:  # the merci was just used: caps start now
                         cl = [13, 13, 13, 13]
-                        _stuck_caps(nf, nfd, cl, onto, fill_ok)
+                        _stuck_caps(nf, nfd, cl, onto, fill_ok, stuck_memo)
                         ccaps = tuple(cl)
                     elif move[1] >= 0:
                         g = nf[move[1]]

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from lucie.cards import Card
-from lucie.engine import REDEAL, Move, Position
+from lucie.engine import REDEAL, Game, Move, Position
 from lucie.formats import parse_layout
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
+from lucie.solver.deal import solve_deal
 from lucie.solver.hints import KINDS, Hint, hint
 
 
@@ -120,3 +125,51 @@ def test_budget_fallback_is_said() -> None:
     got = hint(p, max_seconds=0.2, cache=ValueCache(None))
     assert got.move is not None and p.is_legal(got.move)
     assert "time budget" in got.text
+
+
+def _count_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    import lucie.solver.deal as deal
+
+    calls: list[str] = []
+    real = deal.search_deal
+
+    def counting(position: Position, **kwargs: Any) -> Any:
+        calls.append(str(position.foundations))
+        return real(position, **kwargs)
+
+    monkeypatch.setattr(deal, "search_deal", counting)
+    return calls
+
+
+def test_following_the_hints_of_a_won_last_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a last deal the hints follow one exact line: played move by move
+    they clear a clearable deal, and after the first hint none needs a search."""
+    rules = Rules.parse("fan")
+    deal = next(n for n in range(1, 50)
+                if solve_deal(Position.deal(rules, n), frontier=False).status == "solved")
+    game = Game(rules, deal)
+    calls = _count_searches(monkeypatch)
+    while not game.position.is_won:
+        got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
+        assert got.move is not None and got.kind != "lost", got
+        game.push(got.move)
+    assert len(calls) <= 1 and len(game.moves) > 20
+
+
+def test_following_the_hints_of_a_lost_last_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lost last deal: every hint says so, and following them reaches the
+    best score the solver finds, with one search (verdict, then the score)."""
+    rules = Rules.parse("noredeal")
+    deal = next(n for n in range(1, 50)
+                if solve_deal(Position.deal(rules, n)).best_score >= 10)
+    best = solve_deal(Position.deal(rules, deal)).best_score
+    game = Game(rules, deal)
+    calls = _count_searches(monkeypatch)
+    while True:
+        got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
+        assert got.kind == "lost", got
+        if got.move is None:
+            break
+        game.push(got.move)
+    assert sum(game.position.foundations) == best
+    assert len(calls) <= 3  # two at the start, one at the end (nothing left to follow)

@@ -98,10 +98,25 @@ def hint(
     legal = position.legal_moves()
     if not legal:
         return Hint(None, "lost", "the game can no longer be won: no move is left")
+    final = position.redeals_left == 0 and not position.merci_available
+    if final:
+        known = _LINES.get(position)
+        if known is not None:
+            return _follow(position, known)
     from lucie.solver.deal import search_deal
 
-    result = search_deal(position, max_seconds=max(0.05, max_seconds * 0.5), frontier=True,
-                         best_only=position.redeals_left == 0)
+    search_seconds = max(0.05, max_seconds * 0.5)
+    result = None
+    if position.redeals_left == 0:
+        # the last deal: only a win or the score matters, and the exact
+        # verdict (the fastest search) settles a won deal at once
+        verdict = search_deal(position, max_seconds=search_seconds, frontier=False)
+        if verdict.status == "solved":
+            result = verdict
+        search_seconds = max(0.02, start + search_seconds - time.monotonic())
+    if result is None:
+        result = search_deal(position, max_seconds=search_seconds, frontier=True,
+                             best_only=position.redeals_left == 0)
     ev = Evaluator(
         position.rules, cache if cache is not None else _SHARED_CACHE,
         rng=random.Random(seed), target=HINT_TARGET, deadline=start + max_seconds,
@@ -111,7 +126,67 @@ def hint(
     budget_note = ""
     if result.status == "unknown" or not complete:
         budget_note = " (the time budget ran out: best move found so far)"
+    elif final and stop.moves:
+        # an exact answer with no values in it: the rest of its line is the
+        # answer from the next position too (see _LINES)
+        if sum(stop.foundations) == 52:
+            _remember(position, _Line(stop.moves, True, 52))
+        else:
+            best = _best(_reaches(position, result))
+            _remember(position, _Line(best.moves, False, sum(best.foundations)))
     return _explain(position, result, stop, legal, budget_note)
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """The rest of an exact best line of a last deal: its moves, whether it
+    clears the deal, and the score at its end."""
+
+    moves: tuple[Move, ...]
+    won: bool
+    score: int
+
+
+#: Hints of a last deal with no merci to come follow a line: the deal is
+#: won or its best score reached, with no value estimate involved.  When the
+#: player plays the hinted move, the rest of the same line is still a best
+#: line from the new position (whatever it reaches was reachable before, so
+#: nothing better is), so the next hint needs no search.  Keyed by the
+#: position after the hinted move; the oldest entries go first.
+_LINES: Final[dict[Position, _Line]] = {}
+_LINES_MAX: Final = 4096
+
+
+def _remember(position: Position, line: _Line) -> None:
+    """Keep the rest of ``line`` for the position its first move leads to."""
+    if len(line.moves) < 2:
+        return  # the next position is the line's end: its hint is cheap
+    after = position.apply(line.moves[0])
+    while len(_LINES) >= _LINES_MAX:
+        del _LINES[next(iter(_LINES))]
+    _LINES[after] = _Line(line.moves[1:], line.won, line.score)
+
+
+def _follow(position: Position, line: _Line) -> Hint:
+    """The hint from a position reached by following a remembered line."""
+    _remember(position, line)
+    first = line.moves[0]
+    if line.won:
+        return _classify(position, first, line.moves, True, "")
+    return _lost(position, first, line.score)
+
+
+def _best(reaches: list[Stop]) -> Stop:
+    """The best-scoring stop of a last deal (the shortest line among equals)."""
+    return max(reaches, key=lambda r: (sum(r.foundations), -len(r.line)))
+
+
+def _lost(position: Position, first: Move, score: int) -> Hint:
+    return Hint(
+        first, "lost",
+        f"the game can no longer be won; the best score left is "
+        f"{score}: {position.describe(first)}",
+    )
 
 
 def _explain(
@@ -120,14 +195,9 @@ def _explain(
     reaches = _reaches(position, result)
     won = sum(stop.foundations) == 52
     if position.redeals_left == 0 and not won and result.status != "unknown":
-        best = max(reaches, key=lambda r: (sum(r.foundations), -len(r.line)))
+        best = _best(reaches)
         if best.moves:
-            first = best.moves[0]
-            return Hint(
-                first, "lost",
-                f"the game can no longer be won; the best score left is "
-                f"{sum(best.foundations)}: {position.describe(first)}",
-            )
+            return _lost(position, best.moves[0], sum(best.foundations))
         return Hint(None, "lost", "the game can no longer be won")
     if not stop.moves or (not won and stop.foundations == position.foundations):
         if REDEAL not in legal:

@@ -35,6 +35,7 @@ Kinds (:attr:`Hint.kind`):
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -100,7 +101,8 @@ def hint(
         return Hint(None, "lost", "the game can no longer be won: no move is left")
     final = position.redeals_left == 0 and not position.merci_available
     if final:
-        known = _LINES.get(position)
+        with _LINES_LOCK:
+            known = _LINES.get(position)
         if known is not None:
             return _follow(position, known)
     from lucie.solver.deal import search_deal
@@ -155,6 +157,8 @@ class _Line:
 #: position after the hinted move; the oldest entries go first.
 _LINES: Final[dict[Position, _Line]] = {}
 _LINES_MAX: Final = 4096
+#: Servers ask for hints from several threads.
+_LINES_LOCK: Final = threading.Lock()
 
 
 def _remember(position: Position, line: _Line) -> None:
@@ -162,9 +166,10 @@ def _remember(position: Position, line: _Line) -> None:
     if len(line.moves) < 2:
         return  # the next position is the line's end: its hint is cheap
     after = position.apply(line.moves[0])
-    while len(_LINES) >= _LINES_MAX:
-        del _LINES[next(iter(_LINES))]
-    _LINES[after] = _Line(line.moves[1:], line.won, line.score)
+    with _LINES_LOCK:
+        while len(_LINES) >= _LINES_MAX:
+            del _LINES[next(iter(_LINES))]
+        _LINES[after] = _Line(line.moves[1:], line.won, line.score)
 
 
 def _follow(position: Position, line: _Line) -> Hint:

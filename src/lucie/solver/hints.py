@@ -105,25 +105,22 @@ def hint(
             known = _LINES.get(position)
         if known is not None:
             return _follow(position, known)
-    from lucie.solver.deal import search_deal
-
-    search_seconds = max(0.05, max_seconds * 0.5)
-    result = None
-    if position.redeals_left == 0:
-        # the last deal: only a win or the score matters, and the exact
-        # verdict (the fastest search) settles a won deal at once
-        verdict = search_deal(position, max_seconds=search_seconds, frontier=False)
-        if verdict.status == "solved":
-            result = verdict
-        search_seconds = max(0.02, start + search_seconds - time.monotonic())
-    if result is None:
-        result = search_deal(position, max_seconds=search_seconds, frontier=True,
-                             best_only=position.redeals_left == 0)
     ev = Evaluator(
         position.rules, cache if cache is not None else _SHARED_CACHE,
         rng=random.Random(seed), target=HINT_TARGET, deadline=start + max_seconds,
         sample_seconds=max(0.02, max_seconds / 8),
     )
+    search_seconds = max(0.05, max_seconds * 0.5)
+    result = None
+    if position.redeals_left == 0:
+        # the last deal: only a win or the score matters, and the exact
+        # verdict (the fastest search) settles a won deal at once
+        verdict = ev.verdict(position, search_seconds)
+        if verdict.status == "solved":
+            result = verdict
+        search_seconds = max(0.02, start + search_seconds - time.monotonic())
+    if result is None:
+        result = ev.solve(position, search_seconds)
     stop, complete = ev.choose_quick(position, result)
     budget_note = ""
     if result.status == "unknown" or not complete:

@@ -166,6 +166,68 @@ KS 4D JC
     assert search_deal(position, best_only=True, max_nodes=150_000).status == "solved"
 
 
+class TestReachCaps:
+    """The reach caps (``_proof_reach``) bound what can be reached, and see
+    what the dead-card caps cannot: blocking cycles across fans."""
+
+    CYCLE = """Foundations: C-7 D-J H-A S-K
+Redeals: 0
+2H 4H 9C
+8C TC 3H
+KH QH JH
+TH 9H 8H
+7H 6H 5H
+KC QC JC
+KD QD
+"""
+
+    def test_a_cycle_across_fans(self) -> None:
+        from lucie.formats import parse_layout
+        from lucie.solver.deal import _reach_caps, _stuck_caps, _tables
+
+        # 9C waits for 10C, under 3H; 3H waits for 4H (or 2H), under 9C
+        position = parse_layout(self.CYCLE, Rules())
+        t = _tables(position.rules)
+        fans = [encode_fan(f) for f in position.fans]
+        dead = [13, 13, 13, 13]
+        _stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
+        assert dead == [13, 13, 13, 13]  # no card is stuck above a lower one
+        caps = [13, 13, 13, 13]
+        _reach_caps(fans, position.foundations, caps, False)
+        assert caps == [7, 13, 1, 13]
+        ref = reachable_foundations(position)
+        assert ref is not None
+        assert max(f[0] for f in ref) == 7 and max(f[2] for f in ref) == 1
+        result = solve_deal(position)
+        assert result.status == "unsolvable"
+        assert {r.foundations for r in result.reachable} == {(7, 13, 1, 13)}
+
+    @settings(max_examples=200, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(spec=st.sampled_from(["classic", "fan", "trefoil", "classic,max_fan=3",
+                                 "classic,empty_fill=king,fan_size=4"]),
+           seed=st.integers(0, 10**9), left=st.integers(2, 14))
+    def test_they_bound_every_reachable_state(self, spec: str, seed: int, left: int) -> None:
+        from lucie.solver.deal import _reach_caps, _stuck_caps, _tables
+
+        rules = Rules.parse(spec)
+        position = endgame(rules, random.Random(seed), left)
+        position = Position(rules, position.fans, position.foundations, position.cells,
+                            0, True)  # no merci to come
+        ref = reachable_foundations(position, limit=20000)
+        assume(ref is not None)
+        assert ref is not None
+        t = _tables(rules)
+        fans = [encode_fan(f) for f in position.fans]
+        caps = [13, 13, 13, 13]
+        _reach_caps(fans, position.foundations, caps, t.any_fill)
+        for found in ref:
+            assert all(found[s] <= caps[s] for s in range(4)), (found, caps, str(position))
+        dead = [13, 13, 13, 13]
+        _stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
+        assert all(caps[s] <= dead[s] for s in range(4))
+
+
 class TestDeals:
     def test_classic_verdicts_and_lines(self) -> None:
         rules = Rules()

@@ -42,7 +42,7 @@ cycles that foundation take-back allows).  Moves are kept as
 through :meth:`Position.play`, so every returned line is checked by the
 engine itself.
 
-Four kinds of reduction keep the graph small; each is applied only under
+Five kinds of reduction keep the graph small; each is applied only under
 the settings where its proof (in the docstring of the function named) holds:
 
 - *forced moves* (:func:`_proof_foundation`, :func:`_proof_builds`): a move
@@ -52,6 +52,9 @@ the settings where its proof (in the docstring of the function named) holds:
 - *deadlocks* (:func:`_proof_deadlock`, and :func:`_proof_merci_caps`
   while the merci is to come): a card that can never leave its fan
   caps its suit's foundation below the lower cards of its suit under it;
+- *reach caps* (:func:`_proof_reach`, suit builds going down): a card goes
+  home only if every card above it could leave its fan at some time (and
+  its suit could get that far); this bounds each foundation across fans;
 - *bounds*: a position whose foundation caps are dominated by a foundation
   state already reached cannot add to the frontier (with ``frontier=False``:
   a position that cannot be won is not searched further).
@@ -265,11 +268,61 @@ def _proof_deadlock() -> None:
     them all at 13.
 
     Under suit builds going down a card only becomes stuck when it is laid
-    on ``A+1``, so after the first position only the fan that received a
-    card is checked (for a lower card of the new top's suit); the full
-    fixed point runs at the start and after a merci.  Under the other
+    on ``A+1``, so a child's caps are its parent's, lowered for the fan that
+    received a card (a lower card of the new top's suit under it), which can
+    drop the child before it is stacked; every position searched then gets
+    the reach caps of :func:`_proof_reach`, which contain this analysis
+    (the full fixed point still runs after a merci).  Under the other
     builds, where a card also becomes stuck when its targets go home, it
     runs at every position.
+    """
+
+
+def _proof_reach() -> None:
+    """Reach caps: what could happen at all, ignoring when.
+
+    Settings: builds in suit going down, no cells, no take-back, no merci to
+    come, ``empty_fill`` ``none`` or ``king`` (``max_fan`` may be set: it
+    only forbids moves).  A card then leaves its fan only to go home, onto
+    the next higher card of its suit while that card is a top, or (a king,
+    under ``king``) into an empty fan.
+
+    For the cards on the table define the least sets T, M, H such that
+    (fans and foundations as they are now):
+
+    - c is in T (*may become a top*) when every card above c in its fan is
+      in M;
+    - c is in M (*may leave its fan*) when c is in T and c is in H, or
+      ``c+1`` is in T, or c is a king that may go into an empty fan;
+    - c is in H (*may go home*) when c is in T and its suit's foundation
+      is at c's rank, or ``c-1`` is in H.
+
+    Claim: along any line from the position, every card that goes home is
+    in H; so each suit's foundation stays below the lowest card of that suit
+    on the table that is not in H (the *reach caps*).
+
+    Proof, by induction over the moves of the line: every card that has been
+    a top is in T, every card that has left the fan it is in now is in M,
+    and every card that has gone home is in H.  Cards are taken from a fan
+    only at its top and laid only on its top, so before c is first a top
+    every card above it now has left the fan (each is in M, by induction):
+    c is in T.  When c first leaves its fan it is a top (in T) and goes
+    home (c is in H, below), or onto ``c+1``, which is a top then and so was
+    one before (in T), or (a king) into an empty fan.  When c goes home it
+    is a top, so it has been one (T), and ``c-1`` went home before it (H,
+    by induction) or was home at the start.  The least sets are what the
+    rules above build from nothing, so they contain every set closed under
+    them, in particular the sets of what the line does.
+
+    The caps bound every foundation state reachable from the position, as
+    those of :func:`_proof_deadlock` do, and are never looser: a stuck card
+    (``c+1`` under it, or a king that may not move) is in M only if in H,
+    so a dead card's fan never opens below it.  They also see cycles across
+    fans (9C waiting for 10C, which lies under 3H, which waits for 2H, which
+    lies under 9C).  They ignore timing, so they are loose where many cards
+    could be laid on many others: under the other builds they were measured
+    to cut few positions and to cost more than they saved, and they are
+    used under suit builds going down only.
     """
 
 
@@ -346,7 +399,7 @@ def _tables(rules: Rules) -> _Tables:
 # ---------------------------------------------------------------------------
 
 
-def encode_fan(cards: tuple[int, ...] | list[int]) -> int:
+def encode_fan(cards: Sequence[int]) -> int:
     """A fan (bottom first) as an int: 6-bit digits of ``card + 1``, top lowest.
 
     >>> f = encode_fan([51, 12, 0])
@@ -488,6 +541,62 @@ def _stuck_caps(
                 rest.append((s, r, low))
         maybe = rest
     return holding
+
+
+def _reach_caps(
+    fans: list[int] | tuple[int, ...],
+    found: list[int] | tuple[int, ...],
+    caps: list[int],
+    king_moves: bool,
+) -> None:
+    """Lower ``caps`` to the reach caps of :func:`_proof_reach` (suit builds
+    going down; ``king_moves``: a king may go into an empty fan).
+
+    The least fixed point is found with a work list: a card's state only
+    rises (0: not known to become a top, 1: may become a top, 2: may also
+    leave its fan, 3: may also go home), so each card is raised at most
+    three times and looked at a few times more.
+    """
+    st = [0] * 52
+    rest: dict[int, int] = {}  # a card in state 1: the cards under it (encoded)
+    work: list[int] = []
+    for f in fans:
+        if f:
+            c = (f & 63) - 1
+            st[c] = 1
+            rest[c] = f >> 6
+            work.append(c)
+    while work:
+        c = work.pop()
+        v = st[c]
+        if v == 3:
+            continue
+        s = c // 13
+        r = c - s * 13
+        if found[s] == r or (r and st[c - 1] == 3):
+            st[c] = 3
+            if r < 12 and 0 < st[c + 1] < 3:
+                work.append(c + 1)  # its successor may go home now
+        elif v == 1 and ((r < 12 and st[c + 1] > 0) or (r == 12 and king_moves)):
+            st[c] = 2
+        else:
+            continue
+        if v == 1:  # c may leave its fan: the card under it may become a top
+            g = rest.pop(c)
+            if g:
+                y = (g & 63) - 1
+                st[y] = 1
+                rest[y] = g >> 6
+                work.append(y)
+                if y % 13 and st[y - 1] == 1:
+                    work.append(y - 1)  # its predecessor may be laid on it
+    for s in range(4):
+        r = found[s]
+        base = s * 13
+        while r < caps[s] and st[base + r] == 3:
+            r += 1
+        if r < caps[s]:
+            caps[s] = r
 
 
 def _merci_caps(
@@ -689,11 +798,12 @@ class _Search:
         """:meth:`run`, but a spent budget raises :class:`_BudgetError`."""
         p = self.position
         t = self.t
-        fans = tuple(encode_fan([int(c) for c in f]) for f in p.fans)
+        fans = tuple(encode_fan(f) for f in p.fans)
         cells = tuple(sorted(int(c) for c in p.cells if c is not None))
         merci = p.merci_available
         caps = [13, 13, 13, 13]
-        if t.dead_cards and not merci:
+        # (under suit-down the walk's reach caps contain these)
+        if t.dead_cards and not merci and not t.suit_down:
             _stuck_caps(fans, p.foundations, caps, t.onto, t.fill_ok)
         return self._walk(fans, p.foundations, cells, merci, caps)
 
@@ -894,7 +1004,9 @@ class _Search:
             if deadline is not None and not nodes & 255 and time.perf_counter() > deadline:
                 self.nodes = nodes
                 raise _BudgetError
-            if general_dead and not merci:
+            if deadlocks and not merci:
+                _reach_caps(fans, found, caps, any_fill)
+            elif general_dead and not merci:
                 _stuck_caps(fans, found, caps, onto, fill_ok, stuck_memo)
             elif merci and dead_cards:
                 _merci_caps(fans, found, caps, onto, fill_ok, stuck_memo)

@@ -228,6 +228,44 @@ KD QD
         assert all(caps[s] <= dead[s] for s in range(4))
 
 
+    @settings(max_examples=80, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(spec=st.sampled_from(["merci", "merci,empty_fill=king", "merci,max_fan=4"]),
+           seed=st.integers(0, 10**9), left=st.integers(4, 11))
+    def test_with_the_merci_to_come(self, spec: str, seed: int, left: int) -> None:
+        """The caps with the merci to come bound every line, and the caps
+        given for each card bound every line whose merci lifts that card
+        (``_proof_merci_reach``): checked by a brute force that remembers
+        which card its merci lifted."""
+        from lucie.solver.deal import _merci_reach_caps, _tables
+
+        rules = Rules.parse(spec)
+        position = endgame(rules, random.Random(seed), left)
+        assume(position.merci_available)
+        t = _tables(rules)
+        caps = [13, 13, 13, 13]
+        per_card = _merci_reach_caps([encode_fan(f) for f in position.fans],
+                                     position.foundations, caps, t.any_fill)
+        assert set(per_card) == {int(c) for f in position.fans for c in f}
+        seen = {(position.key(), -1)}
+        stack: list[tuple[Position, int]] = [(position, -1)]
+        while stack:
+            p, lifted = stack.pop()
+            assert all(p.foundations[s] <= caps[s] for s in range(4)), (p.foundations, caps)
+            if lifted >= 0:
+                bound = per_card[lifted]
+                assert all(p.foundations[s] <= bound[s] for s in range(4)), (lifted, bound)
+            for move in p.legal_moves():
+                if move.is_redeal:
+                    continue
+                q = p.apply(move)
+                z = move.src if move.src_kind == "card" else lifted
+                if (q.key(), z) not in seen:
+                    seen.add((q.key(), z))
+                    assume(len(seen) < 30000)
+                    stack.append((q, z))
+
+
 class TestDeals:
     def test_classic_verdicts_and_lines(self) -> None:
         rules = Rules()

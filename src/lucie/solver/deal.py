@@ -52,7 +52,8 @@ the settings where its proof (in the docstring of the function named) holds:
 - *deadlocks* (:func:`_proof_deadlock`, and :func:`_proof_merci_caps`
   while the merci is to come): a card that can never leave its fan
   caps its suit's foundation below the lower cards of its suit under it;
-- *reach caps* (:func:`_proof_reach`, suit builds going down): a card goes
+- *reach caps* (:func:`_proof_reach`, suit builds going down, and
+  :func:`_proof_merci_reach` while the merci is to come): a card goes
   home only if every card above it could leave its fan at some time (and
   its suit could get that far); this bounds each foundation across fans;
 - *bounds*: a position whose foundation caps are dominated by a foundation
@@ -326,6 +327,36 @@ def _proof_reach() -> None:
     """
 
 
+def _proof_merci_reach() -> None:
+    """Reach caps with the merci still to come.
+
+    Settings: those of :func:`_proof_reach`, but the merci may still be used
+    once.  Take any line L from the position that uses the merci, lifting
+    some card ``z`` (buried then, wherever it is now) and laying it on a fan.
+    Compare with the position in which ``z`` stands alone in a fan of its
+    own, and run the induction of :func:`_proof_reach` on L there: a card
+    other than ``z`` that becomes a top had every card now above it, but
+    ``z``, leave its fan by a plain move (in M); ``z`` is in T (alone in its
+    fan); a card that leaves its fan by a plain move goes home or onto a
+    card that has been a top (``z`` included); a card that goes home is a
+    top whose predecessor went home before.  So everything L does lies in the
+    least sets of that position, whose constraints are those of the real one
+    minus some (``z`` no longer covers the cards under it now, nor the cards
+    of the fan it is laid on later).  A line that never uses the merci stays
+    within the plain reach caps.  The caps with the merci to come are
+    therefore the larger, suit by suit, of the plain caps and of the caps
+    with each card ``z`` alone.  A card already in M need not be tried: the
+    plain least sets satisfy every rule of the position with ``z`` alone
+    (``z``'s fan opens below it anyway), so its least sets are the plain
+    ones.
+
+    The caps of each ``z`` also bound every position after a merci that
+    lifted ``z`` (lines from there are the ends of lines that lift ``z``),
+    so the search gives them to those children, and drops them all when
+    they cannot beat what is already reached.
+    """
+
+
 # ---------------------------------------------------------------------------
 # The per-rules tables
 # ---------------------------------------------------------------------------
@@ -543,19 +574,18 @@ def _stuck_caps(
     return holding
 
 
-def _reach_caps(
+def _reach_states(
     fans: list[int] | tuple[int, ...],
     found: list[int] | tuple[int, ...],
-    caps: list[int],
     king_moves: bool,
-) -> None:
-    """Lower ``caps`` to the reach caps of :func:`_proof_reach` (suit builds
-    going down; ``king_moves``: a king may go into an empty fan).
+) -> list[int]:
+    """The least sets of :func:`_proof_reach` (suit builds going down;
+    ``king_moves``: a king may go into an empty fan), as a state per card:
+    0 not in T, 1 in T, 2 also in M, 3 also in H.
 
     The least fixed point is found with a work list: a card's state only
-    rises (0: not known to become a top, 1: may become a top, 2: may also
-    leave its fan, 3: may also go home), so each card is raised at most
-    three times and looked at a few times more.
+    rises, so each card is raised at most three times and looked at a few
+    times more.
     """
     st = [0] * 52
     rest: dict[int, int] = {}  # a card in state 1: the cards under it (encoded)
@@ -590,13 +620,80 @@ def _reach_caps(
                 work.append(y)
                 if y % 13 and st[y - 1] == 1:
                     work.append(y - 1)  # its predecessor may be laid on it
+    return st
+
+
+def _home_caps(st: list[int], found: list[int] | tuple[int, ...]) -> list[int]:
+    """Per suit, the foundation's bound: the lowest card out whose state is
+    below 3 (not in H)."""
+    out = [13, 13, 13, 13]
     for s in range(4):
         r = found[s]
         base = s * 13
-        while r < caps[s] and st[base + r] == 3:
+        while r < 13 and st[base + r] == 3:
             r += 1
-        if r < caps[s]:
-            caps[s] = r
+        out[s] = r
+    return out
+
+
+def _reach_caps(
+    fans: list[int] | tuple[int, ...],
+    found: list[int] | tuple[int, ...],
+    caps: list[int],
+    king_moves: bool,
+) -> None:
+    """Lower ``caps`` to the reach caps of :func:`_proof_reach`."""
+    home = _home_caps(_reach_states(fans, found, king_moves), found)
+    for s in range(4):
+        if home[s] < caps[s]:
+            caps[s] = home[s]
+
+
+def _merci_reach_caps(
+    fans: list[int] | tuple[int, ...],
+    found: list[int] | tuple[int, ...],
+    caps: list[int],
+    king_moves: bool,
+) -> dict[int, tuple[int, int, int, int]]:
+    """Lower ``caps`` to the reach caps with the merci still to come
+    (:func:`_proof_merci_reach`): the larger, suit by suit, of the reach
+    caps with each card that cannot leave its fan standing alone.
+
+    Returns, for each card on the table, caps that bound every line whose
+    merci lifts that card (13s for the cards not tried once the caps are
+    all 13), which lets the search drop a lifted card's children at once.
+    """
+    st = _reach_states(fans, found, king_moves)
+    plain = _home_caps(st, found)
+    full = (13, 13, 13, 13)
+    plain_t = (plain[0], plain[1], plain[2], plain[3])
+    best = plain
+    per_card: dict[int, tuple[int, int, int, int]] = {}
+    for i in range(len(fans)):
+        f = fans[i]
+        if not f:
+            continue
+        cards = decode_fan(f)
+        for k in range(len(cards)):
+            z = cards[k]
+            if st[z] >= 2:
+                per_card[z] = plain_t  # it can leave anyway: the same caps
+                continue
+            if best[0] + best[1] + best[2] + best[3] == 52:
+                per_card[z] = full
+                continue
+            lifted = list(fans)
+            lifted[i] = encode_fan(cards[:k] + cards[k + 1:])
+            lifted.append(z + 1)
+            home = _home_caps(_reach_states(lifted, found, king_moves), found)
+            per_card[z] = (home[0], home[1], home[2], home[3])
+            for s in range(4):
+                if home[s] > best[s]:
+                    best[s] = home[s]
+    for s in range(4):
+        if best[s] < caps[s]:
+            caps[s] = best[s]
+    return per_card
 
 
 def _merci_caps(
@@ -835,6 +932,8 @@ class _Search:
         # other builds: the dead cards are recomputed at every position
         general_dead = not t.suit_down and dead_cards
         plain_key = ncells == 0 and not merci0
+        # after the merci every foundation move is forced (suit-down, no take-back)
+        collapse_after = home_always_safe and not takeback
         no_fill = t.rules.empty_fill == "none"
         best_only = self.best_only
         best_total = -1
@@ -853,6 +952,9 @@ class _Search:
         nodes = 0
         pushed: set[object] = set()
         stuck_memo: StuckMemo = {}
+        # with the merci to come (suit-down): the caps of each card it may lift,
+        # set by the position being expanded
+        lift_caps: dict[int, tuple[int, int, int, int]] = {}
         while stack:
             (fans_t, found_t, cells_t, merci, caps_t, pkey, pmoves, pwork, ckey0,
              ptops) = stack.pop()
@@ -1008,6 +1110,8 @@ class _Search:
                 _reach_caps(fans, found, caps, any_fill)
             elif general_dead and not merci:
                 _stuck_caps(fans, found, caps, onto, fill_ok, stuck_memo)
+            elif merci and deadlocks:
+                lift_caps = _merci_reach_caps(fans, found, caps, any_fill)
             elif merci and dead_cards:
                 _merci_caps(fans, found, caps, onto, fill_ok, stuck_memo)
             # ---- goal and frontier --------------------------------------
@@ -1047,6 +1151,8 @@ class _Search:
                 if caps[0] + caps[1] + caps[2] + caps[3] < 52:
                     continue
             # ---- children ------------------------------------------------
+            # children whose caps total at most this are not worth a visit
+            bound = best_total if best_only else (-1 if frontier else 51)
             children: list[tuple[IMove, list[int], list[int], list[int], bool]] = []
             # foundation moves (those left after the forced ones; under
             # suit-down with nothing to stop them, none is left)
@@ -1151,23 +1257,28 @@ class _Search:
                         rest = cards[:k] + cards[k + 1:]
                         base = fans[:]
                         base[i] = encode_fan(rest)
-                        for j in room:
+                        # a card its foundation wants goes home at once
+                        # (_proof_foundation): where it was laid is the same
+                        home_next = collapse_after and found[z // 13] == z % 13
+                        if deadlocks:
+                            zc = lift_caps[z]  # every line that lifts z stays within
+                            if zc[0] + zc[1] + zc[2] + zc[3] <= bound or (
+                                frontier and not best_only and _dominated(pareto, zc)
+                            ):
+                                continue
+                        for j in (room[:1] if home_next else room):
                             nf = base[:]
                             nf[j] = (nf[j] << 6) | (z + 1)
                             children.append(((z, j), nf, found, cells, False))
             if not children:
                 continue
             # ---- push (best first: foundation moves, then the rest) -----
-            # children whose caps total at most this are not worth a visit
-            bound = best_total if best_only else (-1 if frontier else 51)
             child_caps: tuple[int, ...] = tuple(caps)
             for move, nf, nfd, nc, nm in reversed(children):
                 ccaps = child_caps
                 if deadlocks and not nm:
-                    if merci:  # the merci was just used: caps start now
-                        cl = [13, 13, 13, 13]
-                        _stuck_caps(nf, nfd, cl, onto, fill_ok, stuck_memo)
-                        ccaps = tuple(cl)
+                    if merci:  # the merci was just used: the caps of its card
+                        ccaps = lift_caps[move[0]]
                     elif move[1] >= 0:
                         g = nf[move[1]]
                         if ((g >> 6) & 63) - 1 == move[0] + 1:  # laid on X+1

@@ -266,6 +266,34 @@ KD QD
                     stack.append((q, z))
 
 
+    @settings(max_examples=150, deadline=None)
+    @given(spec=st.sampled_from(["merci", "merci,empty_fill=king"]),
+           seed=st.integers(0, 10**9), left=st.integers(6, 44))
+    def test_each_lifted_card_from_the_plain_sets(self, spec: str, seed: int,
+                                                  left: int) -> None:
+        """The caps of each lifted card are raised from the plain least sets
+        (only what the card changes); they must be those of the position
+        with that card alone, worked out from nothing."""
+        from lucie.solver.deal import _home_caps, _merci_reach_caps, _reach_states
+
+        rules = Rules.parse(spec)
+        king = rules.empty_fill == "king"
+        position = endgame(rules, random.Random(seed), left)
+        fans = [encode_fan(f) for f in position.fans]
+        found = position.foundations
+        per_card = _merci_reach_caps(fans, found, [13, 13, 13, 13], king)
+        for i, f in enumerate(fans):
+            cards = decode_fan(f)
+            for k, z in enumerate(cards):
+                if per_card[z] == (13, 13, 13, 13):
+                    continue  # not tried: the caps were all 13 already
+                alone = list(fans)
+                alone[i] = encode_fan(cards[:k] + cards[k + 1:])
+                alone.append(z + 1)
+                expected = _home_caps(_reach_states(alone, found, king)[0], found)
+                assert per_card[z] == tuple(expected), (z, str(position))
+
+
 class TestDeals:
     def test_classic_verdicts_and_lines(self) -> None:
         rules = Rules()

@@ -578,17 +578,16 @@ def _reach_states(
     fans: list[int] | tuple[int, ...],
     found: list[int] | tuple[int, ...],
     king_moves: bool,
-) -> list[int]:
+) -> tuple[list[int], dict[int, int]]:
     """The least sets of :func:`_proof_reach` (suit builds going down;
     ``king_moves``: a king may go into an empty fan), as a state per card:
-    0 not in T, 1 in T, 2 also in M, 3 also in H.
+    0 not in T, 1 in T, 2 also in M, 3 also in H; and, for each fan, its
+    deepest card in T but not in M with the cards under it (encoded).
 
-    The least fixed point is found with a work list: a card's state only
-    rises, so each card is raised at most three times and looked at a few
-    times more.
+    The least fixed point is found with a work list (:func:`_reach_close`).
     """
     st = [0] * 52
-    rest: dict[int, int] = {}  # a card in state 1: the cards under it (encoded)
+    rest: dict[int, int] = {}
     work: list[int] = []
     for f in fans:
         if f:
@@ -596,6 +595,22 @@ def _reach_states(
             st[c] = 1
             rest[c] = f >> 6
             work.append(c)
+    _reach_close(st, rest, work, found, king_moves)
+    return st, rest
+
+
+def _reach_close(
+    st: list[int],
+    rest: dict[int, int],
+    work: list[int],
+    found: list[int] | tuple[int, ...],
+    king_moves: bool,
+) -> None:
+    """Raise ``st`` to the least fixed point from the cards in ``work``
+    (whose conditions may have changed).  A card's state only rises, so
+    each card is raised at most three times and looked at a few times more;
+    starting from states that the rules derive, the result is the least
+    fixed point."""
     while work:
         c = work.pop()
         v = st[c]
@@ -620,7 +635,6 @@ def _reach_states(
                 work.append(y)
                 if y % 13 and st[y - 1] == 1:
                     work.append(y - 1)  # its predecessor may be laid on it
-    return st
 
 
 def _home_caps(st: list[int], found: list[int] | tuple[int, ...]) -> list[int]:
@@ -643,7 +657,7 @@ def _reach_caps(
     king_moves: bool,
 ) -> None:
     """Lower ``caps`` to the reach caps of :func:`_proof_reach`."""
-    home = _home_caps(_reach_states(fans, found, king_moves), found)
+    home = _home_caps(_reach_states(fans, found, king_moves)[0], found)
     for s in range(4):
         if home[s] < caps[s]:
             caps[s] = home[s]
@@ -662,30 +676,59 @@ def _merci_reach_caps(
     Returns, for each card on the table, caps that bound every line whose
     merci lifts that card (13s for the cards not tried once the caps are
     all 13), which lets the search drop a lifted card's children at once.
+    The least sets with a card alone contain the plain ones, so each is
+    found from the plain ones, by raising only what the lifted card changes.
     """
-    st = _reach_states(fans, found, king_moves)
-    plain = _home_caps(st, found)
+    st0, rest0 = _reach_states(fans, found, king_moves)
+    plain = _home_caps(st0, found)
     full = (13, 13, 13, 13)
     plain_t = (plain[0], plain[1], plain[2], plain[3])
     best = plain
     per_card: dict[int, tuple[int, int, int, int]] = {}
-    for i in range(len(fans)):
-        f = fans[i]
+    for f in fans:
         if not f:
             continue
-        cards = decode_fan(f)
-        for k in range(len(cards)):
-            z = cards[k]
-            if st[z] >= 2:
+        # the fan's deepest card in T but not in M (every fan has one, or
+        # every card of it is in M)
+        e = -1
+        g = f
+        while g:
+            c = (g & 63) - 1
+            if st0[c] == 1:
+                e = c
+                break
+            g >>= 6
+        while f:
+            z = (f & 63) - 1
+            f >>= 6
+            if st0[z] >= 2:
                 per_card[z] = plain_t  # it can leave anyway: the same caps
                 continue
             if best[0] + best[1] + best[2] + best[3] == 52:
                 per_card[z] = full
                 continue
-            lifted = list(fans)
-            lifted[i] = encode_fan(cards[:k] + cards[k + 1:])
-            lifted.append(z + 1)
-            home = _home_caps(_reach_states(lifted, found, king_moves), found)
+            st = st0[:]
+            rest = dict(rest0)
+            work = [z]
+            if z == e:  # the card under it may now become a top
+                under = rest.pop(z)
+                if under:
+                    y = (under & 63) - 1
+                    st[y] = 1
+                    rest[y] = under >> 6
+                    work.append(y)
+                    if y % 13 and st[y - 1] == 1:
+                        work.append(y - 1)
+            else:  # buried deeper: out of the cards under e; alone, a top
+                below = decode_fan(rest[e])
+                below.remove(z)
+                rest[e] = encode_fan(below)
+                st[z] = 1
+                if z % 13 and st[z - 1] == 1:
+                    work.append(z - 1)
+            rest[z] = 0  # nothing under it
+            _reach_close(st, rest, work, found, king_moves)
+            home = _home_caps(st, found)
             per_card[z] = (home[0], home[1], home[2], home[3])
             for s in range(4):
                 if home[s] > best[s]:

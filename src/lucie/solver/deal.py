@@ -273,7 +273,8 @@ def _proof_deadlock() -> None:
     received a card (a lower card of the new top's suit under it), which can
     drop the child before it is stacked; every position searched then gets
     the reach caps of :func:`_proof_reach`, which contain this analysis
-    (the full fixed point still runs after a merci).  Under the other
+    (a child made by the merci starts from its lifted card's caps,
+    :func:`_proof_merci_reach`).  Under the other
     builds, where a card also becomes stuck when its targets go home, it
     runs at every position.
     """
@@ -599,6 +600,18 @@ def _reach_states(
     return st, rest
 
 
+def _expose(st: list[int], rest: dict[int, int], work: list[int], g: int) -> None:
+    """The top of the cards ``g`` (encoded) may become a top: into T, with
+    the cards under it kept, to be looked at (and so its predecessor,
+    which may be laid on it)."""
+    y = (g & 63) - 1
+    st[y] = 1
+    rest[y] = g >> 6
+    work.append(y)
+    if y % 13 and st[y - 1] == 1:
+        work.append(y - 1)
+
+
 def _reach_close(
     st: list[int],
     rest: dict[int, int],
@@ -628,7 +641,7 @@ def _reach_close(
             continue
         if v == 1:  # c may leave its fan: the card under it may become a top
             g = rest.pop(c)
-            if g:
+            if g:  # _expose, written out: this loop is the search's hot path
                 y = (g & 63) - 1
                 st[y] = 1
                 rest[y] = g >> 6
@@ -709,24 +722,16 @@ def _merci_reach_caps(
                 continue
             st = st0[:]
             rest = dict(rest0)
-            work = [z]
+            work: list[int] = []
             if z == e:  # the card under it may now become a top
                 under = rest.pop(z)
                 if under:
-                    y = (under & 63) - 1
-                    st[y] = 1
-                    rest[y] = under >> 6
-                    work.append(y)
-                    if y % 13 and st[y - 1] == 1:
-                        work.append(y - 1)
-            else:  # buried deeper: out of the cards under e; alone, a top
+                    _expose(st, rest, work, under)
+            else:  # buried deeper: out of the cards under e
                 below = decode_fan(rest[e])
                 below.remove(z)
                 rest[e] = encode_fan(below)
-                st[z] = 1
-                if z % 13 and st[z - 1] == 1:
-                    work.append(z - 1)
-            rest[z] = 0  # nothing under it
+            _expose(st, rest, work, z + 1)  # alone in a fan of its own
             _reach_close(st, rest, work, found, king_moves)
             home = _home_caps(st, found)
             per_card[z] = (home[0], home[1], home[2], home[3])
@@ -1086,9 +1091,7 @@ class _Search:
                     g = (g << 6) | (c + 1)
                     fans[j] = g
                     tops[c] = j
-                    moves.append((c, j))
-                    if deadlocks:
-                        _new_stuck(g, caps)
+                    moves.append((c, j))  # (the reach caps below see what it blocks)
                     if r:
                         work.append(c - 1)
                     if f:

@@ -145,6 +145,18 @@ class TestCli:
         code, _, err = run(capsys, "solve", "-", "--whole-game")
         assert code == 2 and "--whole-game needs a numbered deal" in err
 
+    def test_counts_in_words(self, capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+        # one card left: the search settles it in a single position
+        monkeypatch.setattr("sys.stdin", io.StringIO("Foundations: C-K D-K H-K S-Q\nKS\n"))
+        code, out, _ = run(capsys, "solve", "-")
+        assert code == 0 and "(1 move)" in out and "1 position," in out
+        _, out, _ = run(capsys, "solve", "--deal", "1", "--whole-game", "--json")
+        redeals = json.loads(out)["moves"].count("R")
+        code, out, _ = run(capsys, "solve", "--deal", "1", "--whole-game")
+        words = {1: "1 redeal)", 2: "2 redeals)"}[redeals]
+        assert code == 0 and words in out
+
     def test_layout_file_lblsolve_and_fcs(self, capsys: pytest.CaptureFixture[str],
                                           tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:

@@ -120,7 +120,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         print(f"{rules.name()}, {source}: ", end="")
         if result.status == "solved":
-            print(f"solvable without a redeal ({len(result.moves)} moves)")
+            print(f"solvable without a redeal ({_count(len(result.moves), 'move')})")
             print(format_moves(result.moves))
         elif result.status == "unsolvable":
             print("cannot be cleared without a redeal")
@@ -129,11 +129,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 print(f"  {r.score:2d}  {_found_text(r.foundations)}: "
                       f"{format_moves(r.moves) or '(no move)'}")
         else:
-            print(f"unknown: the budget ran out after {result.nodes} positions "
+            print(f"unknown: the budget ran out after {_count(result.nodes, 'position')} "
                   f"({seconds:.1f} s)")
             print(f"best score found so far: {result.best_score}/52")
-        print(f"{result.nodes} positions, {seconds * 1000:.1f} ms")
+        print(f"{_count(result.nodes, 'position')}, {seconds * 1000:.1f} ms")
     return {"solved": EXIT_SOLVABLE, "unsolvable": EXIT_NOT}.get(result.status, EXIT_UNKNOWN)
+
+
+def _count(n: int, word: str) -> str:
+    """``"1 move"``, ``"2 moves"``: a count in words."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _found_text(found: tuple[int, int, int, int]) -> str:
@@ -160,13 +165,14 @@ def _whole_game(args: argparse.Namespace, rules: Rules) -> int:
         print(f"{rules.name()}, deal {args.deal}, whole game: ", end="")
         if result.status == "won":
             redeals = sum(1 for m in result.moves if m.is_redeal)
-            print(f"can be won ({len(result.moves)} moves, {redeals} redeal(s))")
+            print(f"can be won ({_count(len(result.moves), 'move')}, "
+                  f"{_count(redeals, 'redeal')})")
             print(format_moves(result.moves))
         elif result.status == "lost":
             print("cannot be won, whatever the play")
             print(f"best score: {result.best_score}/52")
         else:
-            print(f"unknown: the budget ran out after {result.nodes} positions")
+            print(f"unknown: the budget ran out after {_count(result.nodes, 'position')}")
             print(f"best score found so far: {result.best_score}/52")
-        print(f"{result.nodes} positions, {result.seconds * 1000:.1f} ms")
+        print(f"{_count(result.nodes, 'position')}, {result.seconds * 1000:.1f} ms")
     return {"won": EXIT_SOLVABLE, "lost": EXIT_NOT}.get(result.status, EXIT_UNKNOWN)

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from lucie.engine import Game, Position
+from lucie.engine import Game, Move, Position
 from lucie.rules import VARIANTS, Rules
 from lucie.solver import solve_deal
 from lucie.solver.deal import (
@@ -112,6 +112,38 @@ class TestAgainstBruteForce:
         other (the caps with a merci to come: _proof_merci_caps)."""
         position = endgame(Rules.parse(spec), random.Random(seed), left)
         assume(position.merci_available)
+        check_against_reference(position, limit=30000)
+
+    def test_a_lone_card_waits_for_the_merci(self) -> None:
+        """JS may go home from a fan of two, and does at once; QC and KC may
+        go home from fans of their own, but the only win lays the merci's
+        KD on the lone KC (every other fan is full), so KC must wait."""
+        from lucie.formats import parse_layout
+
+        text = ("Foundations: C-J D-7 H-K S-T\nRedeals: 0\n"
+                "8D 9D QD\nKS JS\nKD JD TD\nQS\nQC\nKC\n")
+        position = parse_layout(text, Rules.parse("merci,max_fan=3"))
+        ref = reachable_foundations(position)
+        assert ref is not None and (13, 13, 13, 13) in ref
+        result = solve_deal(position)
+        assert result.status == "solved"
+        check_lines(position, result)
+        # JS home is forced: the search from after it is the same search
+        after = position.play(Move.parse("b>f"))
+        assert after.foundations == (11, 7, 13, 11)
+        assert search_deal(after).nodes == search_deal(position).nodes
+
+    @settings(max_examples=60, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(spec=st.sampled_from(["merci", "merci,max_fan=3", "merci,cells=1"]),
+           seed=st.integers(0, 10**9), left=st.integers(4, 10))
+    def test_merci_to_come_with_a_pair(self, spec: str, seed: int, left: int) -> None:
+        """With the merci to come, a card that may go home from a fan of two
+        is sent home at once (_proof_pair_home); from a lone card it is not."""
+        position = endgame(Rules.parse(spec), random.Random(seed), left)
+        assume(position.merci_available)
+        assume(any(len(f) == 2 and position.foundations[f[1].suit_index] == f[1].rank - 1
+                   for f in position.fans))
         check_against_reference(position, limit=30000)
 
     @settings(max_examples=60, deadline=None,

@@ -215,6 +215,52 @@ def _proof_merci_caps() -> None:
     """
 
 
+def _proof_pair_home() -> None:
+    """A foundation move that is safe with the merci still to come.
+
+    Settings: ``build=suit``, ``direction=down``, ``empty_fill=none``, no
+    take-back, the merci still to come and not the strict merci (cells and
+    ``max_fan`` allowed).
+
+    Claim: let ``X`` be the top of a fan of exactly two cards ``[Y, X]``,
+    and let ``X`` be the next card of its suit to go home.  For every line
+    L from P there is a line L' from P' = P + (X home) whose foundations
+    are at every step at least those of L, so the search may make the move
+    at once (and again after it, until no such move is left).
+
+    Proof: L' plays L's moves, skipping those of ``X``.  The positions keep
+    this relation: those of L' are those of L with ``X`` (and later perhaps
+    ``X+1``, see below) taken out, and L' has the merci if L has.  Only
+    ``X-1`` could ever be laid on ``X``, and it is home; so nothing is ever
+    laid on ``X`` but the merci's card.  Foundation moves and moves of a top
+    card onto a top card carry over as in :func:`_proof_foundation` (a top
+    of L that is not ``X`` is a top of L'; the fans of L' are no longer;
+    nothing may go into an empty fan).  The merci of L lifts a buried card
+    ``z`` and lays it on a fan ``G``:
+
+    - if ``z`` is buried in L' too, L' lifts it and lays it on ``G``,
+      which is not empty in L': ``G`` would have to be ``X`` alone, and
+      ``X`` is never alone in L (``Y`` cannot leave from under it but by
+      the merci, and ``X`` cannot go into an empty fan);
+    - if ``z`` is a top in L', ``X`` lies right on it in L.  Either ``z``
+      is ``Y`` (``X`` never left): if ``G`` is their own fan, L holds
+      ``[X, Y]`` where L' holds ``[Y]``, the relation as it was; else L is
+      left with ``[X]`` and ``Y`` on ``G``, L' with ``[Y]`` and ``G`` as
+      it was.  From then on the stack
+      on ``Y`` in L (it grows and shrinks at its top) stands alone in L';
+      its top is the same card in both, ``G``'s top is a top in L' even
+      when covered in L, the fans of L' are no longer, and the only other
+      difference, ``X`` on the table in L, is the first case.  Or ``X``
+      was laid on ``z = X+1``: in L' ``X+1`` is now next to go home, and
+      L' sends it home; the relation holds with both cards taken out (only
+      ``X`` could be laid on ``X+1``, and the merci is spent in L).
+
+    So each move of L is matched, and L' ends at least as high.  A lone
+    ``X`` is not covered: in L the merci's card may be laid on it, where in
+    L' its fan is empty and cannot take the card.
+    """
+
+
 def _proof_lone() -> None:
     """A lone card is never worth moving onto another fan.
 
@@ -983,6 +1029,7 @@ class _Search:
         # after the merci every foundation move is forced (suit-down, no take-back)
         collapse_after = home_always_safe and not takeback
         no_fill = t.rules.empty_fill == "none"
+        pair_home = merci0 and t.suit_down and no_fill and not takeback and not strict
         best_only = self.best_only
         best_total = -1
         max_nodes = self.max_nodes
@@ -1135,6 +1182,25 @@ class _Search:
                                 moves.append((c, TO_FOUNDATION))
                                 changed = True
                                 break
+            elif merci and pair_home:
+                # the merci to come: a foundation move off a fan of two is
+                # forced (_proof_pair_home)
+                changed = True
+                while changed:
+                    changed = False
+                    for i in fan_range:
+                        f = fans[i]
+                        if 64 <= f < 4096:
+                            c = (f & 63) - 1
+                            s = c // 13
+                            if found[s] == c - s * 13:
+                                found[s] += 1
+                                del tops[c]
+                                f >>= 6
+                                fans[i] = f
+                                tops[f - 1] = i
+                                moves.append((c, TO_FOUNDATION))
+                                changed = True
             # ---- memo --------------------------------------------------------
             if ckey0 is not None and len(moves) == len(pmoves):
                 key: object = ckey0  # nothing was forced: the key is known

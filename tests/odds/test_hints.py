@@ -173,3 +173,51 @@ def test_following_the_hints_of_a_lost_last_deal(monkeypatch: pytest.MonkeyPatch
         game.push(got.move)
     assert sum(game.position.foundations) == best
     assert len(calls) <= 3  # two at the start, one at the end (nothing left to follow)
+
+
+def _last_deal(rules: Rules, deal: int) -> Position:
+    p = Position.deal(rules, deal)
+    return Position(rules, p.fans, p.foundations, p.cells, 0, False)
+
+
+def test_following_the_hints_of_a_merci_last_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the merci to come the last deal is still judged by win or score
+    alone, so the hints follow one exact line, the merci on the way: a deal
+    that only the merci clears is cleared with one search."""
+    rules = Rules.parse("merci")
+    plain = Rules.parse("noredeal")
+
+    def needs_merci(n: int) -> bool:
+        with_merci = solve_deal(_last_deal(rules, n), frontier=False, max_seconds=1.0)
+        if with_merci.status != "solved":
+            return False
+        without = solve_deal(_last_deal(plain, n), frontier=False, max_seconds=1.0)
+        return without.status == "unsolvable"
+
+    deal = next(n for n in range(1, 200) if needs_merci(n))
+    position = _last_deal(rules, deal)
+    calls = _count_searches(monkeypatch)
+    kinds = []
+    while not position.is_won:
+        got = hint(position, max_seconds=10.0, cache=ValueCache(None))
+        assert got.move is not None and got.kind != "lost", got
+        kinds.append(got.kind)
+        position = position.apply(got.move)
+    assert kinds.count("merci") == 1
+    assert len(calls) == 1
+
+
+def test_a_cut_short_line_is_followed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the search of a last deal runs out of time, the next hints follow
+    the line it found (and say so) instead of searching the deal again."""
+    rules = Rules.parse("flower")
+    position = _last_deal(rules, 1)
+    first = hint(position, max_seconds=0.2, cache=ValueCache(None))
+    assert "time budget ran out: best move found so far" in first.text
+    assert first.move is not None
+    calls = _count_searches(monkeypatch)
+    position = position.apply(first.move)
+    second = hint(position, max_seconds=0.2, cache=ValueCache(None))
+    assert calls == []
+    assert second.move is not None and position.is_legal(second.move)
+    assert "the line found before the time budget ran out" in second.text

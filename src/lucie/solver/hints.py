@@ -53,6 +53,9 @@ KINDS: Final = (
     "no-useful-move", "lost", "won",
 )
 
+BUDGET_NOTE: Final = " (the time budget ran out: best move found so far)"
+FOLLOW_NOTE: Final = " (the line found before the time budget ran out)"
+
 #: Values of between-deal states shared by the hints of one process.
 _SHARED_CACHE: Final = ValueCache(None)
 #: Samples per state the hints are content with (they top up the cache).
@@ -99,7 +102,7 @@ def hint(
     legal = position.legal_moves()
     if not legal:
         return Hint(None, "lost", "the game can no longer be won: no move is left")
-    final = position.redeals_left == 0 and not position.merci_available
+    final = position.redeals_left == 0
     if final:
         with _LINES_LOCK:
             known = _LINES.get(position)
@@ -124,7 +127,11 @@ def hint(
     stop, complete = ev.choose_quick(position, result)
     budget_note = ""
     if result.status == "unknown" or not complete:
-        budget_note = " (the time budget ran out: best move found so far)"
+        budget_note = BUDGET_NOTE
+        if final and stop.moves:
+            # nothing better was found in time: later hints follow this line
+            # rather than search the same deal again (see _LINES)
+            _remember(position, _Line(stop.moves, False, sum(stop.foundations), False))
     elif final and stop.moves:
         # an exact answer with no values in it: the rest of its line is the
         # answer from the next position too (see _LINES)
@@ -144,14 +151,18 @@ class _Line:
     moves: tuple[Move, ...]
     won: bool
     score: int
+    exact: bool = True
 
 
-#: Hints of a last deal with no merci to come follow a line: the deal is
-#: won or its best score reached, with no value estimate involved.  When the
-#: player plays the hinted move, the rest of the same line is still a best
-#: line from the new position (whatever it reaches was reachable before, so
-#: nothing better is), so the next hint needs no search.  Keyed by the
-#: position after the hinted move; the oldest entries go first.
+#: Hints of a last deal follow a line: the deal is won or its best score
+#: reached, with no value estimate involved (with the merci to come too: it
+#: is one more move of the line).  When the player plays the hinted move,
+#: the rest of the same line is still a best line from the new position
+#: (whatever it reaches was reachable before, so nothing better is), so the
+#: next hint needs no search.  A search cut short by the budget leaves a
+#: line too (``exact`` false): the later hints follow it and say so, rather
+#: than spend the budget again on the same deal at every move.  Keyed by
+#: the position after the hinted move; the oldest entries go first.
 _LINES: Final[dict[Position, _Line]] = {}
 _LINES_MAX: Final = 4096
 #: Servers ask for hints from several threads.
@@ -166,13 +177,15 @@ def _remember(position: Position, line: _Line) -> None:
     with _LINES_LOCK:
         while len(_LINES) >= _LINES_MAX:
             del _LINES[next(iter(_LINES))]
-        _LINES[after] = _Line(line.moves[1:], line.won, line.score)
+        _LINES[after] = _Line(line.moves[1:], line.won, line.score, line.exact)
 
 
 def _follow(position: Position, line: _Line) -> Hint:
     """The hint from a position reached by following a remembered line."""
     _remember(position, line)
     first = line.moves[0]
+    if not line.exact:
+        return _classify(position, first, line.moves, False, FOLLOW_NOTE)
     if line.won:
         return _classify(position, first, line.moves, True, "")
     return _lost(position, first, line.score)

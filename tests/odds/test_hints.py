@@ -221,3 +221,49 @@ def test_a_cut_short_line_is_followed(monkeypatch: pytest.MonkeyPatch) -> None:
     assert calls == []
     assert second.move is not None and position.is_legal(second.move)
     assert "the line found before the time budget ran out" in second.text
+
+
+def test_following_the_hints_of_a_first_deal_that_clears(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two redeals to come, and the first deal can be cleared: one search,
+    then the hints follow its line to the win (no value is sampled)."""
+    rules = Rules.parse("classic")
+    deal = next(n for n in range(1, 300)
+                if solve_deal(Position.deal(rules, n), frontier=False).status == "solved")
+    game = Game(rules, deal)
+    assert game.position.redeals_left == 2
+    calls = _count_searches(monkeypatch)
+    while not game.position.is_won:
+        got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
+        assert got.move is not None and got.move != REDEAL, got
+        assert "cleared" in got.text or got.kind == "foundation", got
+        game.push(got.move)
+    assert len(calls) == 1
+
+
+def test_following_the_hints_of_a_first_deal_then_redeal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A first deal that cannot be cleared: the hints follow the line of the
+    first search to its stop, where a second search says to redeal."""
+    rules = Rules.parse("classic")
+
+    def one_stop(n: int) -> bool:
+        result = solve_deal(Position.deal(rules, n))
+        return len(result.reachable) == 1 and result.best_score >= 8
+
+    deal = next(n for n in range(1, 50) if one_stop(n))
+    game = Game(rules, deal)
+    calls = _count_searches(monkeypatch)
+    kinds = []
+    while True:
+        got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
+        assert got.move is not None
+        kinds.append(got.kind)
+        if got.move == REDEAL:
+            break
+        game.push(got.move)
+    assert game.position.redeals_left == 2 and len(kinds) > 8
+    assert kinds[-1] in ("redeal", "no-useful-move")
+    assert len(calls) == 2

@@ -102,12 +102,10 @@ def hint(
     legal = position.legal_moves()
     if not legal:
         return Hint(None, "lost", "the game can no longer be won: no move is left")
-    final = position.redeals_left == 0
-    if final:
-        with _LINES_LOCK:
-            known = _LINES.get(position)
-        if known is not None:
-            return _follow(position, known)
+    with _LINES_LOCK:
+        known = _LINES.get(position)
+    if known is not None:
+        return _follow(position, known)
     ev = Evaluator(
         position.rules, cache if cache is not None else _SHARED_CACHE,
         rng=random.Random(seed), target=HINT_TARGET, deadline=start + max_seconds,
@@ -125,28 +123,24 @@ def hint(
     if result is None:
         result = ev.solve(position, search_seconds)
     stop, complete = ev.choose_quick(position, result)
-    budget_note = ""
-    if result.status == "unknown" or not complete:
-        budget_note = BUDGET_NOTE
-        if final and stop.moves:
-            # nothing better was found in time: later hints follow this line
-            # rather than search the same deal again (see _LINES)
-            _remember(position, _Line(stop.moves, False, sum(stop.foundations), False))
-    elif final and stop.moves:
-        # an exact answer with no values in it: the rest of its line is the
-        # answer from the next position too (see _LINES)
-        if sum(stop.foundations) == 52:
-            _remember(position, _Line(stop.moves, True, 52))
-        else:
-            best = _best(_reaches(position, result))
-            _remember(position, _Line(best.moves, False, sum(best.foundations)))
+    cut_short = result.status == "unknown"
+    budget_note = BUDGET_NOTE if cut_short or not complete else ""
+    if stop.moves and (cut_short or complete):
+        # the rest of the line is the answer from the next position too (see
+        # _LINES); not when only the sampling ran out: the next hint samples
+        # on where this one stopped
+        won = sum(stop.foundations) == 52
+        end = stop
+        if position.redeals_left == 0 and not won and not cut_short:
+            end = _best(_reaches(position, result))
+        _remember(position, _Line(end.moves, won, sum(end.foundations), not cut_short))
     return _explain(position, result, stop, legal, budget_note)
 
 
 @dataclass(frozen=True, slots=True)
 class _Line:
-    """The rest of an exact best line of a last deal: its moves, whether it
-    clears the deal, and the score at its end."""
+    """The rest of the line of an earlier hint: its moves, whether it clears
+    the deal, the score at its end, and whether its search was complete."""
 
     moves: tuple[Move, ...]
     won: bool
@@ -154,15 +148,19 @@ class _Line:
     exact: bool = True
 
 
-#: Hints of a last deal follow a line: the deal is won or its best score
-#: reached, with no value estimate involved (with the merci to come too: it
-#: is one more move of the line).  When the player plays the hinted move,
-#: the rest of the same line is still a best line from the new position
-#: (whatever it reaches was reachable before, so nothing better is), so the
-#: next hint needs no search.  A search cut short by the budget leaves a
-#: line too (``exact`` false): the later hints follow it and say so, rather
-#: than spend the budget again on the same deal at every move.  Keyed by
-#: the position after the hinted move; the oldest entries go first.
+#: Hints follow a line.  A hint's search picks a stop (a win, else the
+#: state worth most for the next deal, or in the last deal the best score)
+#: and the hint is the first move of the line there.  When the player plays
+#: it, the stop is still reachable and nothing better is (whatever the new
+#: position reaches was reachable before), so the rest of the same line is
+#: the answer from the new position: the next hint needs no search.  The
+#: merci, when it is to come, is one more move of the line.  A search cut
+#: short by the budget leaves a line too (``exact`` false): the later hints
+#: follow it and say so, rather than spend the budget again on the same
+#: deal at every move.  Not kept when only the value sampling ran out of
+#: time: the next hint samples on.  At the line's end the next hint searches
+#: again (usually to say: redeal).  Keyed by the position after the hinted
+#: move; the oldest entries go first.
 _LINES: Final[dict[Position, _Line]] = {}
 _LINES_MAX: Final = 4096
 #: Servers ask for hints from several threads.
@@ -185,9 +183,9 @@ def _follow(position: Position, line: _Line) -> Hint:
     _remember(position, line)
     first = line.moves[0]
     if not line.exact:
-        return _classify(position, first, line.moves, False, FOLLOW_NOTE)
-    if line.won:
-        return _classify(position, first, line.moves, True, "")
+        return _classify(position, first, line.moves, line.won, FOLLOW_NOTE)
+    if line.won or position.redeals_left > 0:
+        return _classify(position, first, line.moves, line.won, "")
     return _lost(position, first, line.score)
 
 

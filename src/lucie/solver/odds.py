@@ -372,6 +372,9 @@ class Evaluator:
         reaches = _reaches(position, result)
         if len(reaches) == 1:
             return reaches[0]
+        wins = [r for r in reaches if sum(r.foundations) == 52]
+        if wins:  # worth 1, the most: no other stop needs a value
+            return min(wins, key=lambda r: len(r.line))
         return max(
             reaches,
             key=lambda r: (self.stop_value(position, r.foundations), sum(r.foundations),

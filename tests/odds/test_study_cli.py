@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,20 @@ def test_study_hint_policy(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "study", "--variant", "noredeal", "--games", "3", "--seed", "8",
                     "--jobs", "1", "--policy", "hint", "--json")
     assert data["policy"] == "hint" and data["games"] == 3
+    assert data["hint_seconds"] == 2.0 and "solve_seconds" not in data
+
+
+def test_hint_study_counts_the_hints_cut_short(capsys: pytest.CaptureFixture[str]) -> None:
+    """Hints whose search runs out of time are counted, in the JSON and in
+    the plain report (Shamrocks searches do not finish in 0.05 s)."""
+    base = ["study", "--variant", "shamrocks", "--games", "2", "--seed", "4", "--jobs", "1",
+            "--policy", "hint", "--hint-seconds", "0.05", "--cache", "off"]
+    data = run_json(capsys, *base, "--json")
+    assert data["unknown_searches"] >= 1 and data["hint_seconds"] == 0.05
+    assert main(base) == 0
+    out = capsys.readouterr().out
+    said = re.search(r"hints cut short by their budget: (\d+) ", out)
+    assert said is not None and int(said.group(1)) >= 1  # (timing: not the same count)
 
 
 def test_odds_and_hint_commands(capsys: pytest.CaptureFixture[str]) -> None:

@@ -223,9 +223,13 @@ def cmd_study(args: argparse.Namespace) -> int:
         print(f"first deal clearable without a redeal: {data['first_deal_cleared']} "
               f"({100 * rate:.2f}%, 95% CI {100 * clow:.2f}-{100 * chigh:.2f}%)")
     if data["unknown_searches"] or data["score_capped_searches"]:
-        print(f"searches cut short by the budgets: {data['unknown_searches']} deciding a stop "
-              f"or a win (the win rate is then a lower bound), "
-              f"{data['score_capped_searches']} only a lost deal's score")
+        if data["policy"] == "hint":
+            print(f"hints cut short by their budget: {data['unknown_searches']} (each played "
+                  f"the best move found so far)")
+        else:
+            print(f"searches cut short by the budgets: {data['unknown_searches']} deciding a "
+                  f"stop or a win (the win rate is then a lower bound), "
+                  f"{data['score_capped_searches']} only a lost deal's score")
     dist = " ".join(f"{k}:{v}" for k, v in data["scores"].items())
     print(f"scores: {dist}")
     if args.plot is not None:

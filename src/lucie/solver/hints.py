@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
 from lucie.cards import KING, Card
@@ -64,11 +64,14 @@ HINT_TARGET: Final = 16
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """A suggested move (None for "nothing to play"), its kind and a sentence."""
+    """A suggested move (None for "nothing to play"), its kind and a sentence;
+    ``budget_ran_out``: this hint's search or value sampling ran out of time
+    (the move is the best found so far, and the text says so)."""
 
     move: Move | None
     kind: str
     text: str
+    budget_ran_out: bool = False
 
     def __str__(self) -> str:
         """One line: the move (``-`` for none), its kind, the sentence."""
@@ -80,6 +83,7 @@ class Hint:
             "move": str(self.move) if self.move is not None else None,
             "kind": self.kind,
             "text": self.text,
+            "budget_ran_out": self.budget_ran_out,
         }
 
 
@@ -134,7 +138,8 @@ def hint(
         if position.redeals_left == 0 and not won and not cut_short:
             end = _best(_reaches(position, result))
         _remember(position, _Line(end.moves, won, sum(end.foundations), not cut_short))
-    return _explain(position, result, stop, legal, budget_note)
+    advice = _explain(position, result, stop, legal, budget_note)
+    return replace(advice, budget_ran_out=True) if budget_note else advice
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,7 +61,8 @@ class GameRecord:
     stop or whether the last deal could be won (the game may then have
     been lost though winnable); ``score_capped``: last-deal searches that
     proved the deal lost but ran out before finding its best score (the
-    score is then a lower bound)."""
+    score is then a lower bound).  With the hint policy ``unknown`` counts
+    the hints whose search or sampling ran out of time."""
 
     deal: int
     won: bool
@@ -220,12 +221,14 @@ def play_hint(rules: Rules, deal: int, cache: ValueCache, seconds: float) -> Gam
     game = Game(rules, deal)
     verdict = solve_deal(game.position, max_seconds=seconds, frontier=False).status
     first = None if verdict == "unknown" else verdict == "solved"
+    cut_short = 0
     for _ in range(MAX_HINT_MOVES):
         advice = hint(game.position, max_seconds=seconds, cache=cache, seed=deal)
+        cut_short += advice.budget_ran_out
         if advice.move is None:
             break
         game.push(advice.move)
-    return GameRecord(deal, game.position.is_won, game.position.score, first)
+    return GameRecord(deal, game.position.is_won, game.position.score, first, cut_short)
 
 
 # ---------------------------------------------------------------------------
@@ -365,8 +368,11 @@ def run_study(
     order = {d: i for i, d in enumerate(deals)}
     records.sort(key=lambda r: order.get(r.deal, 0))
     result = StudyResult(rules, policy, seed, records, seconds, n_jobs, target)
-    result.extra["solve_seconds"] = solve_seconds
-    result.extra["sample_seconds"] = sample_seconds
+    if policy == "hint":
+        result.extra["hint_seconds"] = hint_seconds
+    else:
+        result.extra["solve_seconds"] = solve_seconds
+        result.extra["sample_seconds"] = sample_seconds
     return result
 
 

@@ -254,3 +254,12 @@ def test_study_searches_have_a_budget_by_default(
         main([*base, "--solve-seconds", "soon"])
     assert exc.value.code == 2
     assert "'soon' is not a number of seconds" in capsys.readouterr().err
+
+
+def test_a_hint_game_follows_a_long_line_to_the_win() -> None:
+    """The solver's win of Shamrocks deal 584361683 is over a thousand moves
+    long; a hint-policy game plays it to the end."""
+    from lucie.solver.study import play_hint
+
+    record = play_hint(Rules.parse("shamrocks"), 584361683, ValueCache(None), 5.0)
+    assert record.first_deal_clear and record.won and record.score == 52

@@ -97,7 +97,8 @@ def hint(
     """The best move from ``position`` and why (see the module doc).
 
     ``max_seconds`` budgets the whole hint (the one-deal search gets about
-    half); ``cache`` the values of between-deal states (default: one shared
+    half, or all of it in a last deal, where no value is sampled);
+    ``cache`` the values of between-deal states (default: one shared
     in-memory cache per process); ``seed`` the sampling of those values.
     """
     start = time.monotonic()
@@ -115,13 +116,17 @@ def hint(
         rng=random.Random(seed), target=HINT_TARGET, deadline=start + max_seconds,
         sample_seconds=max(0.02, max_seconds / 8),
     )
-    search_seconds = max(0.05, max_seconds * 0.5)
+    # half the budget for the search and half for the values it needs, but
+    # a last deal needs no value: there the search has it all
+    search_seconds = max(0.05, max_seconds * (1.0 if position.redeals_left == 0 else 0.5))
     result = None
     if position.redeals_left == 0:
         # the last deal: only a win or the score matters, and the exact
         # verdict (the fastest search) settles a won deal at once
         verdict = ev.verdict(position, search_seconds)
-        if verdict.status == "solved":
+        if verdict.status != "unsolvable":
+            # solved; or cut short, when its best line so far beats what the
+            # time left could find
             result = verdict
         search_seconds = max(0.02, start + search_seconds - time.monotonic())
     if result is None:

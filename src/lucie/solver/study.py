@@ -48,8 +48,9 @@ Policy = Literal["optimal", "hint"]
 POLICIES: Final = ("optimal", "hint")
 #: Largest deal number drawn (as :func:`lucie.deals.random_deal_number`).
 MAX_DRAWN: Final = 999_999_999
-#: Safety cap on the moves of one hint-policy game.
-MAX_HINT_MOVES: Final = 600
+#: Safety cap on the moves of one hint-policy game (the solver's lines can
+#: be long: a Shamrocks win of over 1,000 moves is not rare).
+MAX_HINT_MOVES: Final = 20_000
 
 
 @dataclass(frozen=True, slots=True)

@@ -142,7 +142,8 @@ def hint(
         end = stop
         if position.redeals_left == 0 and not won and not cut_short:
             end = _best(_reaches(position, result))
-        _remember(position, _Line(end.moves, won, sum(end.foundations), not cut_short))
+        _remember(position, _Line(end.moves, won, sum(end.foundations), not cut_short,
+                                  _movers(position, end.moves)))
     advice = _explain(position, result, stop, legal, budget_note)
     return replace(advice, budget_ran_out=True) if budget_note else advice
 
@@ -155,7 +156,9 @@ class _Line:
     moves: tuple[Move, ...]
     won: bool
     score: int
-    exact: bool = True
+    exact: bool
+    #: the card each move plays (see :func:`_movers`)
+    movers: tuple[Card | None, ...]
 
 
 #: Hints follow a line.  A hint's search picks a stop (a win, else the
@@ -185,7 +188,8 @@ def _remember(position: Position, line: _Line) -> None:
     with _LINES_LOCK:
         while len(_LINES) >= _LINES_MAX:
             del _LINES[next(iter(_LINES))]
-        _LINES[after] = _Line(line.moves[1:], line.won, line.score, line.exact)
+        _LINES[after] = _Line(line.moves[1:], line.won, line.score, line.exact,
+                              line.movers[1:])
 
 
 def _follow(position: Position, line: _Line) -> Hint:
@@ -193,9 +197,9 @@ def _follow(position: Position, line: _Line) -> Hint:
     _remember(position, line)
     first = line.moves[0]
     if not line.exact:
-        return _classify(position, first, line.moves, line.won, FOLLOW_NOTE)
+        return _classify(position, first, line.movers, line.won, FOLLOW_NOTE)
     if line.won or position.redeals_left > 0:
-        return _classify(position, first, line.moves, line.won, "")
+        return _classify(position, first, line.movers, line.won, "")
     return _lost(position, first, line.score)
 
 
@@ -235,12 +239,14 @@ def _explain(
         return Hint(REDEAL, "redeal",
                     "redeal now: stopping here gives the best odds for the next deal" + note)
     first = stop.moves[0]
-    return _classify(position, first, stop.moves, won, note)
+    return _classify(position, first, _movers(position, stop.moves), won, note)
 
 
 def _classify(
-    position: Position, move: Move, line: tuple[Move, ...], won: bool, note: str
+    position: Position, move: Move, movers: tuple[Card | None, ...], won: bool, note: str
 ) -> Hint:
+    """The hint for ``move``, the first of a line whose moves play
+    ``movers`` (:func:`_movers`)."""
     goal = " (this deal can be cleared)" if won else ""
     said = position.describe(move)
     if move.src_kind == "card":
@@ -249,7 +255,7 @@ def _classify(
             return Hint(move, "merci", f"use the merci on {card}: {said}{goal}{note}")
     if move.dst_kind == "foundation":
         return Hint(move, "foundation", f"{said}{goal}{note}")
-    freed = _frees(position, move, line)
+    freed = _frees(position, move, movers)
     safe = _safe_reason(position, move)
     if safe is not None:
         frees = f"; it frees {freed}" if freed is not None else ""
@@ -260,23 +266,29 @@ def _classify(
     return Hint(move, kind, f"{said}{goal}{note}")
 
 
-def _frees(position: Position, move: Move, line: tuple[Move, ...]) -> Card | None:
-    """The card uncovered by ``move`` if the line goes on to play it."""
+def _movers(position: Position, line: tuple[Move, ...]) -> tuple[Card | None, ...]:
+    """The card each move of ``line`` plays, up to a redeal (worked out once
+    per line: the hints that follow it only slice it)."""
+    out: list[Card | None] = []
+    pos = position
+    for move in line:
+        if move.is_redeal:
+            break
+        out.append(_moving_card(pos, move))
+        pos = pos.apply(move)
+    return tuple(out)
+
+
+def _frees(position: Position, move: Move, movers: tuple[Card | None, ...]) -> Card | None:
+    """The card uncovered by ``move`` (the first move of a line that plays
+    ``movers``) if the line goes on to play it."""
     if move.src_kind != "fan":
         return None
     fan = position.fans[move.src]
     if len(fan) < 2:
         return None
     freed = fan[-2]
-    pos = position.apply(move)
-    for later in line[1:]:
-        if later.is_redeal:
-            break
-        moving = _moving_card(pos, later)
-        if moving == freed:
-            return freed
-        pos = pos.apply(later)
-    return None
+    return freed if freed in movers[1:] else None
 
 
 def _moving_card(position: Position, move: Move) -> Card | None:

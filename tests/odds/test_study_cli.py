@@ -97,6 +97,7 @@ def test_study_hint_policy(capsys: pytest.CaptureFixture[str]) -> None:
                     "--jobs", "1", "--policy", "hint", "--json")
     assert data["policy"] == "hint" and data["games"] == 3
     assert data["hint_seconds"] == 2.0 and "solve_seconds" not in data
+    assert data["value_samples_per_state"] == 16  # the hints' own target
 
 
 def test_hint_study_counts_the_hints_cut_short(capsys: pytest.CaptureFixture[str]) -> None:

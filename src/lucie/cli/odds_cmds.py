@@ -127,7 +127,8 @@ def register(sub: Any) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run on a Dask cluster (e.g. tcp://127.0.0.1:8786)")
     p.add_argument("--target", type=_positive_int, default=None, metavar="K",
-                   help="samples per between-deal state value (default 24)")
+                   help="samples per between-deal state value (default 24; hints, "
+                   "with --policy hint, take 16)")
     p.add_argument("--hint-seconds", type=_seconds, default=2.0, metavar="S",
                    help="time budget of each hint with --policy hint (default 2)")
     p.add_argument("--solve-seconds", type=_budget, default=SOLVE_SECONDS, metavar="S",

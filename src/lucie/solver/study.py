@@ -368,6 +368,10 @@ def run_study(
     seconds = time.perf_counter() - start
     order = {d: i for i, d in enumerate(deals)}
     records.sort(key=lambda r: order.get(r.deal, 0))
+    if policy == "hint":
+        from lucie.solver.hints import HINT_TARGET
+
+        target = HINT_TARGET  # what the hints sample (they have their own)
     result = StudyResult(rules, policy, seed, records, seconds, n_jobs, target)
     if policy == "hint":
         result.extra["hint_seconds"] = hint_seconds

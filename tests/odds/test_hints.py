@@ -127,14 +127,15 @@ def test_budget_fallback_is_said() -> None:
     assert "time budget" in got.text
 
 
-def _count_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def _count_searches(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Record the keyword arguments of every one-deal search from now on."""
     import lucie.solver.deal as deal
 
-    calls: list[str] = []
+    calls: list[dict[str, Any]] = []
     real = deal.search_deal
 
     def counting(position: Position, **kwargs: Any) -> Any:
-        calls.append(str(position.foundations))
+        calls.append(kwargs)
         return real(position, **kwargs)
 
     monkeypatch.setattr(deal, "search_deal", counting)
@@ -269,29 +270,15 @@ def test_following_the_hints_of_a_first_deal_then_redeal(
     assert len(calls) == 2
 
 
-def _budgets(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, float]]:
-    import lucie.solver.deal as deal
-
-    seen: list[tuple[bool, float]] = []
-    real = deal.search_deal
-
-    def spying(position: Position, **kwargs: Any) -> Any:
-        seen.append((kwargs["frontier"], kwargs["max_seconds"]))
-        return real(position, **kwargs)
-
-    monkeypatch.setattr(deal, "search_deal", spying)
-    return seen
-
-
 def test_a_last_deal_search_has_the_whole_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """No value is sampled in a last deal, so its search gets the whole
     budget; a verdict cut short is the hint (its best line so far), with no
     second search in the time left."""
-    seen = _budgets(monkeypatch)
+    seen = _count_searches(monkeypatch)
     got = hint(_last_deal(Rules.parse("shamrocks"), 4), max_seconds=0.3,
                cache=ValueCache(None))
     assert got.budget_ran_out and got.move is not None
-    assert len(seen) == 1 and not seen[0][0] and seen[0][1] > 0.25
+    assert len(seen) == 1 and not seen[0]["frontier"] and seen[0]["max_seconds"] > 0.25
     seen.clear()
     hint(Position.deal(Rules.parse("flower"), 1), max_seconds=0.3, cache=ValueCache(None))
-    assert seen and seen[0][1] <= 0.15  # two redeals to come: half for the values
+    assert seen and seen[0]["max_seconds"] <= 0.15  # two redeals to come: half for the values

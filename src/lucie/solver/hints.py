@@ -134,31 +134,36 @@ def hint(
     stop, complete = ev.choose_quick(position, result)
     cut_short = result.status == "unknown"
     budget_note = BUDGET_NOTE if cut_short or not complete else ""
+    movers = _movers(position, stop.moves)
     if stop.moves and (cut_short or complete):
         # the rest of the line is the answer from the next position too (see
         # _LINES); not when only the sampling ran out: the next hint samples
         # on where this one stopped
-        won = sum(stop.foundations) == 52
-        end = stop
-        if position.redeals_left == 0 and not won and not cut_short:
+        end, end_movers = stop, movers
+        if position.redeals_left == 0 and sum(stop.foundations) < 52 and not cut_short:
             end = _best(_reaches(position, result))
-        _remember(position, _Line(end.moves, won, sum(end.foundations), not cut_short,
-                                  _movers(position, end.moves)))
-    advice = _explain(position, result, stop, legal, budget_note)
+            if end.moves != stop.moves:
+                end_movers = _movers(position, end.moves)
+        _remember(position, _Line(end.moves, sum(end.foundations), not cut_short, end_movers))
+    advice = _explain(position, result, stop, legal, budget_note, movers)
     return replace(advice, budget_ran_out=True) if budget_note else advice
 
 
 @dataclass(frozen=True, slots=True)
 class _Line:
-    """The rest of the line of an earlier hint: its moves, whether it clears
-    the deal, the score at its end, and whether its search was complete."""
+    """The rest of the line of an earlier hint: its moves, the score at its
+    end, whether its search was complete, and the card each move plays
+    (:func:`_movers`)."""
 
     moves: tuple[Move, ...]
-    won: bool
     score: int
     exact: bool
-    #: the card each move plays (see :func:`_movers`)
     movers: tuple[Card | None, ...]
+
+    @property
+    def won(self) -> bool:
+        """Whether the line clears the deal."""
+        return self.score == 52
 
 
 #: Hints follow a line.  A hint's search picks a stop (a win, else the
@@ -188,8 +193,7 @@ def _remember(position: Position, line: _Line) -> None:
     with _LINES_LOCK:
         while len(_LINES) >= _LINES_MAX:
             del _LINES[next(iter(_LINES))]
-        _LINES[after] = _Line(line.moves[1:], line.won, line.score, line.exact,
-                              line.movers[1:])
+        _LINES[after] = _Line(line.moves[1:], line.score, line.exact, line.movers[1:])
 
 
 def _follow(position: Position, line: _Line) -> Hint:
@@ -217,8 +221,11 @@ def _lost(position: Position, first: Move, score: int) -> Hint:
 
 
 def _explain(
-    position: Position, result: RawResult, stop: Stop, legal: list[Move], note: str
+    position: Position, result: RawResult, stop: Stop, legal: list[Move], note: str,
+    movers: tuple[Card | None, ...],
 ) -> Hint:
+    """The hint from a search's ``result`` and chosen ``stop``, whose line
+    plays ``movers`` (:func:`_movers`)."""
     reaches = _reaches(position, result)
     won = sum(stop.foundations) == 52
     if position.redeals_left == 0 and not won and result.status != "unknown":
@@ -238,8 +245,7 @@ def _explain(
                         "card home)" + note)
         return Hint(REDEAL, "redeal",
                     "redeal now: stopping here gives the best odds for the next deal" + note)
-    first = stop.moves[0]
-    return _classify(position, first, _movers(position, stop.moves), won, note)
+    return _classify(position, stop.moves[0], movers, won, note)
 
 
 def _classify(

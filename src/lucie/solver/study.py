@@ -371,11 +371,11 @@ def run_study(
     if policy == "hint":
         from lucie.solver.hints import HINT_TARGET
 
-        target = HINT_TARGET  # what the hints sample (they have their own)
-    result = StudyResult(rules, policy, seed, records, seconds, n_jobs, target)
-    if policy == "hint":
+        # the hints sample their own target and have their own budget
+        result = StudyResult(rules, policy, seed, records, seconds, n_jobs, HINT_TARGET)
         result.extra["hint_seconds"] = hint_seconds
     else:
+        result = StudyResult(rules, policy, seed, records, seconds, n_jobs, target)
         result.extra["solve_seconds"] = solve_seconds
         result.extra["sample_seconds"] = sample_seconds
     return result

@@ -275,7 +275,7 @@ def test_a_last_deal_search_has_the_whole_budget(monkeypatch: pytest.MonkeyPatch
     budget; a verdict cut short is the hint (its best line so far), with no
     second search in the time left."""
     seen = _count_searches(monkeypatch)
-    got = hint(_last_deal(Rules.parse("shamrocks"), 4), max_seconds=0.3,
+    got = hint(_last_deal(Rules.parse("shamrocks"), 5), max_seconds=0.3,
                cache=ValueCache(None))
     assert got.budget_ran_out and got.move is not None
     assert len(seen) == 1 and not seen[0]["frontier"] and seen[0]["max_seconds"] > 0.25

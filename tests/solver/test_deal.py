@@ -21,6 +21,7 @@ from lucie.engine import Game, Move, Position
 from lucie.rules import VARIANTS, Rules
 from lucie.solver import solve_deal
 from lucie.solver.deal import (
+    RESTART_NODES,
     DealResult,
     RawResult,
     decode_fan,
@@ -51,6 +52,12 @@ SPECS = [
     "alternate,merci=on,cells=1",
 ]
 
+#: The specs whose builds are not suit-down: no build is safe, walks restart.
+UNSAFE_BUILDS = [
+    s for s in SPECS
+    if (Rules.parse(s).build, Rules.parse(s).direction) != ("suit", "down")
+]
+
 
 def check_lines(position: Position, result: DealResult) -> None:
     """Every returned line replays to the foundations it claims."""
@@ -64,22 +71,25 @@ def check_lines(position: Position, result: DealResult) -> None:
         assert result.best_score == 52
 
 
-def check_against_reference(position: Position, limit: int = 4000) -> None:
+def check_against_reference(position: Position, limit: int = 4000,
+                            restart_nodes: int | None = RESTART_NODES) -> None:
     ref = reachable_foundations(position, limit=limit)
     assume(ref is not None)
     assert ref is not None
     win = (13, 13, 13, 13) in ref
-    result = solve_deal(position)
+    result = solve_deal(position, restart_nodes=restart_nodes)
     assert result.status == ("solved" if win else "unsolvable"), str(position)
     got = {r.foundations for r in result.reachable}
     assert got == pareto(ref), str(position)
     assert len(got) == len(result.reachable)
     check_lines(position, result)
-    quick = solve_deal(position, frontier=False)
+    quick = solve_deal(position, frontier=False, restart_nodes=restart_nodes)
     assert quick.status == result.status
     check_lines(position, quick)
-    check_raw(position, search_deal(position), max(map(sum, ref)))
-    check_raw(position, search_deal(position, best_only=True), max(map(sum, ref)))
+    best = max(map(sum, ref))
+    check_raw(position, search_deal(position, restart_nodes=restart_nodes), best)
+    check_raw(position, search_deal(position, best_only=True, restart_nodes=restart_nodes),
+              best)
 
 
 def check_raw(position: Position, raw: RawResult, best: int) -> None:
@@ -102,6 +112,18 @@ class TestAgainstBruteForce:
     def test_random_endgames(self, spec: str, seed: int, left: int) -> None:
         rules = Rules.parse(spec)
         check_against_reference(endgame(rules, random.Random(seed), left))
+
+    @settings(max_examples=120, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(spec=st.sampled_from(UNSAFE_BUILDS),
+           seed=st.integers(0, 10**9), left=st.integers(4, 12), every=st.integers(1, 40))
+    def test_restarted_walks_stay_exact(self, spec: str, seed: int, left: int,
+                                        every: int) -> None:
+        """Restarts every few positions (each walk in another move order)
+        change no verdict, frontier or best score (_restarts)."""
+        rules = Rules.parse(spec)
+        check_against_reference(endgame(rules, random.Random(seed), left), limit=20000,
+                                restart_nodes=every)
 
     @settings(max_examples=60, deadline=None,
               suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
@@ -372,6 +394,47 @@ class TestDeals:
         p = Position(Rules(), ((),) * 18, (13, 13, 13, 13), (), 0, False)
         result = solve_deal(p)
         assert result.status == "solved" and result.moves == () and result.best_score == 52
+
+
+class TestRestarts:
+    """Walks restarted in other move orders (_restarts) decide deals that one
+    walk leaves undecided, with the same answers."""
+
+    def test_a_win_one_walk_misses(self) -> None:
+        # one walk spends 800,000 positions under a wrong first move here
+        rules = Rules.parse("shamrocks")
+        p = Position.deal(rules, 4)
+        assert solve_deal(p, max_nodes=20000, restart_nodes=None).status == "unknown"
+        result = solve_deal(p, max_nodes=20000, frontier=False)
+        assert result.status == "solved" and result.nodes <= 20000
+        game = Game(rules, 4)
+        game.push_all(result.moves)
+        assert game.position.is_won
+
+    def test_a_proof_one_walk_misses(self) -> None:
+        # a walk in another order meets its best state early, and that bound
+        # prunes the rest; the frontier is the one walk's, found sooner
+        p = Position.deal(Rules.parse("flower"), 2)
+        one = solve_deal(p, restart_nodes=None)
+        restarted = solve_deal(p, max_nodes=one.nodes - 1)
+        assert one.status == restarted.status == "unsolvable"
+        assert restarted.nodes > RESTART_NODES  # it did restart
+        assert {r.foundations for r in restarted.reachable} == {
+            r.foundations for r in one.reachable}
+        check_lines(p, restarted)
+
+    def test_the_node_budget_covers_every_walk(self) -> None:
+        p = Position.deal(Rules.parse("shamrocks"), 5)
+        result = solve_deal(p, max_nodes=3 * RESTART_NODES)
+        assert result.status == "unknown" and result.nodes <= 3 * RESTART_NODES
+        assert result.best_score > 0  # the best states of every walk, replayed:
+        check_lines(p, result)
+
+    def test_suit_builds_going_down_walk_once(self) -> None:
+        p = Position.deal(Rules(), 11)
+        a = solve_deal(p, restart_nodes=2)
+        b = solve_deal(p, restart_nodes=None)
+        assert b.nodes > 2 and (a.status, a.nodes) == (b.status, b.nodes)
 
 
 class TestBudgets:

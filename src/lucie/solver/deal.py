@@ -63,6 +63,7 @@ the settings where its proof (in the docstring of the function named) holds:
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -81,6 +82,11 @@ TO_CELL: Final = -2
 
 #: An internal move: (card index 0..51, target).
 IMove = tuple[int, int]
+
+#: Restarts (:func:`search_deal`, builds other than suit-down): the node
+#: limit of the first walk, and the factor by which each next one grows.
+RESTART_NODES: Final = 4096
+RESTART_GROWTH: Final = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -860,6 +866,7 @@ def solve_deal(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     frontier: bool = True,
+    restart_nodes: int | None = RESTART_NODES,
 ) -> DealResult:
     """Decide exactly whether ``position`` can be cleared without a redeal.
 
@@ -867,10 +874,11 @@ def solve_deal(
     foundation state; ``frontier=False`` stops at the first win, or once no
     win is possible (fastest verdict).  ``max_nodes`` / ``max_seconds``
     bound the work: when exceeded the status is ``unknown`` (``reachable``
-    then holds what was found so far).
+    then holds what was found so far).  ``restart_nodes``: see
+    :func:`search_deal`.
     """
     raw = search_deal(position, max_nodes=max_nodes, max_seconds=max_seconds,
-                      frontier=frontier)
+                      frontier=frontier, restart_nodes=restart_nodes)
     reach = tuple(Reach(found, to_engine_moves(position, line)) for found, line in raw.lines)
     moves = reach[0].moves if raw.status == "solved" else ()
     return DealResult(raw.status, moves, reach, raw.nodes, raw.seconds, raw.complete)
@@ -902,6 +910,7 @@ def search_deal(
     max_seconds: float | None = None,
     frontier: bool = True,
     best_only: bool = False,
+    restart_nodes: int | None = RESTART_NODES,
 ) -> RawResult:
     """:func:`solve_deal` without the engine moves (see :class:`RawResult`).
 
@@ -909,6 +918,10 @@ def search_deal(
     best score instead of the whole frontier: a position is then pruned as
     soon as its caps cannot beat the best score found (the study's last
     deal, where only the win or the score matters).
+
+    Under builds other than suit-down the walk restarts after
+    ``restart_nodes`` positions, and again and again (see :func:`_restarts`);
+    ``None``: one walk.
     """
     start_time = time.perf_counter()
     used = 0
@@ -917,17 +930,96 @@ def search_deal(
         # has every reduction: try it first.  It wins, or the full search runs.
         plain = Position(position.rules, position.fans, position.foundations,
                          position.cells, position.redeals_left, True)
-        first = _Search(plain, False, max_nodes, max_seconds, start_time)
-        if first.run() == "solved":
+        first = _restarts(plain, False, max_nodes, max_seconds, start_time, False,
+                          restart_nodes)
+        if first.status == "solved":
             # plain moves only: legal in ``position`` as well
-            return first.result("solved", time.perf_counter() - start_time)
+            return first
         used = first.nodes
         if max_nodes is not None:
             max_nodes = max(1, max_nodes - used)
-    search = _Search(position, frontier, max_nodes, max_seconds, start_time, best_only)
-    status = search.run()
-    search.nodes += used
-    return search.result(status, time.perf_counter() - start_time)
+    res = _restarts(position, frontier, max_nodes, max_seconds, start_time, best_only,
+                    restart_nodes)
+    return RawResult(res.status, res.lines, res.nodes + used,
+                     time.perf_counter() - start_time, res.complete)
+
+
+def _restarts(
+    position: Position,
+    frontier: bool,
+    max_nodes: int | None,
+    max_seconds: float | None,
+    start_time: float,
+    best_only: bool,
+    restart_nodes: int | None,
+) -> RawResult:
+    """One search of :func:`search_deal`, restarted where that pays.
+
+    Under builds other than suit in one direction (any suit, alternate
+    colours, up and down) no build is safe, and a depth-first walk that
+    turns the wrong way early can spend millions of positions under that
+    move before it tries the one that wins (measured on Shamrocks: half the
+    deals undecided after 20 s, while other move orders win most of them in
+    a few thousand positions).  So there the walk is given
+    :data:`RESTART_NODES` positions, then starts again from scratch with
+    the moves of each position in another order (a fixed shuffle per walk,
+    so answers are reproducible) and a limit :data:`RESTART_GROWTH` times
+    larger, until a walk ends or the budget is spent.
+
+    Exactness is unchanged: each walk is the complete search with its moves
+    in some order, so a walk that ends has found a win or proved there is
+    none (and with the frontier, every non-dominated state).  A walk cut
+    short only loses its own work; as the limits grow geometrically, a
+    position set that needs N nodes costs at most about 2N in all.  When
+    the whole budget runs out, the answer holds the best states of every
+    walk (each line is a line from ``position``).
+    """
+    t = _tables(position.rules)
+    restart = restart_nodes is not None and not t.suit_down
+    limit = max(1, restart_nodes or 1)
+    spent = 0
+    rng: random.Random | None = None
+    seen: dict[tuple[int, int, int, int], tuple[IMove, ...]] = {}
+    walk = 0
+    while True:
+        left = None if max_nodes is None else max_nodes - spent
+        final = not restart or (left is not None and left <= limit)
+        search = _Search(position, frontier, left if final else limit, max_seconds,
+                         start_time, best_only, rng)
+        status = search.run()
+        spent += search.nodes
+        deadline = start_time + max_seconds if max_seconds is not None else None
+        out_of_time = deadline is not None and time.perf_counter() >= deadline
+        if status != "unknown" or final or out_of_time:
+            res = search.result(status, time.perf_counter() - start_time)
+            if status == "unknown" and seen:
+                for found, line in res.lines:
+                    seen.setdefault(found, line)
+                res = RawResult(status, _best_lines(seen, best_only or not frontier),
+                                spent, res.seconds, False)
+            return RawResult(res.status, res.lines, spent, res.seconds, res.complete)
+        for found, line in search.result(status, 0.0).lines:
+            seen.setdefault(found, line)
+        walk += 1
+        rng = random.Random(walk)
+        limit *= RESTART_GROWTH
+
+
+def _best_lines(
+    seen: dict[tuple[int, int, int, int], tuple[IMove, ...]], best_only: bool,
+) -> tuple[tuple[tuple[int, int, int, int], tuple[IMove, ...]], ...]:
+    """The non-dominated states among ``seen`` (only those of the best score
+    with ``best_only``), best first, as :class:`RawResult` orders them."""
+    states = list(seen)
+    keep = [
+        f for f in states
+        if not any(g != f and all(g[k] >= f[k] for k in range(4)) for g in states)
+    ]
+    if best_only:
+        top = max(sum(f) for f in keep)
+        keep = [f for f in keep if sum(f) == top]
+    keep.sort(key=lambda f: (-sum(f), f))
+    return tuple((f, seen[f]) for f in keep)
 
 
 class _Search:
@@ -939,8 +1031,12 @@ class _Search:
         max_seconds: float | None,
         start_time: float,
         best_only: bool = False,
+        rng: random.Random | None = None,
     ) -> None:
         self.position = position
+        #: the order of each position's moves: None, as generated (the
+        #: foundation first); else the other moves shuffled (_restarts)
+        self.rng = rng
         self.best_only = best_only and frontier
         self.t = _tables(position.rules)
         self.frontier = frontier
@@ -1034,6 +1130,7 @@ class _Search:
         best_total = -1
         max_nodes = self.max_nodes
         deadline = self.deadline
+        rng = self.rng
         nfans = len(fans0)
         fan_range = range(nfans)
 
@@ -1287,6 +1384,7 @@ class _Search:
                     nc = cells[:]
                     nc.remove(c)
                     children.append(((c, TO_FOUNDATION), fans[:], nfd, nc, merci))
+            nhome = len(children)
             empty = -1
             if any_fill:
                 for i in fan_range:
@@ -1384,6 +1482,10 @@ class _Search:
                             children.append(((z, j), nf, found, cells, False))
             if not children:
                 continue
+            if rng is not None:
+                others = children[nhome:]
+                rng.shuffle(others)
+                children[nhome:] = others
             # ---- push (best first: foundation moves, then the rest) -----
             child_caps: tuple[int, ...] = tuple(caps)
             for move, nf, nfd, nc, nm in reversed(children):

@@ -77,6 +77,13 @@ def wait_moves(page: Any, n: int) -> None:
     page.wait_for_function(f"window.lucie.state && window.lucie.state.moves.length === {n}")
 
 
+def settle(page: Any) -> None:
+    """Wait until no card is still gliding to its place: a click at a point
+    of a card must not land on a neighbour passing over it (a redeal
+    animates every card, on a loaded machine for several frames)."""
+    page.wait_for_function("document.getAnimations().length === 0")
+
+
 def center(box: dict[str, float]) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
@@ -239,6 +246,7 @@ def test_merci_double_click_and_keyboard(page_at: Any) -> None:
     fan_index = next(k for k, f in enumerate(s["fans"]) if len(f) >= 2)
     buried = s["fans"][fan_index][0]
     onto = next(k for k, f in enumerate(s["fans"]) if f and k != fan_index)
+    settle(page)
     page.locator(f'.card[data-card="{buried}"]').click(position={"x": 5, "y": 20})
     assert page.locator(".card.held").get_attribute("data-card") == buried
     page.locator(f"#fans > .slot:nth-child({onto + 1})").click(position={"x": 5, "y": 5})

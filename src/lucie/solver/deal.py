@@ -59,6 +59,10 @@ the settings where its proof (in the docstring of the function named) holds:
 - *bounds*: a position whose foundation caps are dominated by a foundation
   state already reached cannot add to the frontier (with ``frontier=False``:
   a position that cannot be won is not searched further).
+Under builds other than suit-down none of the build reductions hold, and
+the order in which a walk tries the moves decides how soon it meets a win
+or a high state that bounds the rest: there the walk restarts in other
+move orders with growing node limits (:func:`_restarts`).
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ from lucie.cards import DECK
 from lucie.engine import Move, Position
 from lucie.errors import LucieError
 from lucie.rules import Rules
+from lucie.solver.shorten import shorten_line, wanders
 
 Status = Literal["solved", "unsolvable", "unknown"]
 
@@ -867,6 +872,7 @@ def solve_deal(
     max_seconds: float | None = None,
     frontier: bool = True,
     restart_nodes: int | None = RESTART_NODES,
+    shorten: bool | None = None,
 ) -> DealResult:
     """Decide exactly whether ``position`` can be cleared without a redeal.
 
@@ -875,11 +881,24 @@ def solve_deal(
     win is possible (fastest verdict).  ``max_nodes`` / ``max_seconds``
     bound the work: when exceeded the status is ``unknown`` (``reachable``
     then holds what was found so far).  ``restart_nodes``: see
-    :func:`search_deal`.
+    :func:`search_deal`.  ``shorten``: take shortcuts in each line
+    (:func:`lucie.solver.shorten.shorten_line`); by default under builds
+    other than suit-down, where the walk's lines wander (suit-down lines
+    are made of forced and useful moves, and a verdict in a millisecond
+    should stay one).
     """
     raw = search_deal(position, max_nodes=max_nodes, max_seconds=max_seconds,
                       frontier=frontier, restart_nodes=restart_nodes)
-    reach = tuple(Reach(found, to_engine_moves(position, line)) for found, line in raw.lines)
+    if shorten is None:
+        shorten = wanders(position.rules)
+    if shorten:
+        reach = tuple(
+            Reach(found, shorten_line(position, to_engine_moves(position, line)))
+            for found, line in raw.lines
+        )
+    else:
+        reach = tuple(Reach(found, to_engine_moves(position, line))
+                      for found, line in raw.lines)
     moves = reach[0].moves if raw.status == "solved" else ()
     return DealResult(raw.status, moves, reach, raw.nodes, raw.seconds, raw.complete)
 

@@ -44,6 +44,7 @@ from lucie.cards import KING, Card
 from lucie.engine import FAN_NAMES, REDEAL, Move, Position
 from lucie.solver.cache import ValueCache
 from lucie.solver.odds import Evaluator, Stop, _reaches
+from lucie.solver.shorten import shorten_line, wanders
 
 if TYPE_CHECKING:
     from lucie.solver.deal import RawResult
@@ -132,6 +133,8 @@ def hint(
     if result is None:
         result = ev.solve(position, search_seconds)
     stop, complete = ev.choose_quick(position, result)
+    deadline = start + max_seconds
+    stop = _shortened(stop, deadline)
     cut_short = result.status == "unknown"
     budget_note = BUDGET_NOTE if cut_short or not complete else ""
     movers = _movers(position, stop.moves)
@@ -142,7 +145,8 @@ def hint(
         end, end_movers = stop, movers
         if position.redeals_left == 0 and sum(stop.foundations) < 52 and not cut_short:
             end = _best(_reaches(position, result))
-            if end.moves != stop.moves:
+            if end.line != stop.line:
+                end = _shortened(end, deadline)
                 end_movers = _movers(position, end.moves)
         _remember(position, _Line(end.moves, sum(end.foundations), not cut_short, end_movers))
     advice = _explain(position, result, stop, legal, budget_note, movers)
@@ -205,6 +209,16 @@ def _follow(position: Position, line: _Line) -> Hint:
     if line.won or position.redeals_left > 0:
         return _classify(position, first, line.movers, line.won, "")
     return _lost(position, first, line.score)
+
+
+def _shortened(stop: Stop, deadline: float) -> Stop:
+    """``stop`` with a line of shortcuts to it, where the search's lines
+    wander (:func:`~lucie.solver.shorten.wanders`), as far as the hint's
+    time allows: the hints then follow a line of useful moves."""
+    if len(stop.line) < 2 or not wanders(stop.start.rules):
+        return stop
+    moves = shorten_line(stop.start, stop.moves, deadline=deadline)
+    return Stop(stop.start, stop.foundations, stop.line, moves)
 
 
 def _best(reaches: list[Stop]) -> Stop:

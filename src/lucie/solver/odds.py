@@ -440,11 +440,13 @@ class Stop:
     __slots__ = ("_moves", "foundations", "line", "start")
 
     def __init__(self, start: Position, foundations: Foundations,
-                 line: tuple[IMove, ...]) -> None:
+                 line: tuple[IMove, ...], moves: tuple[Move, ...] | None = None) -> None:
         self.start = start
         self.foundations = foundations
         self.line = line
-        self._moves: tuple[Move, ...] | None = None
+        #: engine moves: the line's, or those of another line to the same
+        #: position (a shorter one, :func:`lucie.solver.shorten.shorten_line`)
+        self._moves: tuple[Move, ...] | None = moves
 
     @property
     def moves(self) -> tuple[Move, ...]:

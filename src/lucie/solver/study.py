@@ -220,7 +220,8 @@ def play_hint(rules: Rules, deal: int, cache: ValueCache, seconds: float) -> Gam
     from lucie.solver.hints import hint
 
     game = Game(rules, deal)
-    verdict = solve_deal(game.position, max_seconds=seconds, frontier=False).status
+    verdict = solve_deal(game.position, max_seconds=seconds, frontier=False,
+                         shorten=False).status
     first = None if verdict == "unknown" else verdict == "solved"
     cut_short = 0
     for _ in range(MAX_HINT_MOVES):

@@ -1,0 +1,99 @@
+"""Shortcuts in the solver's lines (lucie.solver.shorten)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lucie.engine import REDEAL, Game, Move, Position
+from lucie.rules import Rules
+from lucie.solver import solve_deal
+from lucie.solver.shorten import shorten_line, wanders
+
+
+def replay(position: Position, moves: tuple[Move, ...] | list[Move]) -> Position:
+    """Play ``moves`` through the engine, each one checked."""
+    for move in moves:
+        position = position.play(move)
+    return position
+
+
+def random_walk(position: Position, rng: random.Random, length: int) -> list[Move]:
+    """Legal moves at random (no redeal), with a bias to undo the last
+    build, so that the walk comes back on itself as the solver's do."""
+    moves: list[Move] = []
+    for _ in range(length):
+        legal = [m for m in position.legal_moves() if m != REDEAL]
+        if not legal:
+            break
+        move = rng.choice(legal)
+        moves.append(move)
+        position = position.apply(move)
+    return moves
+
+
+class TestShortenLine:
+    @settings(max_examples=60, deadline=None)
+    @given(spec=st.sampled_from(["shamrocks", "flower", "alternate", "classic",
+                                 "merci,redeals=0", "reserve", "fan"]),
+           deal=st.integers(1, 10**6), seed=st.integers(0, 10**6),
+           length=st.integers(0, 120))
+    def test_same_end_never_longer(self, spec: str, deal: int, seed: int,
+                                   length: int) -> None:
+        """Any line of legal moves: the shortened one is legal, ends at
+        exactly the same position (fan order, cells, the merci included) and
+        is no longer."""
+        start = Position.deal(Rules.parse(spec), deal)
+        line = random_walk(start, random.Random(seed), length)
+        short = shorten_line(start, line)
+        assert len(short) <= len(line)
+        end, got = replay(start, line), replay(start, short)
+        assert got == end and got.fans == end.fans and got.cells == end.cells
+
+    def test_a_loop_is_cut_out(self) -> None:
+        """A card laid somewhere and taken back, then a move home: the
+        shortened line is the move home alone."""
+        rules = Rules.parse("shamrocks")
+        for deal in range(1, 50):
+            start = Position.deal(rules, deal)
+            home = [m for m in start.legal_moves() if m.dst_kind == "foundation"]
+            for there in start.legal_moves():
+                if there.dst_kind != "fan" or not home:
+                    continue
+                after = start.apply(there)
+                back = [m for m in after.legal_moves() if after.apply(m) == start]
+                if back:
+                    assert shorten_line(start, [there, back[0], home[0]]) == (home[0],)
+                    return
+        raise AssertionError("no deal of 1-49 has a move that can be taken back")
+
+    def test_the_solver_lines_that_wander(self) -> None:
+        """Shamrocks deal 1: the walk's win is 2,577 moves, most of them cards
+        carried back and forth; with shortcuts it is a tenth of that, and
+        still wins."""
+        rules = Rules.parse("shamrocks")
+        start = Position.deal(rules, 1)
+        raw = solve_deal(start, frontier=False, shorten=False)
+        short = solve_deal(start, frontier=False)
+        assert raw.status == short.status == "solved"
+        assert len(short.moves) * 5 < len(raw.moves)
+        game = Game(rules, 1)
+        game.push_all(short.moves)
+        assert game.position.is_won
+
+    def test_suit_down_lines_are_left_alone(self) -> None:
+        assert not wanders(Rules()) and not wanders(Rules.parse("reserve"))
+        assert wanders(Rules.parse("shamrocks")) and wanders(Rules.parse("alternate"))
+        for deal in range(1, 40):
+            start = Position.deal(Rules(), deal)
+            a = solve_deal(start)
+            b = solve_deal(start, shorten=False)
+            assert a.reachable == b.reachable
+
+    def test_a_deadline_keeps_the_rest_of_the_line(self) -> None:
+        start = Position.deal(Rules.parse("shamrocks"), 1)
+        line = solve_deal(start, frontier=False, shorten=False).moves
+        assert shorten_line(start, line, deadline=time.monotonic() - 1) == line

@@ -1,7 +1,8 @@
 """Solver benchmarks: exact one-deal verdicts and whole-game solving.
 
 ``python benchmarks/run.py solver``.  One process, one core.  Times are
-wall-clock of :func:`solve_deal` / :func:`solve_game` alone (the starting
+wall-clock of :func:`solve_deal` (without shortcuts in its lines, timed on
+their own) / :func:`solve_game` alone (the starting
 positions are built before the clock starts); the CPU time of the process
 is printed too, as wall-clock suffers when other work shares the machine.
 The build of the one-deal search in use is printed first (``make compiled``
@@ -18,6 +19,7 @@ from lucie.rules import Rules
 from lucie.solver._native import is_compiled
 from lucie.solver.deal import solve_deal
 from lucie.solver.game import solve_game
+from lucie.solver.shorten import shorten_line
 
 
 def _verdicts(spec: str, deals: range, *, frontier: bool, max_seconds: float | None) -> None:
@@ -30,7 +32,7 @@ def _verdicts(spec: str, deals: range, *, frontier: bool, max_seconds: float | N
     total_start = time.perf_counter()
     for p in positions:
         t = time.perf_counter()
-        r = solve_deal(p, frontier=frontier, max_seconds=max_seconds)
+        r = solve_deal(p, frontier=frontier, max_seconds=max_seconds, shorten=False)
         times.append(time.perf_counter() - t)
         counts[r.status] += 1
         nodes += r.nodes
@@ -45,6 +47,28 @@ def _verdicts(spec: str, deals: range, *, frontier: bool, max_seconds: float | N
           f"solvable {counts['solved']}/{len(positions)} "
           f"({100 * counts['solved'] / len(positions):.1f}%), "
           f"unknown {counts['unknown']}, {nodes} nodes", flush=True)
+
+
+def _shortcuts(spec: str, deals: range, max_seconds: float) -> None:
+    """Shortcuts in the walk's winning lines (the verdicts above are timed
+    without them)."""
+    rules = Rules.parse(spec)
+    before = after = 0
+    times: list[float] = []
+    for n in deals:
+        p = Position.deal(rules, n)
+        r = solve_deal(p, frontier=False, max_seconds=max_seconds, shorten=False)
+        if r.status != "solved":
+            continue
+        t = time.perf_counter()
+        short = shorten_line(p, r.moves)
+        times.append(time.perf_counter() - t)
+        before += len(r.moves)
+        after += len(short)
+    print(f"{spec:10s} shortcuts in the {len(times)} winning lines of deals "
+          f"{deals.start}..{deals.stop - 1}: {before} moves -> {after}; "
+          f"median {statistics.median(times) * 1000:.0f} ms, max {max(times):.2f} s a line",
+          flush=True)
 
 
 def _whole(spec: str, deals: range, max_seconds: float) -> None:
@@ -72,6 +96,7 @@ def main() -> None:
     _verdicts("fan", range(1, 101), frontier=False, max_seconds=10)
     _verdicts("alternate", range(1, 31), frontier=False, max_seconds=1)
     _verdicts("shamrocks", range(1, 31), frontier=False, max_seconds=1)
+    _shortcuts("shamrocks", range(1, 31), max_seconds=1)
     print("whole numbered games across the redeals (fixed shuffles):")
     _whole("classic", range(1, 201), max_seconds=10)
     _whole("merci", range(1, 101), max_seconds=10)

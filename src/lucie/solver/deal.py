@@ -980,9 +980,10 @@ def _restarts(
     move before it tries the one that wins (measured on Shamrocks: half the
     deals undecided after 20 s, while other move orders win most of them in
     a few thousand positions).  So there the walk is given
-    :data:`RESTART_NODES` positions, then starts again from scratch with
-    the moves of each position in another order (a fixed shuffle per walk,
-    so answers are reproducible) and a limit :data:`RESTART_GROWTH` times
+    ``restart_nodes`` positions (:data:`RESTART_NODES` by default), then
+    starts again from scratch with the moves of each position in another
+    order (a fixed shuffle per walk, so answers are reproducible) and a
+    limit :data:`RESTART_GROWTH` times
     larger, until a walk ends or the budget is spent.
 
     Exactness is unchanged: each walk is the complete search with its moves
@@ -1000,6 +1001,7 @@ def _restarts(
     rng: random.Random | None = None
     seen: dict[tuple[int, int, int, int], tuple[IMove, ...]] = {}
     walk = 0
+    deadline = start_time + max_seconds if max_seconds is not None else None
     while True:
         left = None if max_nodes is None else max_nodes - spent
         final = not restart or (left is not None and left <= limit)
@@ -1007,16 +1009,15 @@ def _restarts(
                          start_time, best_only, rng)
         status = search.run()
         spent += search.nodes
-        deadline = start_time + max_seconds if max_seconds is not None else None
         out_of_time = deadline is not None and time.perf_counter() >= deadline
         if status != "unknown" or final or out_of_time:
             res = search.result(status, time.perf_counter() - start_time)
+            lines = res.lines
             if status == "unknown" and seen:
-                for found, line in res.lines:
+                for found, line in lines:
                     seen.setdefault(found, line)
-                res = RawResult(status, _best_lines(seen, best_only or not frontier),
-                                spent, res.seconds, False)
-            return RawResult(res.status, res.lines, spent, res.seconds, res.complete)
+                lines = _best_lines(seen, best_only or not frontier)
+            return RawResult(status, lines, spent, res.seconds, res.complete)
         for found, line in search.result(status, 0.0).lines:
             seen.setdefault(found, line)
         walk += 1

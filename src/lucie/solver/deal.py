@@ -442,7 +442,6 @@ class _Tables:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        b, d = rules.build, rules.direction
         #: onto[c]: the cards that c may be laid on (:meth:`Rules.homes`).
         self.onto: tuple[tuple[int, ...], ...] = tuple(
             tuple(int(t) for t in tops) for tops in rules.homes()
@@ -458,7 +457,7 @@ class _Tables:
         self.takeback = rules.foundation_takeback
         self.merci = rules.merci
         self.strict = rules.redeal_only_when_stuck
-        self.suit_down = b == "suit" and d == "down"
+        self.suit_down = not wanders(rules)
         # _proof_builds / _proof_deadlock settings (merci checked per node)
         self.safe_build_fill: str | None = (
             rules.empty_fill
@@ -891,14 +890,12 @@ def solve_deal(
                       frontier=frontier, restart_nodes=restart_nodes)
     if shorten is None:
         shorten = wanders(position.rules)
-    if shorten:
-        reach = tuple(
-            Reach(found, shorten_line(position, to_engine_moves(position, line)))
-            for found, line in raw.lines
-        )
-    else:
-        reach = tuple(Reach(found, to_engine_moves(position, line))
-                      for found, line in raw.lines)
+
+    def engine_line(line: tuple[IMove, ...]) -> tuple[Move, ...]:
+        moves = to_engine_moves(position, line)
+        return shorten_line(position, moves) if shorten else moves
+
+    reach = tuple(Reach(found, engine_line(line)) for found, line in raw.lines)
     moves = reach[0].moves if raw.status == "solved" else ()
     return DealResult(raw.status, moves, reach, raw.nodes, raw.seconds, raw.complete)
 

@@ -47,20 +47,11 @@ from lucie.rules import Rules
 #: Positions each breadth-first search may expand.
 SHORTCUT_NODES: Final = 64
 
-#: A position exactly, fan order included (the line's moves name fans by
-#: their place).
-_Exact = tuple[object, ...]
-
-
 def wanders(rules: Rules) -> bool:
     """Whether the one-deal search's lines wander under ``rules`` (builds
     other than suit-down: no build is forced, the walk tries moves in
     whatever order), so that shortening them pays."""
     return (rules.build, rules.direction) != ("suit", "down")
-
-
-def _exact(position: Position) -> _Exact:
-    return (position.fans, position.foundations, position.cells, position.merci_used)
 
 
 def _moves(position: Position) -> list[Move]:
@@ -98,9 +89,11 @@ def shorten_line(
     states = [position]
     for move in line:
         states.append(states[-1].apply(move))
-    last: dict[_Exact, int] = {}
+    # a Position is equal to another only with the same fans in the same
+    # places (the line's moves name fans by their place), cells and merci
+    last: dict[Position, int] = {}
     for k, state in enumerate(states):
-        last[_exact(state)] = k
+        last[state] = k
     out: list[Move] = []
     i = 0
     n = len(line)
@@ -108,12 +101,12 @@ def shorten_line(
         if deadline is not None and time.monotonic() > deadline:
             out.extend(line[i:])
             break
-        at = last[_exact(states[i])]
+        at = last[states[i]]
         if at > i:  # the line comes back here: skip the loop
             i = at
             continue
         best_j, best_path = i + 1, [line[i]]
-        seen = {_exact(states[i])}
+        seen = {states[i]}
         queue: deque[tuple[Position, list[Move]]] = deque([(states[i], [])])
         expanded = 0
         while queue and expanded < nodes:
@@ -121,12 +114,11 @@ def shorten_line(
             expanded += 1
             for move in _moves(here):
                 child = here.apply(move)
-                key = _exact(child)
-                if key in seen:
+                if child in seen:
                     continue
-                seen.add(key)
+                seen.add(child)
                 steps = [*path, move]
-                j = last.get(key, -1)
+                j = last.get(child, -1)
                 if j > i and (j - i) - len(steps) > (best_j - i) - len(best_path):
                     best_j, best_path = j, steps
                 queue.append((child, steps))

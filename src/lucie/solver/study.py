@@ -216,12 +216,11 @@ def play_optimal_checked(rules: Rules, deal: int, ev: Evaluator) -> GameRecord:
 
 def play_hint(rules: Rules, deal: int, cache: ValueCache, seconds: float) -> GameRecord:
     """Play deal ``deal`` move by move as :func:`~lucie.solver.hints.hint` says."""
-    from lucie.solver.deal import solve_deal
+    from lucie.solver.deal import search_deal
     from lucie.solver.hints import hint
 
     game = Game(rules, deal)
-    verdict = solve_deal(game.position, max_seconds=seconds, frontier=False,
-                         shorten=False).status
+    verdict = search_deal(game.position, max_seconds=seconds, frontier=False).status
     first = None if verdict == "unknown" else verdict == "solved"
     cut_short = 0
     for _ in range(MAX_HINT_MOVES):

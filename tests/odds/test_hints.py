@@ -121,7 +121,7 @@ def test_lost_still_raises_the_score() -> None:
 def test_budget_fallback_is_said() -> None:
     # a full deal the search cannot finish in the budget (any-suit builds):
     # still a legal move, and the text says so
-    p = Position.deal(Rules.parse("flower"), 1)
+    p = Position.deal(Rules.parse("flower"), 5)
     got = hint(p, max_seconds=0.2, cache=ValueCache(None))
     assert got.move is not None and p.is_legal(got.move)
     assert "time budget" in got.text
@@ -212,7 +212,7 @@ def test_a_cut_short_line_is_followed(monkeypatch: pytest.MonkeyPatch) -> None:
     """When the search of a last deal runs out of time, the next hints follow
     the line it found (and say so) instead of searching the deal again."""
     rules = Rules.parse("flower")
-    position = _last_deal(rules, 1)
+    position = _last_deal(rules, 5)
     first = hint(position, max_seconds=0.2, cache=ValueCache(None))
     assert "time budget ran out: best move found so far" in first.text
     assert first.move is not None

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from lucie.cards import Card
 from lucie.engine import Game, Move, Position
 from lucie.rules import VARIANTS, Rules
 from lucie.solver import solve_deal
@@ -24,6 +25,7 @@ from lucie.solver.deal import (
     RESTART_NODES,
     DealResult,
     RawResult,
+    _wanted_first,
     decode_fan,
     encode_fan,
     reach_position,
@@ -401,20 +403,21 @@ class TestRestarts:
     walk leaves undecided, with the same answers."""
 
     def test_a_win_one_walk_misses(self) -> None:
-        # one walk spends 800,000 positions under a wrong first move here
+        # the first walk turns the wrong way early here; the second, in the
+        # order the moves are generated, wins within a few thousand positions
         rules = Rules.parse("shamrocks")
-        p = Position.deal(rules, 4)
+        p = Position.deal(rules, 10)
         assert solve_deal(p, max_nodes=20000, restart_nodes=None).status == "unknown"
         result = solve_deal(p, max_nodes=20000, frontier=False)
         assert result.status == "solved" and result.nodes <= 20000
-        game = Game(rules, 4)
+        game = Game(rules, 10)
         game.push_all(result.moves)
         assert game.position.is_won
 
     def test_a_proof_one_walk_misses(self) -> None:
         # a walk in another order meets its best state early, and that bound
         # prunes the rest; the frontier is the one walk's, found sooner
-        p = Position.deal(Rules.parse("flower"), 2)
+        p = Position.deal(Rules.parse("flower"), 17)
         one = solve_deal(p, restart_nodes=None)
         restarted = solve_deal(p, max_nodes=one.nodes - 1)
         assert one.status == restarted.status == "unsolvable"
@@ -422,6 +425,29 @@ class TestRestarts:
         assert {r.foundations for r in restarted.reachable} == {
             r.foundations for r in one.reachable}
         check_lines(p, restarted)
+
+    def test_wanted_cards_first(self) -> None:
+        # the moves that uncover what the foundations want next come first,
+        # those that bury it last (ties keep their order)
+        c = {name: int(Card.parse(name)) for name in ("AC", "5H", "6S", "2D", "6D", "4S")}
+        fans = [encode_fan([c["AC"], c["5H"]]), encode_fan([c["6S"]]),
+                encode_fan([c["2D"], c["6D"]]), encode_fan([c["4S"]])]
+        tops = {c["5H"]: 0, c["6S"]: 1, c["6D"]: 2, c["4S"]: 3}
+        moves = [(c["6D"], 0), (c["4S"], 1), (c["5H"], 2), (c["5H"], 1)]
+        children = [(m, fans, [0, 0, 0, 0], [], False) for m in moves]
+        ordered = [child[0] for child in _wanted_first(children, fans, [0, 0, 0, 0], tops)]
+        # 5H off AC onto 6S (-2), onto 6D over 2D (-1), 4S (0), 6D onto AC (+1)
+        assert ordered == [(c["5H"], 1), (c["5H"], 2), (c["4S"], 1), (c["6D"], 0)]
+
+    def test_wanted_cards_first_win_sooner(self) -> None:
+        # in the order the moves are generated this win takes some 100,000
+        # positions; with the wanted cards first, about a hundred
+        rules = Rules.parse("shamrocks")
+        result = solve_deal(Position.deal(rules, 59), frontier=False, max_nodes=1000)
+        assert result.status == "solved" and result.nodes < 1000
+        game = Game(rules, 59)
+        game.push_all(result.moves)
+        assert game.position.is_won
 
     def test_the_node_budget_covers_every_walk(self) -> None:
         p = Position.deal(Rules.parse("shamrocks"), 5)

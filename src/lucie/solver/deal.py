@@ -979,9 +979,18 @@ def _restarts(
     a few thousand positions).  So there the walk is given
     ``restart_nodes`` positions (:data:`RESTART_NODES` by default), then
     starts again from scratch with the moves of each position in another
-    order (a fixed shuffle per walk, so answers are reproducible) and a
-    limit :data:`RESTART_GROWTH` times
-    larger, until a walk ends or the budget is spent.
+    order and a limit :data:`RESTART_GROWTH` times
+    larger, until a walk ends or the budget is spent.  The orders, fixed so
+    that answers are reproducible (foundation moves always first):
+
+    - walk 0 (and the only walk with ``restart_nodes=None``): the moves that
+      bury the cards the foundations want next the least come first
+      (:func:`_wanted_first`); on the Shamrocks deals 1-100 that it wins it
+      needs a median of 172 positions where the order below needs 2,967;
+    - walk 1: the moves as they are generated (fan by fan), which wins some
+      deals the first order turns away from;
+    - walk k >= 2: a shuffle seeded with k, and on even k the wanted cards
+      first again, the shuffle then only breaking its ties.
 
     Exactness is unchanged: each walk is the complete search with its moves
     in some order, so a walk that ends has found a win or proved there is
@@ -996,6 +1005,7 @@ def _restarts(
     limit = max(1, restart_nodes or 1)
     spent = 0
     rng: random.Random | None = None
+    wanted = True
     seen: dict[tuple[int, int, int, int], tuple[IMove, ...]] = {}
     walk = 0
     deadline = start_time + max_seconds if max_seconds is not None else None
@@ -1003,7 +1013,7 @@ def _restarts(
         left = None if max_nodes is None else max_nodes - spent
         final = not restart or (left is not None and left <= limit)
         search = _Search(position, frontier, left if final else limit, max_seconds,
-                         start_time, best_only, rng)
+                         start_time, best_only, rng, wanted)
         status = search.run()
         spent += search.nodes
         out_of_time = deadline is not None and time.perf_counter() >= deadline
@@ -1018,8 +1028,52 @@ def _restarts(
         for found, line in search.result(status, 0.0).lines:
             seen.setdefault(found, line)
         walk += 1
-        rng = random.Random(walk)
+        rng = random.Random(walk) if walk > 1 else None
+        wanted = walk % 2 == 0
         limit *= RESTART_GROWTH
+
+
+def _wanted_first(
+    children: list[tuple[IMove, list[int], list[int], list[int], bool]],
+    fans: list[int],
+    found: list[int],
+    tops: dict[int, int],
+) -> list[tuple[IMove, list[int], list[int], list[int], bool]]:
+    """The moves ``children`` sorted, stably, by how much they bury the
+    cards the foundations want next: each suit's next card counts 2 and the
+    one after it 1; a move onto a fan adds the count of that fan's cards,
+    and a move off a fan takes away that of the cards it uncovers.
+
+    Only the order of a walk changes (every child is still searched), so
+    the search stays exact; under builds other than suit-down it finds most
+    wins in a few hundred positions (:func:`_restarts`).
+    """
+    want: dict[int, int] = {}
+    for s in range(4):
+        r = found[s]
+        if r < 13:
+            want[s * 13 + r] = 2
+            if r < 12:
+                want[s * 13 + r + 1] = 1
+    per_fan: list[int] = []
+    for f in fans:
+        w = 0
+        while f:
+            w += want.get((f & 63) - 1, 0)
+            f >>= 6
+        per_fan.append(w)
+    keyed: list[tuple[int, int]] = []
+    for k, child in enumerate(children):
+        card, target = child[0]
+        key = 0
+        if target >= 0:
+            key = per_fan[target]
+            i = tops.get(card, -1)
+            if i >= 0:
+                key -= per_fan[i] - want.get(card, 0)
+        keyed.append((key, k))
+    keyed.sort()
+    return [children[k] for _, k in keyed]
 
 
 def _best_lines(
@@ -1049,11 +1103,14 @@ class _Search:
         start_time: float,
         best_only: bool = False,
         rng: random.Random | None = None,
+        wanted: bool = False,
     ) -> None:
         self.position = position
         #: the order of each position's moves: None, as generated (the
         #: foundation first); else the other moves shuffled (_restarts)
         self.rng = rng
+        #: then, under builds other than suit-down, sorted by _wanted_first
+        self.wanted = wanted and wanders(position.rules)
         self.best_only = best_only and frontier
         self.t = _tables(position.rules)
         self.frontier = frontier
@@ -1148,6 +1205,7 @@ class _Search:
         max_nodes = self.max_nodes
         deadline = self.deadline
         rng = self.rng
+        wanted = self.wanted
         nfans = len(fans0)
         fan_range = range(nfans)
 
@@ -1503,6 +1561,8 @@ class _Search:
                 others = children[nhome:]
                 rng.shuffle(others)
                 children[nhome:] = others
+            if wanted and len(children) - nhome > 1:
+                children[nhome:] = _wanted_first(children[nhome:], fans, found, tops)
             # ---- push (best first: foundation moves, then the rest) -----
             child_caps: tuple[int, ...] = tuple(caps)
             for move, nf, nfd, nc, nm in reversed(children):

@@ -227,6 +227,28 @@ def test_study_text_says_when_searches_were_cut_short(
     out = capsys.readouterr().out
     assert code == 0
     assert "searches cut short by the budgets" in out and "lower bound" in out
+    # a verdict cut short leaves its deal undecided: the clear rate is a bound
+    assert re.search(r"first deal clearable without a redeal: at least \d \(at least "
+                     r"\d+\.\d\d%, 95% CI [\d.]+-100\.00%\); [12] undecided within the budget",
+                     out)
+
+
+def test_undecided_first_deals_widen_the_clear_rate() -> None:
+    """A first deal the budget left undecided counts as not cleared in the
+    rate (a lower bound, never a rate over the decided deals only) and as
+    cleared at the interval's high end."""
+    from lucie.solver.odds import wilson
+    from lucie.solver.study import GameRecord, StudyResult
+
+    records = [GameRecord(deal=i, won=False, score=20, first_deal_clear=c)
+               for i, c in enumerate([True, False, None, None, False, False, None, True])]
+    data = StudyResult(Rules.parse("shamrocks"), "optimal", 1, records, 1.0, 1).to_json()
+    assert data["first_deal_cleared"] == 2 and data["first_deal_undecided"] == 3
+    assert data["first_deal_clear_rate"] == 2 / 8
+    assert data["first_deal_clear_ci95"] == [wilson(2, 8)[0], wilson(5, 8)[1]]
+    decided = StudyResult(Rules.parse("classic"), "optimal", 1,
+                          [r for r in records if r.first_deal_clear is not None], 1.0, 1)
+    assert decided.to_json()["first_deal_clear_ci95"] == list(wilson(2, 5))
 
 
 def test_study_searches_have_a_budget_by_default(

@@ -221,8 +221,11 @@ def cmd_study(args: argparse.Namespace) -> int:
     rate = data["first_deal_clear_rate"]
     if rate is not None:
         clow, chigh = data["first_deal_clear_ci95"]
-        print(f"first deal clearable without a redeal: {data['first_deal_cleared']} "
-              f"({100 * rate:.2f}%, 95% CI {100 * clow:.2f}-{100 * chigh:.2f}%)")
+        undecided = data["first_deal_undecided"]
+        least = "at least " if undecided else ""
+        print(f"first deal clearable without a redeal: {least}{data['first_deal_cleared']} "
+              f"({least}{100 * rate:.2f}%, 95% CI {100 * clow:.2f}-{100 * chigh:.2f}%)"
+              + (f"; {undecided} undecided within the budget" if undecided else ""))
     if data["unknown_searches"] or data["score_capped_searches"]:
         if data["policy"] == "hint":
             print(f"hints cut short by their budget: {data['unknown_searches']} (each played "

@@ -101,10 +101,14 @@ class StudyResult:
     def to_json(self) -> dict[str, Any]:
         n = self.games
         wins = self.wins
-        clear = [r.first_deal_clear for r in self.records if r.first_deal_clear is not None]
-        cleared = sum(clear)
+        cleared = sum(r.first_deal_clear is True for r in self.records)
+        undecided = sum(r.first_deal_clear is None for r in self.records)
         low, high = wilson(wins, n)
-        clow, chigh = wilson(cleared, len(clear))
+        # An undecided first deal may or may not clear: the rate counts it
+        # as not (a lower bound) and the interval reaches from the low end
+        # of "none of them clears" to the high end of "all of them do".
+        clow = wilson(cleared, n)[0]
+        chigh = wilson(cleared + undecided, n)[1]
         return {
             "variant": self.rules.spec(),
             "title": self.rules.name(),
@@ -120,7 +124,8 @@ class StudyResult:
             "jobs": self.jobs,
             "scores": {str(k): v for k, v in self.scores.items()},
             "first_deal_cleared": cleared,
-            "first_deal_clear_rate": cleared / len(clear) if clear else None,
+            "first_deal_undecided": undecided,
+            "first_deal_clear_rate": cleared / n if n else None,
             "first_deal_clear_ci95": [clow, chigh],
             "unknown_searches": sum(r.unknown for r in self.records),
             "score_capped_searches": sum(r.score_capped for r in self.records),

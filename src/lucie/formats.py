@@ -129,8 +129,16 @@ def parse_layout(text: str, rules: Rules) -> Position:
             if value not in ("used", "available", "unused"):
                 raise LayoutError(f"{where}: merci must be used or available, not {value!r}")
             merci_used = value == "used"
+        elif colon and len(head.strip()) == 1 and head.strip().lower() in FAN_NAMES:
+            raise LayoutError(f"{where}: {head.strip()!r} is a fan letter, as the game "
+                              f"shows it; a layout line is the cards only, bottom first "
+                              f"(what `lucie show --plain-layout` prints)")
         elif colon and head.strip():
             raise LayoutError(f"{where}: unknown header {head.strip()!r}")
+        elif "·" in line:
+            raise LayoutError(f"{where}: this is the title line `lucie show` prints for "
+                              f"people; a layout file is what `lucie show --plain-layout` "
+                              f"prints")
         else:
             fan_text = body if colon else line
             if fan_text.strip() == "-":

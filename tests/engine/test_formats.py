@@ -76,6 +76,19 @@ JC JC2"""
             parse_layout(text, Rules())
         assert words in str(info.value)
 
+    def test_the_game_display_is_not_a_layout_and_says_what_is(self) -> None:
+        """What ``lucie show`` prints for people (a title line, fans with
+        their letters) is refused with a message naming the plain layout."""
+        from lucie.cli.game_cmds import render
+
+        shown = render(Game(Rules(), 7)).splitlines()
+        with pytest.raises(LayoutError, match=r"line 1: this is the title line .*"
+                                              r"lucie show --plain-layout"):
+            parse_layout("\n".join(shown), Rules())
+        with pytest.raises(LayoutError, match=r"line 2: 'a' is a fan letter, .*"
+                                              r"lucie show --plain-layout"):
+            parse_layout("\n".join(shown[1:]), Rules())
+
     def test_too_many_fans(self) -> None:
         text = format_layout(Position.deal(Rules(), 1))
         with pytest.raises(LayoutError, match="18 fans in the layout, but Trefoil has 16"):

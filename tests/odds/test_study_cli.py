@@ -286,3 +286,17 @@ def test_a_hint_game_follows_a_long_line_to_the_win() -> None:
 
     record = play_hint(Rules.parse("shamrocks"), 584361683, ValueCache(None), 5.0)
     assert record.first_deal_clear and record.won and record.score == 52
+
+
+def test_without_redeals_the_hint_game_is_its_first_deal() -> None:
+    """With no redeal the first deal is the whole game: a hint game reports
+    its own result as the first deal's, even where a verdict runs out of
+    budget (Shamrocks deal 7 in 0.05 s); with redeals the first deal gets a
+    verdict of its own."""
+    from lucie.solver.study import play_hint
+
+    for spec, number in (("shamrocks", 7), ("noredeal", 1), ("fan", 2)):
+        record = play_hint(Rules.parse(spec), number, ValueCache(None), 0.05)
+        assert record.first_deal_clear is record.won
+    record = play_hint(Rules.parse("classic"), 1, ValueCache(None), 0.05)
+    assert record.first_deal_clear is False and record.score < 52

@@ -225,8 +225,14 @@ def play_hint(rules: Rules, deal: int, cache: ValueCache, seconds: float) -> Gam
     from lucie.solver.hints import hint
 
     game = Game(rules, deal)
-    verdict = search_deal(game.position, max_seconds=seconds, frontier=False).status
-    first = None if verdict == "unknown" else verdict == "solved"
+    first: bool | None = None
+    if rules.redeals > 0:
+        # whether the first deal could have been cleared is a fact of its
+        # own when redeals follow; with none, the first deal is the game,
+        # and the policy's own result says it (the same search would only
+        # run twice: the first hint of a last deal is this verdict)
+        verdict = search_deal(game.position, max_seconds=seconds, frontier=False).status
+        first = None if verdict == "unknown" else verdict == "solved"
     cut_short = 0
     for _ in range(MAX_HINT_MOVES):
         advice = hint(game.position, max_seconds=seconds, cache=cache, seed=deal)
@@ -234,7 +240,10 @@ def play_hint(rules: Rules, deal: int, cache: ValueCache, seconds: float) -> Gam
         if advice.move is None:
             break
         game.push(advice.move)
-    return GameRecord(deal, game.position.is_won, game.position.score, first, cut_short)
+    won = game.position.is_won
+    if rules.redeals == 0:
+        first = won
+    return GameRecord(deal, won, game.position.score, first, cut_short)
 
 
 # ---------------------------------------------------------------------------

@@ -43,6 +43,10 @@ from lucie.rules import Rules
 #: Version of the saved-game format written by this lucie.
 SAVE_VERSION: Final = 1
 SAVE_FORMAT: Final = "lucie-saved-game"
+#: What separates the parts of the title line of the display for people
+#: (``lucie show``, the game); no layout line holds it, so a layout reader
+#: fed the display can say what it was given.
+DISPLAY_SEPARATOR: Final = " · "
 
 
 # ---------------------------------------------------------------------------
@@ -135,7 +139,7 @@ def parse_layout(text: str, rules: Rules) -> Position:
                               f"(what `lucie show --plain-layout` prints)")
         elif colon and head.strip():
             raise LayoutError(f"{where}: unknown header {head.strip()!r}")
-        elif "·" in line:
+        elif DISPLAY_SEPARATOR.strip() in line:
             raise LayoutError(f"{where}: this is the title line `lucie show` prints for "
                               f"people; a layout file is what `lucie show --plain-layout` "
                               f"prints")

@@ -18,7 +18,13 @@ from lucie.cli.common import (
 )
 from lucie.engine import FAN_NAMES, Game, parse_moves
 from lucie.errors import LucieError
-from lucie.formats import format_foundations, format_layout, position_json, save_game
+from lucie.formats import (
+    DISPLAY_SEPARATOR,
+    format_foundations,
+    format_layout,
+    position_json,
+    save_game,
+)
 from lucie.rules import VARIANTS, Rules
 
 
@@ -82,7 +88,7 @@ def render(game: Game) -> str:
                 "merci available" if p.merci_available else "merci in the last deal"
             )
         )
-    lines = [f"{rules.name()}, {deal} · " + " · ".join(extras)]
+    lines = [DISPLAY_SEPARATOR.join([f"{rules.name()}, {deal}", *extras])]
     lines.append("Foundations: " + format_foundations(p))
     if p.cells:
         lines.append(

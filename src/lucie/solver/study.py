@@ -241,9 +241,8 @@ def play_hint(rules: Rules, deal: int, cache: ValueCache, seconds: float) -> Gam
             break
         game.push(advice.move)
     won = game.position.is_won
-    if rules.redeals == 0:
-        first = won
-    return GameRecord(deal, won, game.position.score, first, cut_short)
+    return GameRecord(deal, won, game.position.score, won if rules.redeals == 0 else first,
+                      cut_short)
 
 
 # ---------------------------------------------------------------------------

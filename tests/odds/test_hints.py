@@ -37,7 +37,7 @@ def test_won() -> None:
     rules = Rules()
     p = Position(rules, ((),) * rules.num_fans, (13, 13, 13, 13), (), 0, False)
     got = ask(p)
-    assert (got.kind, got.move) == ("won", None)
+    assert (got.kind, got.move, got.clears) == ("won", None, True)
 
 
 def test_foundation() -> None:
@@ -106,7 +106,7 @@ def test_merci_names_the_card() -> None:
 def test_lost_without_the_merci() -> None:
     p = layout("Foundations: C-K D-K H-6 S-K\n7H 9H 8H\nKH QH JH TH\n")
     got = ask(p)
-    assert got.kind == "lost"
+    assert got.kind == "lost" and got.clears is False
     assert "can no longer be won" in got.text
 
 
@@ -153,6 +153,7 @@ def test_following_the_hints_of_a_won_last_deal(monkeypatch: pytest.MonkeyPatch)
     while not game.position.is_won:
         got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
         assert got.move is not None and got.kind != "lost", got
+        assert got.clears is True
         game.push(got.move)
     assert len(calls) <= 1 and len(game.moves) > 20
 
@@ -168,7 +169,7 @@ def test_following_the_hints_of_a_lost_last_deal(monkeypatch: pytest.MonkeyPatch
     calls = _count_searches(monkeypatch)
     while True:
         got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
-        assert got.kind == "lost", got
+        assert got.kind == "lost" and got.clears is False, got
         if got.move is None:
             break
         game.push(got.move)
@@ -201,7 +202,7 @@ def test_following_the_hints_of_a_merci_last_deal(monkeypatch: pytest.MonkeyPatc
     kinds = []
     while not position.is_won:
         got = hint(position, max_seconds=10.0, cache=ValueCache(None))
-        assert got.move is not None and got.kind != "lost", got
+        assert got.move is not None and got.kind != "lost" and got.clears is True, got
         kinds.append(got.kind)
         position = position.apply(got.move)
     assert kinds.count("merci") == 1
@@ -215,13 +216,14 @@ def test_a_cut_short_line_is_followed(monkeypatch: pytest.MonkeyPatch) -> None:
     position = _last_deal(rules, 5)
     first = hint(position, max_seconds=0.2, cache=ValueCache(None))
     assert "time budget ran out: best move found so far" in first.text
-    assert first.move is not None
+    assert first.move is not None and first.clears is None
     calls = _count_searches(monkeypatch)
     position = position.apply(first.move)
     second = hint(position, max_seconds=0.2, cache=ValueCache(None))
     assert calls == []
     assert second.move is not None and position.is_legal(second.move)
     assert "the line found before the time budget ran out" in second.text
+    assert second.clears is None
 
 
 def test_following_the_hints_of_a_first_deal_that_clears(
@@ -239,6 +241,7 @@ def test_following_the_hints_of_a_first_deal_that_clears(
         got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
         assert got.move is not None and got.move != REDEAL, got
         assert "cleared" in got.text or got.kind == "foundation", got
+        assert got.clears is True
         game.push(got.move)
     assert len(calls) == 1
 
@@ -260,7 +263,7 @@ def test_following_the_hints_of_a_first_deal_then_redeal(
     kinds = []
     while True:
         got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
-        assert got.move is not None
+        assert got.move is not None and got.clears is False, got
         kinds.append(got.kind)
         if got.move == REDEAL:
             break
@@ -277,8 +280,26 @@ def test_a_last_deal_search_has_the_whole_budget(monkeypatch: pytest.MonkeyPatch
     seen = _count_searches(monkeypatch)
     got = hint(_last_deal(Rules.parse("shamrocks"), 5), max_seconds=0.3,
                cache=ValueCache(None))
-    assert got.budget_ran_out and got.move is not None
+    assert got.budget_ran_out and got.move is not None and got.clears is None
     assert len(seen) == 1 and not seen[0]["frontier"] and seen[0]["max_seconds"] > 0.25
     seen.clear()
     hint(Position.deal(Rules.parse("flower"), 1), max_seconds=0.3, cache=ValueCache(None))
     assert seen and seen[0]["max_seconds"] <= 0.15  # two redeals to come: half for the values
+
+
+def test_clears_is_the_exact_verdict_of_the_deal_in_play() -> None:
+    """A hint says whether the deal in play can be cleared without a redeal:
+    on classic first deals (two redeals to come) it agrees with the exact
+    verdict, both ways, and says so in its JSON."""
+    rules = Rules.parse("classic")
+    seen: set[bool] = set()
+    for number in range(1, 40):
+        position = Position.deal(rules, number)
+        verdict = solve_deal(position, frontier=False).solvable
+        got = hint(position, max_seconds=10.0, cache=ValueCache(None))
+        assert got.clears is verdict, number
+        assert got.to_json()["clears"] is verdict
+        seen.add(bool(verdict))
+        if seen == {True, False} and number >= 10:
+            break
+    assert seen == {True, False}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lucie.cli import main
-from lucie.engine import REDEAL, Game, Move
+from lucie.engine import REDEAL, Game, Move, Position
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
 from lucie.solver.hints import KINDS
@@ -291,8 +291,8 @@ def test_a_hint_game_follows_a_long_line_to_the_win() -> None:
 def test_without_redeals_the_hint_game_is_its_first_deal() -> None:
     """With no redeal the first deal is the whole game: a hint game reports
     its own result as the first deal's, even where a verdict runs out of
-    budget (Shamrocks deal 7 in 0.05 s); with redeals the first deal gets a
-    verdict of its own."""
+    budget (Shamrocks deal 7 in 0.05 s); with redeals the first deal's
+    verdict is the first hint's own."""
     from lucie.solver.study import play_hint
 
     for spec, number in (("shamrocks", 7), ("noredeal", 1), ("fan", 2)):
@@ -300,3 +300,32 @@ def test_without_redeals_the_hint_game_is_its_first_deal() -> None:
         assert record.first_deal_clear is record.won
     record = play_hint(Rules.parse("classic"), 1, ValueCache(None), 0.05)
     assert record.first_deal_clear is False and record.score < 52
+
+
+def test_the_first_deal_verdict_of_a_hint_game_costs_no_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With redeals to come, a hint game's first-deal verdict is the first
+    hint's search (no search of its own) and agrees with the exact verdict:
+    a classic deal whose first deal clears is played with one search."""
+    import lucie.solver.deal as deal_module
+    from lucie.solver.deal import solve_deal
+    from lucie.solver.study import play_hint
+
+    rules = Rules.parse("classic")
+    number = next(n for n in range(1, 300)
+                  if solve_deal(Position.deal(rules, n), frontier=False).status == "solved")
+    calls: list[object] = []
+    real = deal_module.search_deal
+
+    def counting(position: Position, **kwargs: object) -> object:
+        calls.append(kwargs)
+        return real(position, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(deal_module, "search_deal", counting)
+    record = play_hint(rules, number, ValueCache(None), 10.0)
+    assert record.first_deal_clear is True and record.won and record.score == 52
+    assert len(calls) == 1
+    for other in (1, 2, 3):
+        expected = solve_deal(Position.deal(rules, other), frontier=False).solvable
+        assert play_hint(rules, other, ValueCache(None), 10.0).first_deal_clear is expected

@@ -67,12 +67,17 @@ HINT_TARGET: Final = 16
 class Hint:
     """A suggested move (None for "nothing to play"), its kind and a sentence;
     ``budget_ran_out``: this hint's search or value sampling ran out of time
-    (the move is the best found so far, and the text says so)."""
+    (the move is the best found so far, and the text says so); ``clears``:
+    whether the deal in play can still be cleared without a redeal (with
+    the merci, where it is to come), as this hint's search found (True: it
+    found a win; False: it proved there is none; None: its budget ran out
+    first)."""
 
     move: Move | None
     kind: str
     text: str
     budget_ran_out: bool = False
+    clears: bool | None = None
 
     def __str__(self) -> str:
         """One line: the move (``-`` for none), its kind, the sentence."""
@@ -85,6 +90,7 @@ class Hint:
             "kind": self.kind,
             "text": self.text,
             "budget_ran_out": self.budget_ran_out,
+            "clears": self.clears,
         }
 
 
@@ -104,10 +110,11 @@ def hint(
     """
     start = time.monotonic()
     if position.is_won:
-        return Hint(None, "won", "the game is won")
+        return Hint(None, "won", "the game is won", clears=True)
     legal = position.legal_moves()
     if not legal:
-        return Hint(None, "lost", "the game can no longer be won: no move is left")
+        return Hint(None, "lost", "the game can no longer be won: no move is left",
+                    clears=False)
     with _LINES_LOCK:
         known = _LINES.get(position)
     if known is not None:
@@ -121,6 +128,7 @@ def hint(
     # a last deal needs no value: there the search has it all
     search_seconds = max(0.05, max_seconds * (1.0 if position.redeals_left == 0 else 0.5))
     result = None
+    proved_lost = False
     if position.redeals_left == 0:
         # the last deal: only a win or the score matters, and the exact
         # verdict (the fastest search) settles a won deal at once
@@ -129,6 +137,8 @@ def hint(
             # solved; or cut short, when its best line so far beats what the
             # time left could find
             result = verdict
+        else:
+            proved_lost = True
         search_seconds = max(0.02, start + search_seconds - time.monotonic())
     if result is None:
         result = ev.solve(position, search_seconds)
@@ -150,7 +160,9 @@ def hint(
                 end_movers = _movers(position, end.moves)
         _remember(position, _Line(end.moves, sum(end.foundations), not cut_short, end_movers))
     advice = _explain(position, result, stop, legal, budget_note, movers)
-    return replace(advice, budget_ran_out=True) if budget_note else advice
+    clears = (True if result.status == "solved" else
+              False if proved_lost or result.status == "unsolvable" else None)
+    return replace(advice, budget_ran_out=bool(budget_note), clears=clears)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,11 +216,16 @@ def _follow(position: Position, line: _Line) -> Hint:
     """The hint from a position reached by following a remembered line."""
     _remember(position, line)
     first = line.moves[0]
+    # a line that wins clears the deal; an exact one that does not was the
+    # best of a complete search, so nothing reachable from here clears it
+    clears = True if line.won else False if line.exact else None
     if not line.exact:
-        return _classify(position, first, line.movers, line.won, FOLLOW_NOTE)
-    if line.won or position.redeals_left > 0:
-        return _classify(position, first, line.movers, line.won, "")
-    return _lost(position, first, line.score)
+        advice = _classify(position, first, line.movers, line.won, FOLLOW_NOTE)
+    elif line.won or position.redeals_left > 0:
+        advice = _classify(position, first, line.movers, line.won, "")
+    else:
+        advice = _lost(position, first, line.score)
+    return replace(advice, clears=clears)
 
 
 def _shortened(stop: Stop, deadline: float) -> Stop:

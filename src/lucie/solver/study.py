@@ -220,22 +220,23 @@ def play_optimal_checked(rules: Rules, deal: int, ev: Evaluator) -> GameRecord:
 
 
 def play_hint(rules: Rules, deal: int, cache: ValueCache, seconds: float) -> GameRecord:
-    """Play deal ``deal`` move by move as :func:`~lucie.solver.hints.hint` says."""
-    from lucie.solver.deal import search_deal
+    """Play deal ``deal`` move by move as :func:`~lucie.solver.hints.hint` says.
+
+    Whether the first deal could have been cleared is a fact of its own when
+    redeals follow: the first hint's search says it (:attr:`~lucie.solver.hints.Hint.clears`:
+    a win found, none proved, or undecided when its budget ran out), so no
+    search runs for it alone.  With no redeal the first deal is the game,
+    and the policy's own result says it.
+    """
     from lucie.solver.hints import hint
 
     game = Game(rules, deal)
     first: bool | None = None
-    if rules.redeals > 0:
-        # whether the first deal could have been cleared is a fact of its
-        # own when redeals follow; with none, the first deal is the game,
-        # and the policy's own result says it (the same search would only
-        # run twice: the first hint of a last deal is this verdict)
-        verdict = search_deal(game.position, max_seconds=seconds, frontier=False).status
-        first = None if verdict == "unknown" else verdict == "solved"
     cut_short = 0
-    for _ in range(MAX_HINT_MOVES):
+    for count in range(MAX_HINT_MOVES):
         advice = hint(game.position, max_seconds=seconds, cache=cache, seed=deal)
+        if count == 0:
+            first = advice.clears
         cut_short += advice.budget_ran_out
         if advice.move is None:
             break

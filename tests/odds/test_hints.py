@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from lucie.cards import Card
 from lucie.engine import REDEAL, Game, Move, Position
@@ -13,6 +12,9 @@ from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
 from lucie.solver.deal import solve_deal
 from lucie.solver.hints import KINDS, Hint, hint
+
+#: the ``count_searches`` fixture (conftest.py)
+CountSearches = Callable[[], list[dict[str, Any]]]
 
 
 def layout(text: str, spec: str = "classic", redeals_left: int = 0,
@@ -127,29 +129,14 @@ def test_budget_fallback_is_said() -> None:
     assert "time budget" in got.text
 
 
-def _count_searches(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Record the keyword arguments of every one-deal search from now on."""
-    import lucie.solver.deal as deal
-
-    calls: list[dict[str, Any]] = []
-    real = deal.search_deal
-
-    def counting(position: Position, **kwargs: Any) -> Any:
-        calls.append(kwargs)
-        return real(position, **kwargs)
-
-    monkeypatch.setattr(deal, "search_deal", counting)
-    return calls
-
-
-def test_following_the_hints_of_a_won_last_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_following_the_hints_of_a_won_last_deal(count_searches: CountSearches) -> None:
     """In a last deal the hints follow one exact line: played move by move
     they clear a clearable deal, and after the first hint none needs a search."""
     rules = Rules.parse("fan")
     deal = next(n for n in range(1, 50)
                 if solve_deal(Position.deal(rules, n), frontier=False).status == "solved")
     game = Game(rules, deal)
-    calls = _count_searches(monkeypatch)
+    calls = count_searches()
     while not game.position.is_won:
         got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
         assert got.move is not None and got.kind != "lost", got
@@ -158,7 +145,7 @@ def test_following_the_hints_of_a_won_last_deal(monkeypatch: pytest.MonkeyPatch)
     assert len(calls) <= 1 and len(game.moves) > 20
 
 
-def test_following_the_hints_of_a_lost_last_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_following_the_hints_of_a_lost_last_deal(count_searches: CountSearches) -> None:
     """A lost last deal: every hint says so, and following them reaches the
     best score the solver finds, with one search (verdict, then the score)."""
     rules = Rules.parse("noredeal")
@@ -166,7 +153,7 @@ def test_following_the_hints_of_a_lost_last_deal(monkeypatch: pytest.MonkeyPatch
                 if solve_deal(Position.deal(rules, n)).best_score >= 10)
     best = solve_deal(Position.deal(rules, deal)).best_score
     game = Game(rules, deal)
-    calls = _count_searches(monkeypatch)
+    calls = count_searches()
     while True:
         got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
         assert got.kind == "lost" and got.clears is False, got
@@ -182,7 +169,7 @@ def _last_deal(rules: Rules, deal: int) -> Position:
     return Position(rules, p.fans, p.foundations, p.cells, 0, False)
 
 
-def test_following_the_hints_of_a_merci_last_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_following_the_hints_of_a_merci_last_deal(count_searches: CountSearches) -> None:
     """With the merci to come the last deal is still judged by win or score
     alone, so the hints follow one exact line, the merci on the way: a deal
     that only the merci clears is cleared with one search."""
@@ -198,7 +185,7 @@ def test_following_the_hints_of_a_merci_last_deal(monkeypatch: pytest.MonkeyPatc
 
     deal = next(n for n in range(1, 200) if needs_merci(n))
     position = _last_deal(rules, deal)
-    calls = _count_searches(monkeypatch)
+    calls = count_searches()
     kinds = []
     while not position.is_won:
         got = hint(position, max_seconds=10.0, cache=ValueCache(None))
@@ -209,7 +196,7 @@ def test_following_the_hints_of_a_merci_last_deal(monkeypatch: pytest.MonkeyPatc
     assert len(calls) == 1
 
 
-def test_a_cut_short_line_is_followed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cut_short_line_is_followed(count_searches: CountSearches) -> None:
     """When the search of a last deal runs out of time, the next hints follow
     the line it found (and say so) instead of searching the deal again."""
     rules = Rules.parse("flower")
@@ -217,7 +204,7 @@ def test_a_cut_short_line_is_followed(monkeypatch: pytest.MonkeyPatch) -> None:
     first = hint(position, max_seconds=0.2, cache=ValueCache(None))
     assert "time budget ran out: best move found so far" in first.text
     assert first.move is not None and first.clears is None
-    calls = _count_searches(monkeypatch)
+    calls = count_searches()
     position = position.apply(first.move)
     second = hint(position, max_seconds=0.2, cache=ValueCache(None))
     assert calls == []
@@ -227,7 +214,7 @@ def test_a_cut_short_line_is_followed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_following_the_hints_of_a_first_deal_that_clears(
-    monkeypatch: pytest.MonkeyPatch,
+    count_searches: CountSearches,
 ) -> None:
     """Two redeals to come, and the first deal can be cleared: one search,
     then the hints follow its line to the win (no value is sampled)."""
@@ -236,7 +223,7 @@ def test_following_the_hints_of_a_first_deal_that_clears(
                 if solve_deal(Position.deal(rules, n), frontier=False).status == "solved")
     game = Game(rules, deal)
     assert game.position.redeals_left == 2
-    calls = _count_searches(monkeypatch)
+    calls = count_searches()
     while not game.position.is_won:
         got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
         assert got.move is not None and got.move != REDEAL, got
@@ -247,7 +234,7 @@ def test_following_the_hints_of_a_first_deal_that_clears(
 
 
 def test_following_the_hints_of_a_first_deal_then_redeal(
-    monkeypatch: pytest.MonkeyPatch,
+    count_searches: CountSearches,
 ) -> None:
     """A first deal that cannot be cleared: the hints follow the line of the
     first search to its stop, where a second search says to redeal."""
@@ -259,7 +246,7 @@ def test_following_the_hints_of_a_first_deal_then_redeal(
 
     deal = next(n for n in range(1, 50) if one_stop(n))
     game = Game(rules, deal)
-    calls = _count_searches(monkeypatch)
+    calls = count_searches()
     kinds = []
     while True:
         got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
@@ -273,11 +260,11 @@ def test_following_the_hints_of_a_first_deal_then_redeal(
     assert len(calls) == 2
 
 
-def test_a_last_deal_search_has_the_whole_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_last_deal_search_has_the_whole_budget(count_searches: CountSearches) -> None:
     """No value is sampled in a last deal, so its search gets the whole
     budget; a verdict cut short is the hint (its best line so far), with no
     second search in the time left."""
-    seen = _count_searches(monkeypatch)
+    seen = count_searches()
     got = hint(_last_deal(Rules.parse("shamrocks"), 5), max_seconds=0.3,
                cache=ValueCache(None))
     assert got.budget_ran_out and got.move is not None and got.clears is None

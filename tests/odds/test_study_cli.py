@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -303,26 +305,18 @@ def test_without_redeals_the_hint_game_is_its_first_deal() -> None:
 
 
 def test_the_first_deal_verdict_of_a_hint_game_costs_no_search(
-    monkeypatch: pytest.MonkeyPatch,
+    count_searches: Callable[[], list[dict[str, Any]]],
 ) -> None:
     """With redeals to come, a hint game's first-deal verdict is the first
     hint's search (no search of its own) and agrees with the exact verdict:
     a classic deal whose first deal clears is played with one search."""
-    import lucie.solver.deal as deal_module
     from lucie.solver.deal import solve_deal
     from lucie.solver.study import play_hint
 
     rules = Rules.parse("classic")
     number = next(n for n in range(1, 300)
                   if solve_deal(Position.deal(rules, n), frontier=False).status == "solved")
-    calls: list[object] = []
-    real = deal_module.search_deal
-
-    def counting(position: Position, **kwargs: object) -> object:
-        calls.append(kwargs)
-        return real(position, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(deal_module, "search_deal", counting)
+    calls = count_searches()
     record = play_hint(rules, number, ValueCache(None), 10.0)
     assert record.first_deal_clear is True and record.won and record.score == 52
     assert len(calls) == 1

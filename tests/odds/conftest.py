@@ -1,0 +1,33 @@
+"""Fixtures shared by the odds, hint and study tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from lucie.engine import Position
+
+SearchLog = list[dict[str, Any]]
+
+
+@pytest.fixture
+def count_searches(monkeypatch: pytest.MonkeyPatch) -> Callable[[], SearchLog]:
+    """Call it to record the keyword arguments of every one-deal search
+    (:func:`lucie.solver.deal.search_deal`) from then on."""
+
+    def start() -> SearchLog:
+        import lucie.solver.deal as deal
+
+        calls: SearchLog = []
+        real = deal.search_deal
+
+        def counting(position: Position, **kwargs: Any) -> Any:
+            calls.append(kwargs)
+            return real(position, **kwargs)
+
+        monkeypatch.setattr(deal, "search_deal", counting)
+        return calls
+
+    return start

@@ -106,6 +106,11 @@ class Reach:
         return sum(self.foundations)
 
 
+def _solvable(status: Status) -> bool | None:
+    """A status as a verdict: can the deal be cleared (None: undecided)?"""
+    return True if status == "solved" else False if status == "unsolvable" else None
+
+
 @dataclass(frozen=True, slots=True)
 class DealResult:
     """What :func:`solve_deal` found.
@@ -132,7 +137,7 @@ class DealResult:
     @property
     def solvable(self) -> bool | None:
         """True, False, or None when the budget ran out."""
-        return {"solved": True, "unsolvable": False}.get(self.status)
+        return _solvable(self.status)
 
 
 # ---------------------------------------------------------------------------
@@ -917,6 +922,11 @@ class RawResult:
     @property
     def best_score(self) -> int:
         return max((sum(found) for found, _ in self.lines), default=0)
+
+    @property
+    def solvable(self) -> bool | None:
+        """True, False, or None when the budget ran out."""
+        return _solvable(self.status)
 
 
 def search_deal(

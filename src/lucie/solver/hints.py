@@ -127,8 +127,7 @@ def hint(
     # half the budget for the search and half for the values it needs, but
     # a last deal needs no value: there the search has it all
     search_seconds = max(0.05, max_seconds * (1.0 if position.redeals_left == 0 else 0.5))
-    result = None
-    proved_lost = False
+    result = verdict = None
     if position.redeals_left == 0:
         # the last deal: only a win or the score matters, and the exact
         # verdict (the fastest search) settles a won deal at once
@@ -137,8 +136,6 @@ def hint(
             # solved; or cut short, when its best line so far beats what the
             # time left could find
             result = verdict
-        else:
-            proved_lost = True
         search_seconds = max(0.02, start + search_seconds - time.monotonic())
     if result is None:
         result = ev.solve(position, search_seconds)
@@ -160,8 +157,9 @@ def hint(
                 end_movers = _movers(position, end.moves)
         _remember(position, _Line(end.moves, sum(end.foundations), not cut_short, end_movers))
     advice = _explain(position, result, stop, legal, budget_note, movers)
-    clears = (True if result.status == "solved" else
-              False if proved_lost or result.status == "unsolvable" else None)
+    # in a last deal the verdict settles it, even if the best-score search
+    # that followed was cut short
+    clears = (verdict if verdict is not None else result).solvable
     return replace(advice, budget_ran_out=bool(budget_note), clears=clears)
 
 

@@ -471,6 +471,7 @@ class TestSolverEndpoints:
         h = client.get(f"/api/games/{gid}/hint?seconds=2").json()
         assert h["move"] in state["legal_moves"]
         assert h["text"] and h["card"] in state["sources"]
+        assert h["clears"] is True and h["budget_ran_out"] is False  # three moves from the win
         assert any(t["target"] == h["target"] for t in state["sources"][h["card"]]["targets"])
 
     def test_odds_of_a_won_deal(self, client: TestClient,

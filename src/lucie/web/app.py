@@ -596,9 +596,8 @@ class Api:
         except LucieError as exc:
             raise ApiError(422, f"no hint here: {exc}") from None
         move: Move | None = result.move
-        data: dict[str, Any] = {"move": None if move is None else str(move),
-                                "kind": result.kind, "text": result.text,
-                                "card": None, "target": None}
+        # the hint's own JSON (as `lucie hint --json`), plus where it moves
+        data: dict[str, Any] = {**result.to_json(), "card": None, "target": None}
         if move is not None and not move.is_redeal and position.is_legal(move):
             card = _moving_card(position, move)
             data["card"] = str(card)

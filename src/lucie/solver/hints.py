@@ -145,6 +145,9 @@ def hint(
     cut_short = result.status == "unknown"
     budget_note = BUDGET_NOTE if cut_short or not complete else ""
     movers = _movers(position, stop.moves)
+    # in a last deal the verdict settles it, even if the best-score search
+    # that followed was cut short
+    clears = (verdict if verdict is not None else result).solvable
     if stop.moves and (cut_short or complete):
         # the rest of the line is the answer from the next position too (see
         # _LINES); not when only the sampling ran out: the next hint samples
@@ -155,24 +158,32 @@ def hint(
             if end.line != stop.line:
                 end = _shortened(end, deadline)
                 end_movers = _movers(position, end.moves)
-        _remember(position, _Line(end.moves, sum(end.foundations), not cut_short, end_movers))
+        score = sum(end.foundations)
+        # from the positions along the line: a line that wins clears the
+        # deal; one that does not, when the deal was proved lost or the line
+        # is the best of a complete search, cannot
+        line_clears = True if score == 52 else False if clears is False or not cut_short else None
+        _remember(position, _Line(end.moves, score, not cut_short, end_movers, line_clears))
     advice = _explain(position, result, stop, legal, budget_note, movers)
-    # in a last deal the verdict settles it, even if the best-score search
-    # that followed was cut short
-    clears = (verdict if verdict is not None else result).solvable
     return replace(advice, budget_ran_out=bool(budget_note), clears=clears)
 
 
 @dataclass(frozen=True, slots=True)
 class _Line:
     """The rest of the line of an earlier hint: its moves, the score at its
-    end, whether its search was complete, and the card each move plays
-    (:func:`_movers`)."""
+    end, whether its search was complete, the card each move plays
+    (:func:`_movers`), and :attr:`Hint.clears` for the positions along it.
+
+    ``clears`` is not read off ``score`` and ``exact`` alone: a last deal's
+    verdict can prove the deal lost while the best-score search after it is
+    cut short, and a deal proved lost is lost from every position it reaches.
+    """
 
     moves: tuple[Move, ...]
     score: int
     exact: bool
     movers: tuple[Card | None, ...]
+    clears: bool | None
 
     @property
     def won(self) -> bool:
@@ -207,23 +218,20 @@ def _remember(position: Position, line: _Line) -> None:
     with _LINES_LOCK:
         while len(_LINES) >= _LINES_MAX:
             del _LINES[next(iter(_LINES))]
-        _LINES[after] = _Line(line.moves[1:], line.score, line.exact, line.movers[1:])
+        _LINES[after] = replace(line, moves=line.moves[1:], movers=line.movers[1:])
 
 
 def _follow(position: Position, line: _Line) -> Hint:
     """The hint from a position reached by following a remembered line."""
     _remember(position, line)
     first = line.moves[0]
-    # a line that wins clears the deal; an exact one that does not was the
-    # best of a complete search, so nothing reachable from here clears it
-    clears = True if line.won else False if line.exact else None
     if not line.exact:
         advice = _classify(position, first, line.movers, line.won, FOLLOW_NOTE)
     elif line.won or position.redeals_left > 0:
         advice = _classify(position, first, line.movers, line.won, "")
     else:
         advice = _lost(position, first, line.score)
-    return replace(advice, clears=clears)
+    return replace(advice, clears=line.clears)
 
 
 def _shortened(stop: Stop, deadline: float) -> Stop:

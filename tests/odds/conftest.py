@@ -13,18 +13,21 @@ SearchLog = list[dict[str, Any]]
 
 
 @pytest.fixture
-def count_searches(monkeypatch: pytest.MonkeyPatch) -> Callable[[], SearchLog]:
+def count_searches(monkeypatch: pytest.MonkeyPatch) -> Callable[..., SearchLog]:
     """Call it to record the keyword arguments of every one-deal search
-    (:func:`lucie.solver.deal.search_deal`) from then on."""
+    (:func:`lucie.solver.deal.search_deal`) from then on; ``adjust``, if
+    given, may then change them (a test starving a search of nodes)."""
 
-    def start() -> SearchLog:
+    def start(adjust: Callable[[dict[str, Any]], None] | None = None) -> SearchLog:
         import lucie.solver.deal as deal
 
         calls: SearchLog = []
         real = deal.search_deal
 
         def counting(position: Position, **kwargs: Any) -> Any:
-            calls.append(kwargs)
+            calls.append(dict(kwargs))
+            if adjust is not None:
+                adjust(kwargs)
             return real(position, **kwargs)
 
         monkeypatch.setattr(deal, "search_deal", counting)

@@ -14,7 +14,7 @@ from lucie.solver.deal import solve_deal
 from lucie.solver.hints import KINDS, Hint, hint
 
 #: the ``count_searches`` fixture (conftest.py)
-CountSearches = Callable[[], list[dict[str, Any]]]
+CountSearches = Callable[..., list[dict[str, Any]]]
 
 
 def layout(text: str, spec: str = "classic", redeals_left: int = 0,
@@ -213,29 +213,24 @@ def test_a_cut_short_line_is_followed(count_searches: CountSearches) -> None:
     assert second.clears is None
 
 
-def test_a_lost_verdict_holds_along_a_cut_short_line(monkeypatch: Any) -> None:
+def test_a_lost_verdict_holds_along_a_cut_short_line(count_searches: CountSearches) -> None:
     """A last deal whose verdict proves it lost, while the best-score search
     after it is cut short: the hints that follow the line it left still say
     the deal cannot be cleared (not "unknown")."""
-    import lucie.solver.deal as deal
-
     rules = Rules.parse("noredeal")
     number = next(n for n in range(1, 50)
                   if solve_deal(Position.deal(rules, n)).best_score >= 10)
-    real = deal.search_deal
-    calls: list[bool] = []
 
-    def starved(position: Position, **kwargs: Any) -> Any:
+    def starve(kwargs: dict[str, Any]) -> None:
         # the best-score (frontier) search gets too few nodes to finish
-        calls.append(bool(kwargs.get("frontier", True)))
         if kwargs.get("frontier", True):
             kwargs["max_nodes"] = 5
-        return real(position, **kwargs)
 
-    monkeypatch.setattr(deal, "search_deal", starved)
+    calls = count_searches(starve)
     position = Position.deal(rules, number)
     first = hint(position, max_seconds=10.0, cache=ValueCache(None))
-    assert calls == [False, True]  # the verdict, then the starved search
+    # the verdict, then the starved search
+    assert [c.get("frontier", True) for c in calls] == [False, True]
     assert first.budget_ran_out and first.move is not None and first.clears is False
     calls.clear()
     position = position.apply(first.move)

@@ -158,12 +158,11 @@ def hint(
             if end.line != stop.line:
                 end = _shortened(end, deadline)
                 end_movers = _movers(position, end.moves)
-        score = sum(end.foundations)
-        # from the positions along the line: a line that wins clears the
-        # deal; one that does not, when the deal was proved lost or the line
-        # is the best of a complete search, cannot
-        line_clears = True if score == 52 else False if clears is False or not cut_short else None
-        _remember(position, _Line(end.moves, score, not cut_short, end_movers, line_clears))
+        # clears holds along the line: a solved search's stop is its win
+        # (Evaluator.choose), and a deal proved lost is lost from everywhere
+        # it leads
+        _remember(position, _Line(end.moves, sum(end.foundations), not cut_short,
+                                  end_movers, clears))
     advice = _explain(position, result, stop, legal, budget_note, movers)
     return replace(advice, budget_ran_out=bool(budget_note), clears=clears)
 

@@ -8,6 +8,7 @@ returns must replay through the engine to the state it claims.
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 import time
@@ -477,6 +478,43 @@ class TestBudgets:
         result = solve_deal(p, max_seconds=0.2)
         assert result.status == "unknown"
         assert time.perf_counter() - start < 2.0
+
+
+class TestCollector:
+    """The cyclic garbage collector is paused while a search runs, and the
+    search leaves no cycles for it to find afterwards."""
+
+    def test_no_collection_during_a_search(self) -> None:
+        p = Position.deal(Rules.parse("shamrocks"), 5)
+        runs: list[str] = []
+
+        def seen(phase: str, info: dict[str, int]) -> None:
+            runs.append(phase)
+
+        thresholds = gc.get_threshold()
+        gc.collect()
+        gc.set_threshold(10)  # a collection every few allocations, if enabled
+        gc.callbacks.append(seen)
+        try:
+            assert gc.isenabled()
+            before = len(runs)
+            result = search_deal(p, frontier=False, max_nodes=3000)
+            during = len(runs) - before
+            assert gc.isenabled()
+        finally:
+            gc.callbacks.remove(seen)
+            gc.set_threshold(*thresholds)
+        assert result.status == "unknown" and result.nodes == 3000
+        assert during == 0  # nothing collected while it ran
+        assert gc.collect() == 0  # and it left no cycles behind
+
+    def test_a_paused_collector_stays_paused(self) -> None:
+        gc.disable()
+        try:
+            search_deal(Position.deal(Rules.parse("flower"), 2))
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
 
 
 def test_fan_encoding_round_trip() -> None:

@@ -26,6 +26,8 @@ from lucie.solver.deal import (
     RESTART_NODES,
     DealResult,
     RawResult,
+    _home_safe,
+    _tables,
     _wanted_first,
     decode_fan,
     encode_fan,
@@ -75,9 +77,13 @@ def check_lines(position: Position, result: DealResult) -> None:
 
 
 def check_against_reference(position: Position, limit: int = 4000,
-                            restart_nodes: int | None = RESTART_NODES) -> None:
+                            restart_nodes: int | None = RESTART_NODES,
+                            *, sampled: bool = True) -> None:
+    """The solver against the brute force (``sampled``: in a Hypothesis
+    test, which skips a position the brute force cannot finish)."""
     ref = reachable_foundations(position, limit=limit)
-    assume(ref is not None)
+    if sampled:
+        assume(ref is not None)
     assert ref is not None
     win = (13, 13, 13, 13) in ref
     result = solve_deal(position, restart_nodes=restart_nodes)
@@ -397,6 +403,66 @@ class TestDeals:
         p = Position(Rules(), ((),) * 18, (13, 13, 13, 13), (), 0, False)
         result = solve_deal(p)
         assert result.status == "solved" and result.moves == () and result.best_score == 52
+
+
+def _found(**tops: int) -> list[int]:
+    """Foundations as a list in suit order, from cards home per suit."""
+    return [tops.get(s, 0) for s in "CDHS"]
+
+
+class TestSafeHome:
+    """A foundation move is forced when every card that could be laid on
+    the card, on such a card, and so on, could go home instead
+    (_proof_foundation); the brute-force tests above check the verdicts."""
+
+    @staticmethod
+    def safe(spec: str, card: str, found: list[int]) -> bool:
+        return _home_safe(int(Card.parse(card)), found, _tables(Rules.parse(spec)).under)
+
+    def test_suit_builds_always(self) -> None:
+        assert self.safe("classic", "5C", _found(C=4))
+
+    def test_any_suit_needs_the_cards_one_lower_next_or_home(self) -> None:
+        # 4D and 4S next in their suits, 4H home: each could go home instead
+        assert self.safe("flower", "5C", _found(C=4, D=3, H=4, S=3))
+        # 4S waits for 3S: it could be laid on 5C and stay there
+        assert not self.safe("flower", "5C", _found(C=4, D=3, H=4, S=2))
+        # the old rule asked for every 4 home
+        assert self.safe("flower", "5C", _found(C=4, D=4, H=4, S=4))
+
+    def test_alternate_colours_look_two_ranks_down(self) -> None:
+        # on 5H: 4C and 4S (next); on them: 3D (next) and 3H (home)
+        assert self.safe("alternate", "5H", _found(C=3, D=2, H=4, S=3))
+        # 3D waits for 2D: it could be laid on 4C and stay there
+        assert not self.safe("alternate", "5H", _found(C=3, D=1, H=4, S=3))
+        # 4C waits for 3C
+        assert not self.safe("alternate", "5H", _found(C=2, D=2, H=4, S=3))
+
+    def test_up_and_down_builds_look_up_too(self) -> None:
+        # 6C follows 5C home, but 6D, 6H and 6S could go on 5C and stay
+        assert not self.safe("shamrocks", "5C", _found(C=4, D=5, H=5, S=5))
+        # every other suit past 6, so only the clubs 6.. K could come
+        assert self.safe("shamrocks", "5C", _found(C=4, D=13, H=13, S=13))
+        # on QC: the jacks (home), KC (next after QC) and KS (next)
+        assert self.safe("shamrocks", "QC", _found(C=11, D=13, H=13, S=12))
+        # KS waits for QS: it could go on QC and stay there
+        assert not self.safe("shamrocks", "QC", _found(C=11, D=13, H=13, S=11))
+
+    def test_a_forced_move_is_as_good_as_every_line(self) -> None:
+        # Super Flower Garden: TC goes home at once though 9D is out (next in
+        # its suit); the frontier is the brute force's
+        cards = [[Card.parse(c) for c in fan.split()] for fan in (
+            "KD 9S TC", "JC 9D", "QS JS", "KC TS", "QC TD", "QD JD KS")]
+        fans = tuple(tuple(f) for f in cards) + ((),) * 12
+        found = (9, 8, 13, 8)
+        left = {int(c) for f in cards for c in f}
+        assert all(found[c // 13] <= c % 13 for c in left)
+        assert len(left) + sum(found) == 52
+        p = Position(Rules.parse("flower"), fans, found, (), 0, False)
+        assert self.safe("flower", "TC", list(found))
+        assert not self.safe("flower", "TC", [9, 7, 13, 8])
+        check_against_reference(p, limit=50000, sampled=False)
+        check_against_reference(p, limit=50000, restart_nodes=None, sampled=False)
 
 
 class TestRestarts:

@@ -149,25 +149,56 @@ class DealResult:
 def _proof_foundation() -> None:
     """Safe foundation moves.
 
-    Claim: let ``X`` be a fan top or a cell card that may go home, such that
-    every card that could ever be laid on ``X`` (by ``Rules.accepts``) is
-    already home, and suppose there is no foundation take-back and no merci
-    still to come.  Then for every line L from P there is a line L' from
-    P' = P + (X home) whose foundations are at every step at least those
-    of L.
+    Claim: let ``X`` be a fan top or a cell card that may go home, with no
+    foundation take-back and no merci still to come; let P' = P + (X home).
+    Draw an arrow from a card W to a card Z when Z may be laid on W (by
+    ``Rules.accepts``) and Z is not home in P', and let S be the cards
+    that the arrows reach from ``X``.  Suppose that for each arrow W -> Z
+    with W = ``X`` or in S, Z is the next card of its suit in P', or Z is
+    W's successor (W's suit, one rank higher), or every chain of arrows
+    from ``X`` to W passes through Z.  Then for every line L from P there
+    is a line L' from P' whose foundations are at every step at least
+    those of L.  (:func:`_home_safe` checks this.)
 
-    Proof: without take-back, home cards stay home, so no card is ever laid
-    on ``X``: in every position of L, ``X`` is a top (or in a cell) with
-    nothing on it until it goes home.  Let L' be L without its moves of
-    ``X``.  Each position of L' is the position of L with ``X`` removed:
-    a fan whose top is ``X`` in L is never a target in L; every other fan
-    has the same cards, or is shorter (so ``max_fan`` allows at least as
-    much) or empty instead of holding ``X`` alone (an empty fan can only
-    add moves); cells have at least as many free slots.  Fan-to-fan,
-    cell and foundation moves of other cards are therefore legal in L'
-    (the next card of ``X``'s suit cannot go home in L before ``X`` does).
-    Only the merci could differ (the card under ``X`` is buried in L but a
-    top in L'), which is why the rule is off while a merci is to come.
+    Proof: call *ghosts* the cards that L still has on the table and L'
+    has sent home; at first only ``X``.  L' plays the moves of L but
+    skips every move of a ghost, and where L lays a card Z that is not a
+    ghost on a ghost W, L' sends Z home instead and Z becomes a ghost.
+    Then, at every step:
+
+    - each ghost is home in L', and came in along an arrow from an
+      earlier ghost (Z is not home in P': it is on the table, and home
+      cards stay home), so the ghosts are ``X`` and cards of S, and each
+      is reached from ``X`` by a chain of ghosts that came in before it;
+    - every card above a ghost in its fan is a ghost (a card becomes a
+      ghost only as a top, and only ghosts are ever laid on ghosts);
+    - the positions of L' are those of L without the ghosts, and its
+      foundations are those of L plus the ghosts.
+
+    When L lays Z on a ghost W and Z is not a ghost yet, W was reached by
+    a chain of ghosts without Z, so the third case does not hold: Z is
+    the next card of its suit in P', hence still in L' (foundations only
+    grow, and Z is not yet home), or it is W's successor, and W is home in
+    L'.  Z is a top or a cell card in L', as in L, so it may go home.
+    Every other move of L moves a card that is a top or a cell card in L'
+    too (taking ghosts away only uncovers cards) onto a top that is also
+    one in L', into a cell (L' has at least as many free), into an empty
+    fan (empty in L' too) or home (its predecessor is home in L, so in
+    L').  Fans of L' are no longer than those of L, so ``max_fan`` allows
+    as much, and a fan that holds ghosts only in L is empty in L', where L
+    lays nothing on it but ghosts.  Only the merci could differ (a card
+    under a ghost is buried in L but a top in L'), which is why the rule
+    is off while a merci is to come.
+
+    Under suit builds going down only ``X``'s predecessor may be laid on
+    ``X``, and it is home: S is empty and every foundation move is safe.
+    Under any-suit builds going down the rule holds once the cards one
+    rank below ``X`` are each home or next in their suits (those two
+    ranks below are then all home); under alternate colours, once those of
+    the other colour are, and the other card of ``X``'s colour two ranks
+    below; under builds up and down the cards one rank above count too,
+    and the rule seldom holds before the end of a deal (a chain up ``X``'s
+    own suit is harmless: each card follows the one below it home).
     """
 
 
@@ -866,6 +897,46 @@ def _dominated(
     return False
 
 
+def _home_safe(
+    x: int, found: list[int], under: tuple[tuple[int, ...], ...],
+) -> bool:
+    """Whether sending the wanted card ``x`` home now can never hurt
+    (:func:`_proof_foundation`): a card that could be laid on ``x``, or
+    on such a card and so on, is home once ``x`` is, or will be the next
+    card of its suit whenever it is first laid there."""
+    s = x // 13
+    # the cards that could become ghosts, and the first-layings to check
+    ghosts = {x}
+    todo = [x]
+    check: list[tuple[int, int]] = []
+    while todo:
+        w = todo.pop()
+        for z in under[w]:
+            t = z // 13
+            rz = z - t * 13
+            ft = found[t] + 1 if t == s else found[t]
+            if ft > rz:
+                continue  # home: never laid anywhere again
+            if ft != rz and not (z == w + 1 and rz and w // 13 == t):
+                check.append((w, z))  # neither next now nor w's successor
+            if z not in ghosts:
+                ghosts.add(z)
+                todo.append(z)
+    for w, z in check:
+        # harmless only if w cannot become a ghost before z is one
+        seen = {x, z}
+        todo = [x]
+        while todo:
+            v = todo.pop()
+            if v == w:
+                return False
+            for y in under[v]:
+                if y in ghosts and y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+    return True
+
+
 class _BudgetError(Exception):
     pass
 
@@ -1365,9 +1436,7 @@ class _Search:
                             c = (f & 63) - 1
                             s = c // 13
                             r = c - s * 13
-                            if found[s] == r and all(
-                                found[y // 13] > y % 13 for y in under[c]
-                            ):
+                            if found[s] == r and _home_safe(c, found, under):
                                 # _proof_foundation
                                 found[s] = r + 1
                                 del tops[c]
@@ -1382,9 +1451,7 @@ class _Search:
                     if ncells:
                         for c in cells:
                             s = c // 13
-                            if found[s] == c - s * 13 and all(
-                                found[y // 13] > y % 13 for y in under[c]
-                            ):
+                            if found[s] == c - s * 13 and _home_safe(c, found, under):
                                 found[s] += 1
                                 cells.remove(c)
                                 moves.append((c, TO_FOUNDATION))

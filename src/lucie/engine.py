@@ -691,30 +691,29 @@ def _no_cell(index: int, count: int) -> str:
 
 
 def safe_foundation_moves(position: Position) -> Iterator[Move]:
-    """Foundation moves that can never hurt: every card that could ever be
-    laid on the moving card is already on a foundation.
+    """Foundation moves that can never hurt (:meth:`Rules.home_is_safe`):
+    every card that could ever come to rest on the moving card could go
+    home instead.
 
     Under suit builds going down this is every foundation move (the only
     card that fits on X is X-1 of its suit, home before X can go); under the
-    other builds a card waits until the cards that could use it are home.
-    (With foundation take-back a card sent home can even come back.)
+    other builds a card waits until the cards that could use it are home or
+    next in their suits.  (With foundation take-back a card sent home can
+    even come back; with the merci still to come the solver does not rely
+    on these moves, as the card under one is no longer buried.)
     """
     rules = position.rules
     found = position.foundations
-    sources: list[tuple[Move, Card]] = []
     for i, fan in enumerate(position.fans):
-        if fan and position.goes_to_foundation(fan[-1]):
-            sources.append((Move("fan", i, "foundation", -1), fan[-1]))
-    for i, cell in enumerate(position.cells):
-        if cell is not None and position.goes_to_foundation(cell):
-            sources.append((Move("cell", i, "foundation", -1), cell))
-    for move, card in sources:
-        if all(
-            found[other.suit_index] >= other.rank
-            for other in DECK
-            if other != card and rules.accepts((card,), other)
+        if fan and position.goes_to_foundation(fan[-1]) and rules.home_is_safe(
+            int(fan[-1]), found
         ):
-            yield move
+            yield Move("fan", i, "foundation", -1)
+    for i, cell in enumerate(position.cells):
+        if cell is not None and position.goes_to_foundation(cell) and rules.home_is_safe(
+            int(cell), found
+        ):
+            yield Move("cell", i, "foundation", -1)
 
 
 def autoplay_moves(position: Position) -> list[Move]:

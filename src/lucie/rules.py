@@ -27,6 +27,7 @@ be laid on a card in a fan.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -163,6 +164,74 @@ class Rules:
             _HOMES[key] = table
         return table
 
+    def unders(self) -> tuple[tuple[int, ...], ...]:
+        """For each card (by index), the indexes of the cards that may be
+        laid on it: :meth:`homes` read the other way."""
+        key = (self.build, self.direction)
+        table = _UNDERS.get(key)
+        if table is None:
+            homes = self.homes()
+            table = tuple(
+                tuple(y for y in range(52) if Card(c) in homes[y]) for c in range(52)
+            )
+            _UNDERS[key] = table
+        return table
+
+    def home_is_safe(self, card: int, foundations: Sequence[int]) -> bool:
+        """Whether sending ``card`` (an index; the next card of its suit)
+        home now can never cost anything: every card that could be laid on
+        it, then on such a card, and so on, could go home instead whenever
+        it is first laid there (it is home, or the next card of its suit,
+        or the successor of the card it is laid on, or it could only be laid
+        there after being laid on one of these cards already).
+
+        This is the one rule of safe foundation moves: the engine's autoplay
+        and the solver's forced moves both ask it.  The proof, and the
+        settings under which the solver relies on it (no merci still to
+        come, no foundation take-back), are in
+        ``lucie.solver.deal._proof_foundation``.
+
+        >>> C = lambda name: int(Card.parse(name))
+        >>> CLASSIC.home_is_safe(C("5C"), [4, 0, 0, 0])
+        True
+        >>> flower = Rules.parse("flower")
+        >>> flower.home_is_safe(C("5C"), [4, 3, 4, 3]), flower.home_is_safe(C("5C"), [4, 3, 4, 2])
+        (True, False)
+        """
+        under = self.unders()
+        s = card // 13
+        # the cards that could come to rest on it ("ghosts" in the proof),
+        # and the layings that need a look
+        ghosts = {card}
+        todo = [card]
+        check: list[tuple[int, int]] = []
+        while todo:
+            w = todo.pop()
+            for z in under[w]:
+                t = z // 13
+                rz = z - t * 13
+                ft = foundations[t] + 1 if t == s else foundations[t]
+                if ft > rz:
+                    continue  # home: never laid anywhere again
+                if ft != rz and not (z == w + 1 and rz and w // 13 == t):
+                    check.append((w, z))  # neither next now nor w's successor
+                if z not in ghosts:
+                    ghosts.add(z)
+                    todo.append(z)
+        for w, z in check:
+            # harmless only if w cannot come to rest there before z has
+            seen = {card, z}
+            todo = [card]
+            while todo:
+                v = todo.pop()
+                if v == w:
+                    return False
+                for y in under[v]:
+                    if y in ghosts and y not in seen:
+                        seen.add(y)
+                        todo.append(y)
+        return True
+
     # -- specs -------------------------------------------------------------
 
     def settings(self) -> dict[str, object]:
@@ -258,6 +327,7 @@ def accepts(top: Card, card: Card, build: str, direction: str) -> bool:
 
 
 _HOMES: dict[tuple[str, str], tuple[tuple[Card, ...], ...]] = {}
+_UNDERS: dict[tuple[str, str], tuple[tuple[int, ...], ...]] = {}
 
 _TRUE: Final = {"on", "true", "yes", "1"}
 _FALSE: Final = {"off", "false", "no", "0"}

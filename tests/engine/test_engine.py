@@ -291,10 +291,11 @@ class TestAutoplay:
         assert p.score == 48  # the helper does not move anything itself
 
     def test_any_suit_builds_wait_for_cards_that_could_use_the_card(self) -> None:
-        # 3C could hold 2D (not yet home), so it stays; 2D itself may go
+        # 3C could hold 2D, but 2D is next in its suit: it could go home
+        # instead, so 3C goes at once, then 2D
         rest = "KC QC JC TC 9C 8C 7C 6C 5C 4C KD QD JD TD 9D 8D 7D 6D 5D 4D 3D"
         p = pos(f"Foundations: C-2 D-A H-K S-K\n3C\n2D\n{rest}", "flower")
-        assert [str(m) for m in autoplay_moves(p)[:2]] == ["b>f", "a>f"]
+        assert [str(m) for m in autoplay_moves(p)[:2]] == ["a>f", "b>f"]
         rest2 = "KC QC JC TC 9C 8C 7C 6C 5C 4C KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D"
         p2 = pos(f"Foundations: C-2 D-0 H-K S-K\nAD 3C\n{rest2}", "flower")
         assert autoplay_moves(p2) == []

@@ -26,8 +26,6 @@ from lucie.solver.deal import (
     RESTART_NODES,
     DealResult,
     RawResult,
-    _home_safe,
-    _tables,
     _wanted_first,
     decode_fan,
     encode_fan,
@@ -413,11 +411,12 @@ def _found(**tops: int) -> list[int]:
 class TestSafeHome:
     """A foundation move is forced when every card that could be laid on
     the card, on such a card, and so on, could go home instead
-    (_proof_foundation); the brute-force tests above check the verdicts."""
+    (``Rules.home_is_safe``, _proof_foundation); the brute-force tests
+    above check the verdicts."""
 
     @staticmethod
     def safe(spec: str, card: str, found: list[int]) -> bool:
-        return _home_safe(int(Card.parse(card)), found, _tables(Rules.parse(spec)).under)
+        return Rules.parse(spec).home_is_safe(int(Card.parse(card)), found)
 
     def test_suit_builds_always(self) -> None:
         assert self.safe("classic", "5C", _found(C=4))

@@ -158,7 +158,7 @@ def _proof_foundation() -> None:
     W's successor (W's suit, one rank higher), or every chain of arrows
     from ``X`` to W passes through Z.  Then for every line L from P there
     is a line L' from P' whose foundations are at every step at least
-    those of L.  (:func:`_home_safe` checks this.)
+    those of L.  (:meth:`Rules.home_is_safe` checks this, for the engine's autoplay too.)
 
     Proof: call *ghosts* the cards that L still has on the table and L'
     has sent home; at first only ``X``.  L' plays the moves of L but
@@ -474,7 +474,6 @@ class _Tables:
         "strict",
         "suit_down",
         "takeback",
-        "under",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -482,10 +481,6 @@ class _Tables:
         #: onto[c]: the cards that c may be laid on (:meth:`Rules.homes`).
         self.onto: tuple[tuple[int, ...], ...] = tuple(
             tuple(int(t) for t in tops) for tops in rules.homes()
-        )
-        #: under[c]: the cards that may be laid on c.
-        self.under: tuple[tuple[int, ...], ...] = tuple(
-            tuple(y for y in range(52) if c in self.onto[y]) for c in range(52)
         )
         self.fill_ok: tuple[bool, ...] = tuple(rules.accepts((), c) for c in DECK)
         self.any_fill = any(self.fill_ok)
@@ -897,46 +892,6 @@ def _dominated(
     return False
 
 
-def _home_safe(
-    x: int, found: list[int], under: tuple[tuple[int, ...], ...],
-) -> bool:
-    """Whether sending the wanted card ``x`` home now can never hurt
-    (:func:`_proof_foundation`): a card that could be laid on ``x``, or
-    on such a card and so on, is home once ``x`` is, or will be the next
-    card of its suit whenever it is first laid there."""
-    s = x // 13
-    # the cards that could become ghosts, and the first-layings to check
-    ghosts = {x}
-    todo = [x]
-    check: list[tuple[int, int]] = []
-    while todo:
-        w = todo.pop()
-        for z in under[w]:
-            t = z // 13
-            rz = z - t * 13
-            ft = found[t] + 1 if t == s else found[t]
-            if ft > rz:
-                continue  # home: never laid anywhere again
-            if ft != rz and not (z == w + 1 and rz and w // 13 == t):
-                check.append((w, z))  # neither next now nor w's successor
-            if z not in ghosts:
-                ghosts.add(z)
-                todo.append(z)
-    for w, z in check:
-        # harmless only if w cannot become a ghost before z is one
-        seen = {x, z}
-        todo = [x]
-        while todo:
-            v = todo.pop()
-            if v == w:
-                return False
-            for y in under[v]:
-                if y in ghosts and y not in seen:
-                    seen.add(y)
-                    todo.append(y)
-    return True
-
-
 class _BudgetError(Exception):
     pass
 
@@ -1288,7 +1243,7 @@ class _Search:
         visited = self.visited
         pareto = self.pareto
         onto = t.onto
-        under = t.under
+        home_safe = t.rules.home_is_safe
         fill_ok = t.fill_ok
         any_fill = t.any_fill
         max_fan = t.max_fan
@@ -1436,7 +1391,7 @@ class _Search:
                             c = (f & 63) - 1
                             s = c // 13
                             r = c - s * 13
-                            if found[s] == r and _home_safe(c, found, under):
+                            if found[s] == r and home_safe(c, found):
                                 # _proof_foundation
                                 found[s] = r + 1
                                 del tops[c]
@@ -1451,7 +1406,7 @@ class _Search:
                     if ncells:
                         for c in cells:
                             s = c // 13
-                            if found[s] == c - s * 13 and _home_safe(c, found, under):
+                            if found[s] == c - s * 13 and home_safe(c, found):
                                 found[s] += 1
                                 cells.remove(c)
                                 moves.append((c, TO_FOUNDATION))

@@ -200,6 +200,11 @@ class Rules:
         """
         under = self.unders()
         s = card // 13
+        for z in under[card]:  # the cards laid on it first: a quick no
+            t = z // 13
+            ft = foundations[t] + 1 if t == s else foundations[t]
+            if ft < z - t * 13:  # neither home nor next (its successor is next)
+                return False
         # the cards that could come to rest on it ("ghosts" in the proof),
         # and the layings that need a look
         ghosts = {card}

@@ -1247,6 +1247,9 @@ class _Search:
         fill_ok = t.fill_ok
         any_fill = t.any_fill
         max_fan = t.max_fan
+        # a fan of n cards (n >= 1) is at least 1 << 6 * (n - 1), as its
+        # bottom digit is not 0: so a fan is full when it reaches this
+        full = 1 << 6 * (max_fan - 1) if max_fan is not None else 1 << 6 * 52
         ncells = t.cells
         takeback = t.takeback
         strict = t.strict
@@ -1536,7 +1539,7 @@ class _Search:
                     if j < 0:
                         continue
                     g = fans[j]
-                    if max_fan is not None and fan_len(g) >= max_fan:
+                    if g >= full:
                         continue
                     nf = fans[:]
                     nf[i] = f >> 6
@@ -1577,7 +1580,7 @@ class _Search:
                     if j < 0:
                         continue
                     g = fans[j]
-                    if max_fan is not None and fan_len(g) >= max_fan:
+                    if g >= full:
                         continue
                     nf = fans[:]
                     nf[j] = (g << 6) | (c + 1)
@@ -1593,7 +1596,7 @@ class _Search:
                     cards = decode_fan(fans[i])
                     # max_fan holds for the merci too (its own fan keeps its size)
                     room = targets if max_fan is None else [
-                        j for j in targets if j == i or fan_len(fans[j]) < max_fan
+                        j for j in targets if j == i or fans[j] < full
                     ]
                     for k in range(len(cards) - 1):
                         z = cards[k]

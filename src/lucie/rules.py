@@ -200,11 +200,6 @@ class Rules:
         """
         under = self.unders()
         s = card // 13
-        for z in under[card]:  # the cards laid on it first: a quick no
-            t = z // 13
-            ft = foundations[t] + 1 if t == s else foundations[t]
-            if ft < z - t * 13:  # neither home nor next (its successor is next)
-                return False
         # the cards that could come to rest on it ("ghosts" in the proof),
         # and the layings that need a look
         ghosts = {card}
@@ -219,7 +214,10 @@ class Rules:
                 if ft > rz:
                     continue  # home: never laid anywhere again
                 if ft != rz and not (z == w + 1 and rz and w // 13 == t):
-                    check.append((w, z))  # neither next now nor w's successor
+                    # neither next now nor w's successor
+                    if w == card:
+                        return False  # z may be laid on the card itself
+                    check.append((w, z))
                 if z not in ghosts:
                     ghosts.add(z)
                     todo.append(z)

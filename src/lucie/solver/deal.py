@@ -1183,6 +1183,17 @@ class _Search:
         # pareto: foundations -> key of a position that has them
         self.pareto: dict[tuple[int, int, int, int], object] = {}
         self.win_key: object = None
+        #: (card, foundations) -> Rules.home_is_safe: few foundation states
+        #: recur across the many positions of one search
+        self.safe: dict[tuple[int, int, int, int, int], bool] = {}
+
+    def home_safe(self, card: int, found: list[int]) -> bool:
+        """:meth:`Rules.home_is_safe` for this search's rules, remembered."""
+        key = (card, found[0], found[1], found[2], found[3])
+        safe = self.safe.get(key)
+        if safe is None:
+            safe = self.safe[key] = self.t.rules.home_is_safe(card, found)
+        return safe
 
     # -- results ------------------------------------------------------------
 
@@ -1243,7 +1254,6 @@ class _Search:
         visited = self.visited
         pareto = self.pareto
         onto = t.onto
-        home_safe = t.rules.home_is_safe
         fill_ok = t.fill_ok
         any_fill = t.any_fill
         max_fan = t.max_fan
@@ -1394,7 +1404,7 @@ class _Search:
                             c = (f & 63) - 1
                             s = c // 13
                             r = c - s * 13
-                            if found[s] == r and home_safe(c, found):
+                            if found[s] == r and self.home_safe(c, found):
                                 # _proof_foundation
                                 found[s] = r + 1
                                 del tops[c]
@@ -1409,7 +1419,7 @@ class _Search:
                     if ncells:
                         for c in cells:
                             s = c // 13
-                            if found[s] == c - s * 13 and home_safe(c, found):
+                            if found[s] == c - s * 13 and self.home_safe(c, found):
                                 found[s] += 1
                                 cells.remove(c)
                                 moves.append((c, TO_FOUNDATION))

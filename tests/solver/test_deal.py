@@ -355,6 +355,86 @@ KD QD
                 assert per_card[z] == tuple(expected), (z, str(position))
 
 
+class TestRoomCaps:
+    """The room caps (``_proof_room``): under builds other than suit-down
+    with a fan size limit, what could happen at all, counting room."""
+
+    #: JD waits for a 10 or a queen with room: TD tops a full fan, QD lies
+    #: under it, QH at the bottom; TD waits for a 9 or a jack with room,
+    #: and 9D lies under KD (which may go home only after QD) and JD under
+    #: itself; so 8D never comes out from under KH and JD
+    BLOCKED = """Foundations: C-Q D-6 H-J S-K
+Redeals: 0
+7D
+9D KD KC
+8D KH JD
+QH QD TD
+"""
+
+    def test_room_that_never_opens(self) -> None:
+        from lucie.formats import parse_layout
+        from lucie.solver.deal import _room_caps, _stuck_caps, _tables
+
+        position = parse_layout(self.BLOCKED, Rules.parse("shamrocks"))
+        t = _tables(position.rules)
+        fans = [encode_fan(f) for f in position.fans]
+        dead = [13, 13, 13, 13]
+        _stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
+        assert dead == [13, 13, 13, 13]  # every card has somewhere to go
+        caps = [13, 13, 13, 13]
+        _room_caps(fans, position.foundations, caps, t.onto, t.under, 3)
+        assert caps == [13, 7, 11, 13]
+        ref = reachable_foundations(position)
+        assert ref is not None
+        assert pareto(ref) == {(13, 7, 11, 13)}
+        result = solve_deal(position)
+        assert result.status == "unsolvable"
+        assert {r.foundations for r in result.reachable} == {(13, 7, 11, 13)}
+
+    @settings(max_examples=200, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(spec=st.sampled_from(["shamrocks", "shamrocks2", "shamrocks,direction=down",
+                                 "alternate,max_fan=4", "flower,max_fan=3",
+                                 "flower,fan_size=2,max_fan=2", "alternate,max_fan=5"]),
+           seed=st.integers(0, 10**9), left=st.integers(2, 14))
+    def test_they_bound_every_reachable_state(self, spec: str, seed: int, left: int) -> None:
+        from lucie.solver.deal import _room_caps, _stuck_caps, _tables
+
+        rules = Rules.parse(spec)
+        t = _tables(rules)
+        assert t.room and rules.max_fan is not None
+        position = endgame(rules, random.Random(seed), left)
+        position = Position(rules, position.fans, position.foundations, position.cells,
+                            0, True)  # no merci to come
+        ref = reachable_foundations(position, limit=20000)
+        assume(ref is not None)
+        assert ref is not None
+        fans = [encode_fan(f) for f in position.fans]
+        caps = [13, 13, 13, 13]
+        _room_caps(fans, position.foundations, caps, t.onto, t.under, rules.max_fan)
+        for found in ref:
+            assert all(found[s] <= caps[s] for s in range(4)), (found, caps, str(position))
+        # they contain the dead cards, which the search no longer works out
+        dead = [13, 13, 13, 13]
+        _stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
+        assert all(caps[s] <= dead[s] for s in range(4))
+
+    @pytest.mark.parametrize("deal", [4, 10, 53, 97])
+    def test_caps_only_save_positions(self, deal: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A walk's order is fixed per position (_restarts), so the caps,
+        which only drop positions that cannot be won, never make a win cost
+        more positions, even when it is found in a shuffled walk."""
+        from lucie.solver.deal import _tables
+
+        rules = Rules.parse("shamrocks")
+        p = Position.deal(rules, deal)
+        with_caps = search_deal(p, frontier=False, max_nodes=60000)
+        monkeypatch.setattr(_tables(rules), "room", False)
+        without = search_deal(p, frontier=False, max_nodes=60000)
+        assert with_caps.status == without.status == "solved"
+        assert with_caps.nodes <= without.nodes
+
+
 class TestDeals:
     def test_classic_verdicts_and_lines(self) -> None:
         rules = Rules()

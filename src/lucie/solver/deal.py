@@ -42,7 +42,7 @@ cycles that foundation take-back allows).  Moves are kept as
 through :meth:`Position.play`, so every returned line is checked by the
 engine itself.
 
-Five kinds of reduction keep the graph small; each is applied only under
+Six kinds of reduction keep the graph small; each is applied only under
 the settings where its proof (in the docstring of the function named) holds:
 
 - *forced moves* (:func:`_proof_foundation`, :func:`_proof_builds`): a move
@@ -56,6 +56,9 @@ the settings where its proof (in the docstring of the function named) holds:
   :func:`_proof_merci_reach` while the merci is to come): a card goes
   home only if every card above it could leave its fan at some time (and
   its suit could get that far); this bounds each foundation across fans;
+- *room caps* (:func:`_proof_room`, other builds with a fan size limit):
+  the same for any build, where a card leaves only onto a card that could
+  be a top with room in its fan;
 - *bounds*: a position whose foundation caps are dominated by a foundation
   state already reached cannot add to the frontier (with ``frontier=False``:
   a position that cannot be won is not searched further).
@@ -452,6 +455,62 @@ def _proof_merci_reach() -> None:
     """
 
 
+def _proof_room() -> None:
+    """Room caps: what could happen at all when fans have a size limit.
+
+    Settings: ``max_fan`` = m is set, ``empty_fill=none``, no cells, no
+    take-back, no merci to come, any build and direction (the search uses
+    them where the builds are not suit-down, where the caps of
+    :func:`_proof_reach` do not hold).  By :func:`_proof_lone` it is enough
+    to bound the lines that never move a lone card onto a fan: in those, a
+    card at the bottom of its fan (position 0) leaves it only to go home,
+    and no card ever comes to lie at position 0.  A card may be laid on a
+    top only while that top's fan holds fewer than m cards (it has *room*).
+
+    For the cards on the table define the least sets T, M, H, R such that
+    (fans and foundations as they are now, ``pos(c)`` the position of c in
+    its fan, 0 at the bottom):
+
+    - c is in T (*may become a top*) when every card above c is in M;
+    - c is in H (*may go home*) when c is in T and its suit's foundation is
+      at c's rank, or ``c-1`` is in H;
+    - c is in M (*may leave its place*) when c is in T, and c is in H, or
+      ``pos(c) > 0`` and some card that c may be laid on is in R;
+    - c is in R (*may be a top with room*) when c is in T and
+      ``pos(c) < m - 1``, or c is in M and c may be laid on some card b in R
+      whose position lets c have room there: ``pos(b) = 0`` when m = 3, any
+      b when m > 3, none when m < 3.
+
+    Claim: along any such line from the position, every card that goes
+    home is in H; so each suit's foundation stays below the lowest card of
+    that suit on the table that is not in H (the *room caps*).
+
+    Proof, by induction over the moves of the line: every card that has
+    been a top is in T, every card that has left its place (its position
+    now) is in M, every card that has gone home is in H, and every card on
+    which a card has been laid is in R.  Cards are taken only from tops
+    and laid only on tops, so before c is first a top every card above it
+    has left its place (in M): c is in T.  When c goes home it is a top,
+    and ``c-1`` went home before it or was home at the start.  When c
+    first leaves its place it is a top and goes home (in H), or, not being
+    a bottom, is laid on a card h (in R, below).  When a card is laid on h,
+    h is a top of a fan of fewer than m cards.  If h has never left its
+    place, the cards under it are those of now, so ``pos(h) < m - 1``, and
+    h is in T.  Otherwise h is in M and lies on the card b it was laid on
+    when it last moved, so b is in R, and h's fan holds b, h and the cards
+    under b, fewer than m: for m = 2 that cannot be, and for m = 3 b is
+    alone under h, so b is at the bottom, where it has always been
+    (``pos(b) = 0``).  The least sets are what the rules build from
+    nothing, so they contain the sets of what the line does.
+
+    The caps contain the dead cards of :func:`_proof_deadlock` (a stuck
+    card is in M only if in H, and a card under it is never in T), so the
+    search uses them instead.  They also see room run out: a card whose
+    every possible host lies in full fans that can never open waits for
+    ever, and so does everything under it.
+    """
+
+
 # ---------------------------------------------------------------------------
 # The per-rules tables
 # ---------------------------------------------------------------------------
@@ -469,11 +528,13 @@ class _Tables:
         "max_fan",
         "merci",
         "onto",
+        "room",
         "rules",
         "safe_build_fill",
         "strict",
         "suit_down",
         "takeback",
+        "under",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -481,6 +542,10 @@ class _Tables:
         #: onto[c]: the cards that c may be laid on (:meth:`Rules.homes`).
         self.onto: tuple[tuple[int, ...], ...] = tuple(
             tuple(int(t) for t in tops) for tops in rules.homes()
+        )
+        #: under[h]: the cards that may be laid on h.
+        self.under: tuple[tuple[int, ...], ...] = tuple(
+            tuple(c for c in range(52) if h in self.onto[c]) for h in range(52)
         )
         self.fill_ok: tuple[bool, ...] = tuple(rules.accepts((), c) for c in DECK)
         self.any_fill = any(self.fill_ok)
@@ -502,6 +567,10 @@ class _Tables:
         # the settings of _proof_deadlock (the merci is checked per position)
         self.dead_cards = rules.cells == 0 and not rules.foundation_takeback \
             and rules.empty_fill != "any"
+        #: the settings of _proof_room (builds other than suit-down, whose
+        #: reach caps are those of _proof_reach; the merci checked per position)
+        self.room = self.dead_cards and not self.suit_down \
+            and rules.max_fan is not None and rules.empty_fill == "none"
 
 
 _TABLES: dict[Rules, _Tables] = {}
@@ -861,6 +930,85 @@ def _merci_caps(
     for s in range(4):
         if best[s] < caps[s]:
             caps[s] = best[s]
+
+
+def _room_caps(
+    fans: list[int] | tuple[int, ...],
+    found: list[int] | tuple[int, ...],
+    caps: list[int],
+    onto: tuple[tuple[int, ...], ...],
+    under: tuple[tuple[int, ...], ...],
+    max_fan: int,
+) -> None:
+    """Lower ``caps`` to the room caps of :func:`_proof_room`.
+
+    ``under[h]``: the cards that may be laid on ``h``.  A card's state is
+    a set of bits (1 T, 2 M, 4 H, 8 R) that only grow; a card is looked at
+    again whenever a bit it depends on appears, which reaches the least
+    fixed point.
+    """
+    st = [0] * 52
+    pos = [-1] * 52
+    below = [-1] * 52
+    work: list[int] = []
+    for f in fans:
+        if f:
+            n = (f.bit_length() + 5) // 6
+            top = (f & 63) - 1
+            st[top] = 1
+            work.append(top)
+            g = f
+            k = n - 1
+            while g:
+                c = (g & 63) - 1
+                g >>= 6
+                pos[c] = k
+                k -= 1
+                below[c] = (g & 63) - 1 if g else -1
+    last = max_fan - 1
+    while work:
+        c = work.pop()
+        v = st[c]
+        nv = v
+        s = c // 13
+        r = c - s * 13
+        if not nv & 4 and (found[s] == r or (r and st[c - 1] & 4)):
+            nv |= 6
+        if not nv & 2 and pos[c] > 0:
+            for h in onto[c]:
+                if st[h] & 8:
+                    nv |= 2
+                    break
+        if not nv & 8:
+            if pos[c] < last:
+                nv |= 8
+            elif nv & 2 and max_fan >= 3:
+                for b in onto[c]:
+                    if st[b] & 8 and (max_fan > 3 or pos[b] == 0):
+                        nv |= 8
+                        break
+        if nv == v:
+            continue
+        st[c] = nv
+        gained = nv & ~v
+        if gained & 2:
+            y = below[c]
+            if y >= 0 and not st[y]:
+                st[y] = 1
+                work.append(y)
+        if gained & 4 and r < 12 and st[c + 1]:
+            work.append(c + 1)
+        if gained & 8:
+            for x in under[c]:
+                if st[x]:
+                    work.append(x)
+    for s in range(4):
+        k = found[s]
+        base = s * 13
+        while k < 13 and st[base + k] & 4:
+            k += 1
+        if k < caps[s]:
+            caps[s] = k
 
 
 def _new_stuck(fan: int, caps: list[int]) -> None:
@@ -1243,7 +1391,9 @@ class _Search:
         merci = p.merci_available
         caps = [13, 13, 13, 13]
         # (under suit-down the walk's reach caps contain these)
-        if t.dead_cards and not merci and not t.suit_down:
+        if t.room and not merci:
+            _room_caps(fans, p.foundations, caps, t.onto, t.under, t.rules.max_fan or 0)
+        elif t.dead_cards and not merci and not t.suit_down:
             _stuck_caps(fans, p.foundations, caps, t.onto, t.fill_ok)
         return self._walk(fans, p.foundations, cells, merci, caps)
 
@@ -1276,6 +1426,10 @@ class _Search:
         deadlocks = t.suit_down and dead_cards
         # other builds: the dead cards are recomputed at every position
         general_dead = not t.suit_down and dead_cards
+        # with a fan size limit, the room caps instead (they contain them)
+        room_caps = t.room
+        room_fan = max_fan if max_fan is not None else 0
+        under = t.under
         plain_key = ncells == 0 and not merci0
         # after the merci every foundation move is forced (suit-down, no take-back)
         collapse_after = home_always_safe and not takeback
@@ -1470,6 +1624,8 @@ class _Search:
                 raise _BudgetError
             if deadlocks and not merci:
                 _reach_caps(fans, found, caps, any_fill)
+            elif room_caps and not merci:
+                _room_caps(fans, found, caps, onto, under, room_fan)
             elif general_dead and not merci:
                 _stuck_caps(fans, found, caps, onto, fill_ok, stuck_memo)
             elif merci and deadlocks:

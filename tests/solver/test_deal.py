@@ -35,7 +35,7 @@ from lucie.solver.deal import (
 )
 
 sys.path.insert(0, str(Path(__file__).parent))
-from solver_reference import endgame, pareto, reachable_foundations
+from solver_reference import Found, endgame, pareto, reachable_foundations
 
 #: Every named variant plus the settings no named variant uses.
 SPECS = [
@@ -110,6 +110,17 @@ def check_raw(position: Position, raw: RawResult, best: int) -> None:
         assert reach_position(position, line) == replayed
         assert replayed.foundations == found
 
+
+def plain_endgame(rules: Rules, seed: int, left: int) -> tuple[Position, set[Found]]:
+    """A random endgame with no merci to come, and every foundation state
+    the brute force reaches from it (a Hypothesis test skips the endgames
+    the brute force cannot finish)."""
+    position = endgame(rules, random.Random(seed), left)
+    position = Position(rules, position.fans, position.foundations, position.cells, 0, True)
+    ref = reachable_foundations(position, limit=20000)
+    assume(ref is not None)
+    assert ref is not None
+    return position, ref
 
 class TestAgainstBruteForce:
     @settings(max_examples=250, deadline=None,
@@ -272,12 +283,7 @@ KD QD
         from lucie.solver.deal import _reach_caps, _stuck_caps, _tables
 
         rules = Rules.parse(spec)
-        position = endgame(rules, random.Random(seed), left)
-        position = Position(rules, position.fans, position.foundations, position.cells,
-                            0, True)  # no merci to come
-        ref = reachable_foundations(position, limit=20000)
-        assume(ref is not None)
-        assert ref is not None
+        position, ref = plain_endgame(rules, seed, left)
         t = _tables(rules)
         fans = [encode_fan(f) for f in position.fans]
         caps = [13, 13, 13, 13]
@@ -403,12 +409,7 @@ QH QD TD
         rules = Rules.parse(spec)
         t = _tables(rules)
         assert t.room and rules.max_fan is not None
-        position = endgame(rules, random.Random(seed), left)
-        position = Position(rules, position.fans, position.foundations, position.cells,
-                            0, True)  # no merci to come
-        ref = reachable_foundations(position, limit=20000)
-        assume(ref is not None)
-        assert ref is not None
+        position, ref = plain_endgame(rules, seed, left)
         fans = [encode_fan(f) for f in position.fans]
         caps = [13, 13, 13, 13]
         _room_caps(fans, position.foundations, caps, t.onto, t.under, rules.max_fan)

@@ -1392,7 +1392,7 @@ class _Search:
         caps = [13, 13, 13, 13]
         # (under suit-down the walk's reach caps contain these)
         if t.room and not merci:
-            _room_caps(fans, p.foundations, caps, t.onto, t.under, t.rules.max_fan or 0)
+            _room_caps(fans, p.foundations, caps, t.onto, t.under, t.max_fan or 0)
         elif t.dead_cards and not merci and not t.suit_down:
             _stuck_caps(fans, p.foundations, caps, t.onto, t.fill_ok)
         return self._walk(fans, p.foundations, cells, merci, caps)

@@ -25,12 +25,13 @@ from pysol_cards.random import LCRandom31, MTRandom
 
 from lucie.cards import ACE, KING, Card
 from lucie.errors import DealError
+from lucie.parsing import parse_int
 from lucie.rules import Rules
 
 #: Deal numbers below this use the Microsoft generator (as PySolFC does).
 MS_LIMIT: Final = 32000
 #: Largest deal number PySolFC accepts (20 digits).
-MAX_DEAL: Final = 10**20 - 1
+MAX_DEAL: Final = 2**63 - 1  # the largest deal number the store (SQLite INTEGER) holds
 
 # PySolFC orders suits C, S, H, D; lucie orders them C, D, H, S.
 _PYSOL_SUIT_TO_LUCIE: Final = (0, 3, 2, 1)
@@ -53,15 +54,9 @@ def check_deal_number(number: object) -> int:
     >>> check_deal_number("-3")
     Traceback (most recent call last):
     ...
-    lucie.errors.DealError: deal number '-3' is not a positive integer
+    lucie.errors.DealError: deal number '-3' is not a whole number from 1 to 9223372036854775807
     """
-    text = str(number).strip()
-    if isinstance(number, bool) or not text.isdigit() or int(text) < 1:
-        raise DealError(f"deal number {number!r} is not a positive integer")
-    value = int(text)
-    if value > MAX_DEAL:
-        raise DealError(f"deal number {number!r} is too large (at most {MAX_DEAL})")
-    return value
+    return parse_int(number, what="deal number", low=1, high=MAX_DEAL, error=DealError)
 
 
 def random_deal_number(rng: random.Random | None = None) -> int:

@@ -86,8 +86,8 @@ class TestReplay:
         "args, words",
         [
             (["replay", "--deal", "1", "zz"], "'zz' is not a move"),
-            (["replay", "--deal", "0"], "deal number '0' is not a positive integer"),
-            (["replay", "--deal", "x"], "deal number 'x' is not a positive integer"),
+            (["replay", "--deal", "0"], "deal number 0 is out of range"),
+            (["replay", "--deal", "x"], "deal number 'x' is not a whole number"),
             (["show", "--variant", "nope"], "unknown variant 'nope'"),
             (["show", "--variant", "classic,max_fan=1"], "max_fan=1"),
             (["replay", "--layout", "/nonexistent/file"], "no such file"),

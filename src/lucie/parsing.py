@@ -1,0 +1,182 @@
+"""The one reader of numbers and the one reader of JSON documents.
+
+Every number a user gives lucie (a deal number, a setting such as
+``cells=4``, a limit, a sample count) goes through :func:`parse_int`, and
+every JSON document (a saved game, an HTTP body, a cache file) through
+:func:`parse_json`.  Both accept only what they document and raise a
+:class:`~lucie.errors.LucieError` (or the subclass asked for) whose message
+names the problem and quotes at most a short excerpt of the bad input.
+
+This module sits below everything else: it imports nothing of lucie's but
+the errors.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Final
+
+from lucie.errors import LucieError
+
+#: A UTF-8 byte-order mark, as some editors write it at the start of a file.
+BOM: Final = "\ufeff"
+
+#: The longest excerpt of bad input an error message quotes.
+EXCERPT: Final = 40
+
+#: How deeply JSON arrays and objects may nest in a document lucie reads.
+MAX_DEPTH: Final = 32
+
+_DIGITS: Final = re.compile(r"[0-9]+", re.ASCII)
+
+
+def excerpt(value: object, limit: int = EXCERPT) -> str:
+    """``repr`` of a value, cut to about *limit* characters.
+
+    >>> excerpt("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (100 characters)"
+    >>> excerpt(7)
+    '7'
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[: limit - 1]!r}"[:-1] + f"...' ({len(value)} characters)"
+    text = repr(value)
+    if len(text) > limit:
+        return text[: limit - 3] + "..."
+    return text
+
+
+def parse_int(
+    value: object,
+    *,
+    what: str,
+    low: int,
+    high: int,
+    error: type[LucieError] = LucieError,
+) -> int:
+    """Read a whole number between *low* and *high* (inclusive).
+
+    *value* is a Python ``int`` (not a ``bool``) or text of ASCII digits,
+    with surrounding blanks allowed and a leading ``-`` only when *low* is
+    negative.  Anything else (Unicode digits, ``1e3``, ``--5``, ``+5``,
+    ``5.0``, text longer than the bound can need) raises *error* with a
+    message that names *what* and the bounds.
+
+    >>> parse_int("17", what="deal number", low=1, high=100)
+    17
+    >>> parse_int(" 3 ", what="cells", low=0, high=8)
+    3
+    >>> parse_int("²", what="deal number", low=1, high=100)
+    Traceback (most recent call last):
+    ...
+    lucie.errors.LucieError: deal number '²' is not a whole number from 1 to 100
+    >>> parse_int("101", what="deal number", low=1, high=100)
+    Traceback (most recent call last):
+    ...
+    lucie.errors.LucieError: deal number 101 is out of range (1 to 100)
+    """
+    number: int
+    if isinstance(value, bool):
+        raise error(f"{what} {excerpt(value)} is not a whole number from {low} to {high}")
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str):
+        text = value.strip()
+        digits = text[1:] if text.startswith("-") and low < 0 else text
+        longest = max(len(str(abs(low))), len(str(abs(high))))
+        if not _DIGITS.fullmatch(digits) or len(digits) > longest + 4:
+            raise error(
+                f"{what} {excerpt(value)} is not a whole number from {low} to {high}"
+            )
+        number = int(text)
+    else:
+        raise error(f"{what} {excerpt(value)} is not a whole number from {low} to {high}")
+    if not low <= number <= high:
+        raise error(f"{what} {excerpt(number)} is out of range ({low} to {high})")
+    return number
+
+
+def strip_bom(text: str) -> str:
+    """*text* without a leading UTF-8 byte-order mark.
+
+    >>> strip_bom("\\ufeffKH 2S")
+    'KH 2S'
+    """
+    return text[1:] if text.startswith(BOM) else text
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` outside strings (a linear scan)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed in JSON")
+
+
+def parse_json(
+    data: str | bytes,
+    *,
+    what: str,
+    error: type[LucieError] = LucieError,
+    max_depth: int = MAX_DEPTH,
+) -> Any:
+    """Read one JSON document (a saved game, an HTTP body, a cache entry).
+
+    Accepts ``str`` or UTF-8 ``bytes``, with or without a byte-order mark.
+    Invalid UTF-8, invalid JSON, ``NaN``/``Infinity``, numbers too long to
+    be meant, and nesting deeper than *max_depth* raise *error* naming
+    *what*; nothing here can raise ``RecursionError``.
+
+    >>> parse_json(b'\\xef\\xbb\\xbf{"version": 1}', what="saved game")
+    {'version': 1}
+    >>> parse_json("[" * 100 + "]" * 100, what="request body")
+    Traceback (most recent call last):
+    ...
+    lucie.errors.LucieError: request body nests deeper than 32 levels
+    """
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise error(f"{what} is not UTF-8 text") from None
+    else:
+        text = data
+    text = strip_bom(text)
+    if not text.strip():
+        raise error(f"{what} is empty")
+    if _depth(text) > max_depth:
+        raise error(f"{what} nests deeper than {max_depth} levels")
+    try:
+        return json.loads(
+            text,
+            parse_constant=_no_constant,
+            parse_int=_bounded_int,
+        )
+    except (ValueError, RecursionError) as exc:
+        message = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+        raise error(f"{what} is not valid JSON ({message})") from None
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > 40:
+        raise ValueError(f"a number of {len(text)} digits")
+    return int(text)

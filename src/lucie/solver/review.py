@@ -41,7 +41,8 @@ estimates can differ by noise).  Labels, by the chance lost:
 (points: percentage points of the winning chance).  In a last deal that
 can no longer be won every move is worth 0: there a move that lowers the
 best reachable score is an ``inaccuracy`` (1 or 2 cards) or a ``mistake``
-(3 or more), else ``best``.
+(3 or more), else ``best`` (a move is labelled by the worse of its
+chance and its score losses).
 
 Cost.  Each position is searched once (a millisecond under suit builds);
 its best line is then *carried*: when the player plays the line's next
@@ -483,16 +484,17 @@ def label_for(loss: float, score_loss: int = 0, *, is_best: bool = False) -> Lab
     if is_best:
         return "best"
     if loss <= BEST_LOSS:
-        if score_loss >= MISTAKE_CARDS:
-            return "mistake"
-        return "inaccuracy" if score_loss > 0 else "best"
-    if loss < GOOD_LOSS:
-        return "good"
-    if loss < INACCURACY_LOSS:
-        return "inaccuracy"
-    if loss < MISTAKE_LOSS:
-        return "mistake"
-    return "blunder"
+        by_chance = 0
+    elif loss < GOOD_LOSS:
+        by_chance = 1
+    elif loss < INACCURACY_LOSS:
+        by_chance = 2
+    elif loss < MISTAKE_LOSS:
+        by_chance = 3
+    else:
+        by_chance = 4
+    by_score = 3 if score_loss >= MISTAKE_CARDS else 2 if score_loss > 0 else 0
+    return LABELS[max(by_chance, by_score)]
 
 
 def review_game(

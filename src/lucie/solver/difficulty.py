@@ -83,7 +83,14 @@ class Thresholds:
 
 
 #: Measured thresholds per variant spec (see the module doc).
-TABLE: Final[dict[str, Thresholds]] = {}
+_RUN_1: Final = ("python scripts/difficulty_thresholds.py --deals 300 --max-seconds 240 "
+                 "classic trefoil noredeal fan merci")
+TABLE: Final[dict[str, Thresholds]] = {
+    "classic": Thresholds("classic", (0.1267, 0), (0.1937, 0), 300, _RUN_1, "2026-12-03"),
+    "trefoil": Thresholds("trefoil", (0.1354, 0), (0.1979, 0), 300, _RUN_1, "2026-12-03"),
+    "noredeal": Thresholds("noredeal", (0.0, 7), (0.0, 17), 300, _RUN_1, "2026-12-03"),
+    "fan": Thresholds("fan", (0.0, 29), (1.0, 52), 299, _RUN_1, "2026-12-03"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +134,8 @@ def thresholds_from(ratings: list[Rating], variant: str, command: str, date: str
                     *, measured: bool) -> Thresholds:
     """The thirds of ``ratings``: the ratings at one third and two thirds."""
     if not ratings:
-        raise LucieError(f"no deal of {variant} could be rated to place the thresholds")
+        raise LucieError(f"no deal of {variant} could be rated in time to place the "
+                         "difficulty thresholds: try a larger --seconds")
     ranked = sorted(ratings)
     n = len(ranked)
     return Thresholds(variant, ranked[n // 3], ranked[(2 * n) // 3], n, command, date,

@@ -138,6 +138,12 @@ def test_review_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path,
 def test_review_needs_a_game(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "review")
     assert code == 2 and "--load" in err
+    for bad in ("abc", "0", "²", "1e3", "9" * 40):
+        code, _, err = run(capsys, "review", "--game", bad)
+        assert code == 2 and "game id" in err and "Traceback" not in err
+    for bad in ("0", "-1", "nan", "inf", "x"):
+        code, _, err = run(capsys, "review", "--load", "g.json", "--seconds", bad)
+        assert code == 2 and "seconds" in err
 
 
 def test_review_budget(capsys: pytest.CaptureFixture[str], saved: Path) -> None:

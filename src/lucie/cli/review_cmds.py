@@ -9,9 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, deal_number, print_json, read_text
+from lucie.cli.common import add_json, add_variant, print_json, read_text
+from lucie.deals import MAX_DEAL
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
+from lucie.parsing import parse_int
 from lucie.rules import Rules
 from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
 
@@ -24,6 +26,18 @@ def _seconds(text: str) -> float:
     if not 0 < value < 1e7:
         raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 seconds")
     return value
+
+
+def _whole(what: str) -> Callable[[str], int]:
+    """argparse type for a whole number from 1 (named ``what`` in errors)."""
+
+    def read(text: str) -> int:
+        try:
+            return parse_int(text, what=what, low=1, high=MAX_DEAL)
+        except LucieError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return read
 
 
 def _add_cache(p: argparse.ArgumentParser) -> None:
@@ -71,7 +85,8 @@ def register(sub: Any) -> None:
     )
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--load", metavar="GAME.json", help="a saved game file ('-' for stdin)")
-    src.add_argument("--game", type=deal_number, metavar="ID", help="a game of the store, by id")
+    src.add_argument("--game", type=_whole("game id"), metavar="ID",
+                     help="a game of the store, by id")
     p.add_argument("--db", metavar="PATH", default=None,
                    help="with --game: the games database (default: $LUCIE_DB or the user "
                    "data dir)")
@@ -94,7 +109,7 @@ def register(sub: Any) -> None:
     p.add_argument("--difficulty", choices=DIFFICULTIES, required=True)
     p.add_argument("--seconds", type=_seconds, default=PICK_SECONDS, metavar="S",
                    help=f"time budget (default {PICK_SECONDS:g})")
-    p.add_argument("--seed", type=deal_number, default=None, metavar="N",
+    p.add_argument("--seed", type=_whole("seed"), default=None, metavar="N",
                    help="seed of the random deal numbers (default: random)")
     _add_cache(p)
     add_json(p)

@@ -284,3 +284,17 @@ def test_show_and_play_daily(capsys: pytest.CaptureFixture[str],
     assert code == 0 and played[0].deal == daily_deal(Rules(), today())
     code, _, err = run(capsys, "play", "--daily", "--deal", "3", "--plain")
     assert code == 2 and "--daily" in err
+
+
+def test_deal_difficulty_after_the_game() -> None:
+    """What the screens show at the end of a game agrees with what pick chose."""
+    from lucie.solver.difficulty import deal_difficulty
+
+    rules = Rules.parse("noredeal")
+    for difficulty in ("easy", "hard"):
+        pick = pick_deal(rules, difficulty, seed=8, cache=ValueCache(None))  # type: ignore[arg-type]
+        rated = deal_difficulty(rules, pick.deal, cache=ValueCache(None))
+        assert rated.difficulty == difficulty
+        assert rated.thresholds == TABLE["noredeal"]
+        solvable = search_deal(Position.deal(rules, pick.deal), frontier=False).solvable
+        assert rated.clearable is solvable

@@ -159,6 +159,56 @@ def estimate_thresholds(
                            time.strftime("%Y-%m-%d"), measured=False)
 
 
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A deal's difficulty as the screens show it once the game is over:
+    its third (None when its value is not settled in time), whether its
+    first deal can be cleared without a redeal (None: not decided), its
+    start value, and the thresholds used."""
+
+    difficulty: Difficulty | None
+    clearable: bool | None
+    value: Value
+    thresholds: Thresholds | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "difficulty": self.difficulty,
+            "clearable": self.clearable,
+            "value": self.value.to_json(),
+            "thresholds": self.thresholds.to_json() if self.thresholds else None,
+        }
+
+
+def deal_difficulty(
+    rules: Rules,
+    number: int,
+    *,
+    max_seconds: float = PICK_SECONDS,
+    deal_seconds: float = DEAL_SECONDS,
+    seed: int | None = 0,
+    cache: ValueCache | None = None,
+) -> Rated:
+    """The difficulty of deal ``number`` (easy, medium or hard) and whether
+    it is clearable, within ``max_seconds`` (thresholds estimated on demand
+    where :data:`TABLE` has none, from at most half the budget)."""
+    deadline = time.monotonic() + max_seconds
+    valuer = Valuer(rules, cache, seed=seed, deadline=deadline, search_seconds=deal_seconds,
+                    sample_seconds=deal_seconds)
+    value, rated = rate_deal(rules, number, valuer)
+    table = TABLE.get(rules.spec())
+    if table is None and rated is not None:
+        rng = random.Random(seed)
+        try:
+            table = estimate_thresholds(rules, valuer, rng,
+                                        deadline=time.monotonic() + max_seconds / 2)
+        except LucieError:
+            table = None
+    difficulty = table.classify(rated) if table is not None and rated is not None else None
+    valuer.cache.flush()
+    return Rated(difficulty, value.clears, value, table)
+
+
 def pick_deal(
     rules: Rules,
     difficulty: Difficulty,

@@ -106,7 +106,9 @@ def register(sub: Any) -> None:
         "medium, hard (thirds of the variant's deals by their winning chance).",
     )
     add_variant(p)
-    p.add_argument("--difficulty", choices=DIFFICULTIES, required=True)
+    p.add_argument("--difficulty", choices=DIFFICULTIES, required=True,
+                   help="clearable: the first deal can be cleared without a redeal; "
+                   "easy, medium, hard: thirds of the deals by winning chance")
     p.add_argument("--seconds", type=_seconds, default=PICK_SECONDS, metavar="S",
                    help=f"time budget (default {PICK_SECONDS:g})")
     p.add_argument("--seed", type=_whole("seed"), default=None, metavar="N",

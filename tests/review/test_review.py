@@ -260,3 +260,10 @@ def test_labels_are_monotonic(a: float, b: float, ca: int, cb: int) -> None:
     assert label_for(b, cb, is_best=True) == "best"
     if b <= BEST_LOSS and cb == 0:
         assert label_for(b, cb) == "best"
+
+
+def test_game_without_moves() -> None:
+    got = review(Game(Rules(), 5))
+    assert got.moves == () and got.mistakes == 0 and got.accuracy is None
+    assert got.start_value == got.final_value
+    assert got.start_value.kind in ("exact", "estimate")

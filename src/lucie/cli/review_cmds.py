@@ -173,6 +173,10 @@ def _progress(args: argparse.Namespace) -> tuple[Callable[[int, int], None] | No
     return plain, lambda: None
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def cmd_review(args: argparse.Namespace) -> int:
     from lucie.solver.review import review_game
 
@@ -204,8 +208,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     accuracy = "-" if review.accuracy is None else f"{review.accuracy:.0f}%"
     print(f"Final: {review.final_value}")
     print(f"Chance thrown away: {100 * review.thrown_away:.1f} points; accuracy {accuracy} "
-          f"(moves best or good); {counts['blunder']} blunders, {counts['mistake']} "
-          f"mistakes, {counts['inaccuracy']} inaccuracies")
+          f"(moves best or good); {_count(counts['blunder'], 'blunder')}, "
+          f"{_count(counts['mistake'], 'mistake')}, "
+          f"{_count(counts['inaccuracy'], 'inaccuracy', 'inaccuracies')}")
     costly = review.costliest()
     if costly:
         print("Costliest moves: " + ", ".join(

@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "lucie.cli.game_cmds",
     "lucie.cli.solver_cmds",
     "lucie.cli.odds_cmds",
+    "lucie.cli.review_cmds",
     "lucie.cli.store_cmds",
     "lucie.cli.web_cmds",
 )

@@ -16,6 +16,7 @@ from lucie.cli.common import (
     game_from_args,
     print_json,
 )
+from lucie.cli.review_cmds import add_daily, use_daily
 from lucie.engine import FAN_NAMES, Game, parse_moves
 from lucie.errors import LucieError
 from lucie.formats import (
@@ -33,6 +34,7 @@ def register(sub: Any) -> None:
                        description="Print the starting layout of a numbered deal.")
     add_variant(p)
     add_deal(p)
+    add_daily(p)
     add_json(p)
     p.add_argument("--plain-layout", action="store_true",
                    help="print only the layout text (no names), as --layout reads it")
@@ -61,6 +63,7 @@ def register(sub: Any) -> None:
                        "it is installed; --plain plays in plain line mode.")
     add_variant(p)
     add_deal(p)
+    add_daily(p)
     p.add_argument("--plain", action="store_true", help="plain line mode")
     p.add_argument("--db", metavar="PATH", default=None,
                    help="statistics and saved-games database (default: user data dir)")
@@ -102,6 +105,7 @@ def render(game: Game) -> str:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    use_daily(args)
     rules: Rules = args.variant or Rules()
     game = Game(rules, args.deal)
     if args.json:
@@ -144,6 +148,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    use_daily(args)
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty() and (
         importlib.util.find_spec("lucie.tui") is not None
         and importlib.util.find_spec("textual") is not None

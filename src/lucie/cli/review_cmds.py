@@ -1,0 +1,243 @@
+"""``lucie review`` and ``lucie pick``; the ``--daily`` option of ``play`` and ``show``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from lucie.cli.common import add_json, add_variant, print_json, read_text
+from lucie.deals import MAX_DEAL
+from lucie.engine import Game
+from lucie.errors import LucieError, SaveFileError
+from lucie.parsing import parse_int
+from lucie.rules import Rules
+from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < 1e7:
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 seconds")
+    return value
+
+
+def _whole(what: str) -> Callable[[str], int]:
+    """argparse type for a whole number from 1 (named ``what`` in errors)."""
+
+    def read(text: str) -> int:
+        try:
+            return parse_int(text, what=what, low=1, high=MAX_DEAL)
+        except LucieError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return read
+
+
+def _add_cache(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--cache", metavar="PATH", default=None,
+        help=f"value cache file (default: ${ENV_VAR} or the user cache dir; 'off' for none)",
+    )
+
+
+def _cache(text: str | None) -> ValueCache:
+    if text is None:
+        return ValueCache(default_cache_path())
+    if text.strip().lower() in {"off", "none", "memory"}:
+        return ValueCache(None)
+    return ValueCache(Path(text))
+
+
+def add_daily(p: argparse.ArgumentParser) -> None:
+    """The ``--daily`` option (the deal of the day, :mod:`lucie.daily`)."""
+    p.add_argument("--daily", action="store_true",
+                   help="the deal of the day: one per date (UTC) and variant, the same "
+                   "for everyone")
+
+
+def use_daily(args: argparse.Namespace) -> None:
+    """With ``--daily``, set ``args.deal`` to the deal of the day."""
+    if not getattr(args, "daily", False):
+        return
+    if args.deal is not None:
+        raise LucieError("give either --deal or --daily, not both")
+    from lucie.daily import daily_deal
+
+    args.deal = daily_deal(args.variant or Rules())
+
+
+def register(sub: Any) -> None:
+    from lucie.solver.difficulty import DIFFICULTIES, PICK_SECONDS
+    from lucie.solver.review import HINT_SECONDS, REVIEW_SECONDS
+
+    p = sub.add_parser(
+        "review", help="review a game move by move",
+        description="Review a saved game move by move: the winning chance before and "
+        "after each move, what it lost, a label (best, good, inaccuracy, mistake, "
+        "blunder) and the best move with the hint's words; then a summary.",
+    )
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--load", metavar="GAME.json", help="a saved game file ('-' for stdin)")
+    src.add_argument("--game", type=_whole("game id"), metavar="ID",
+                     help="a game of the store, by id")
+    p.add_argument("--db", metavar="PATH", default=None,
+                   help="with --game: the games database (default: $LUCIE_DB or the user "
+                   "data dir)")
+    p.add_argument("--seconds", type=_seconds, default=REVIEW_SECONDS, metavar="S",
+                   help=f"time budget of the whole review (default {REVIEW_SECONDS:g})")
+    p.add_argument("--hint-seconds", type=_seconds, default=HINT_SECONDS, metavar="S",
+                   help=f"time budget of each best move (default {HINT_SECONDS:g})")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_cache(p)
+    add_json(p)
+    p.set_defaults(func=cmd_review)
+
+    p = sub.add_parser(
+        "pick", help="a random deal number of a given difficulty",
+        description="Print a random deal number that fits a difficulty: clearable (the "
+        "first deal can be cleared without a redeal, proved by the solver), or easy, "
+        "medium, hard (thirds of the variant's deals by their winning chance).",
+    )
+    add_variant(p)
+    p.add_argument("--difficulty", choices=DIFFICULTIES, required=True,
+                   help="clearable: the first deal can be cleared without a redeal; "
+                   "easy, medium, hard: thirds of the deals by winning chance")
+    p.add_argument("--seconds", type=_seconds, default=PICK_SECONDS, metavar="S",
+                   help=f"time budget (default {PICK_SECONDS:g})")
+    p.add_argument("--seed", type=_whole("seed"), default=None, metavar="N",
+                   help="seed of the random deal numbers (default: random)")
+    _add_cache(p)
+    add_json(p)
+    p.set_defaults(func=cmd_pick)
+
+
+# ---------------------------------------------------------------------------
+
+
+def _load(args: argparse.Namespace) -> Game:
+    if args.load is not None:
+        if args.db is not None:
+            raise LucieError("--db goes with --game, not --load")
+        from lucie.formats import load_game
+
+        try:
+            return load_game(read_text(args.load))
+        except SaveFileError as exc:
+            raise SaveFileError(f"{args.load}: {exc}") from None
+    from lucie.store import Store, default_path
+
+    path = Path(args.db) if args.db else default_path()
+    if not path.exists():
+        raise LucieError(f"{path}: no such games database")
+    with Store(path) as store:
+        return store.game(args.game)
+
+
+def _progress(args: argparse.Namespace) -> tuple[Callable[[int, int], None] | None,
+                                                  Callable[[], None]]:
+    """A progress callback (a tqdm bar on stderr, else plain lines) and its closer."""
+    if args.no_progress:
+        return None, lambda: None
+    if importlib.util.find_spec("tqdm") is not None:
+        from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
+
+        bar: Any = None
+
+        def update(done: int, total: int) -> None:
+            nonlocal bar
+            if bar is None:
+                bar = tqdm(total=total, desc="review", unit="step", file=sys.stderr,
+                           leave=False)
+            bar.update(done - bar.n)
+
+        def close() -> None:
+            if bar is not None:
+                bar.close()
+
+        return update, close
+    shown = [-1]
+
+    def plain(done: int, total: int) -> None:
+        tenth = 10 * done // max(1, total)
+        if tenth != shown[0]:
+            shown[0] = tenth
+            print(f"review: {done}/{total}", file=sys.stderr, flush=True)
+
+    return plain, lambda: None
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from lucie.solver.review import review_game
+
+    game = _load(args)
+    cache = _cache(args.cache)
+    update, close = _progress(args)
+    try:
+        review = review_game(game, max_seconds=args.seconds, cache=cache,
+                             hint_seconds=args.hint_seconds, progress=update)
+    finally:
+        close()
+    if args.json:
+        print_json(review.to_json())
+        return 0
+    deal = f"deal {review.deal}" if review.deal is not None else "a custom layout"
+    print(f"Review of {game.rules.name()}, {deal}: {len(review.moves)} moves, "
+          f"{review.seconds:.1f} s")
+    print(f"Winning chance at the start: {review.start_value}")
+    for m in review.moves:
+        change = f"{m.value_before} -> {m.value_after}"
+        line = f"{m.index:4}. {m.move!s:7} {change:34} {m.label or '?'}"
+        if m.loss is not None and m.label not in (None, "best"):
+            line += f" (-{100 * m.loss:.1f} points)" if m.loss > 0 else (
+                f" (-{m.score_loss} cards of best score)")
+        if m.label not in ("best", None) and m.best_move is not None:
+            line += f"; better {m.best_move}: {m.text}"
+        print(line)
+    counts = review.counts()
+    accuracy = "-" if review.accuracy is None else f"{review.accuracy:.0f}%"
+    print(f"Final: {review.final_value}")
+    print(f"Chance thrown away: {100 * review.thrown_away:.1f} points; accuracy {accuracy} "
+          f"(moves best or good); {_count(counts['blunder'], 'blunder')}, "
+          f"{_count(counts['mistake'], 'mistake')}, "
+          f"{_count(counts['inaccuracy'], 'inaccuracy', 'inaccuracies')}")
+    costly = review.costliest()
+    if costly:
+        print("Costliest moves: " + ", ".join(
+            f"{m.index}. {m.move} (-{100 * (m.loss or 0.0):.1f})" for m in costly))
+    if review.budget_ran_out:
+        print(f"The time budget ({args.seconds:g} s) ran out: values marked ? were not "
+              "reached (try a larger --seconds).")
+    return 0
+
+
+def cmd_pick(args: argparse.Namespace) -> int:
+    from lucie.solver.difficulty import pick_deal
+
+    rules: Rules = args.variant or Rules()
+    cache = _cache(args.cache)
+    pick = pick_deal(rules, args.difficulty, max_seconds=args.seconds, seed=args.seed,
+                     cache=cache)
+    if args.json:
+        print_json(pick.to_json())
+        return 0
+    print(pick.deal)
+    how = ""
+    if pick.thresholds is not None:
+        th = pick.thresholds
+        how = (f"; thresholds measured on {th.sample} deals" if th.measured else
+               f"; no measured thresholds for {pick.variant}: estimated on demand from "
+               f"{th.sample} deals")
+    print(f"{pick.variant} deal {pick.deal}: {pick.difficulty}, winning chance "
+          f"{pick.value}{how}", file=sys.stderr)
+    return 0

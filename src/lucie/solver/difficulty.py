@@ -1,0 +1,281 @@
+"""Deals by difficulty: clearable, easy, medium, hard.
+
+``clearable``
+    the first deal can be cleared without any redeal: the exact verdict of
+    the one-deal solver (:func:`lucie.solver.deal.search_deal`, with
+    ``frontier=False``), proved for the deal picked.
+``easy``, ``medium``, ``hard``
+    thirds of the variant's deals by their winning chance under optimal
+    play: the value of the starting position (:meth:`lucie.solver.review.Valuer.value`:
+    1 for a deal that can be cleared at once, else the best stop's value
+    ``W`` of a random redeal, estimated).  Ties (many deals of a variant
+    without a redeal are worth exactly 0) are broken by the best score the
+    first deal can reach, where it is known (last deals); so a deal's
+    *rating* is the pair ``(chance, best score)``, compared in that order.
+    A deal rated below :attr:`Thresholds.hard_below` is hard, from
+    :attr:`Thresholds.easy_from` on easy, medium between.
+
+The thresholds were measured for the main variants by
+``scripts/difficulty_thresholds.py`` (:data:`TABLE`, each with its command,
+sample size and date).  For other rule sets they are computed on demand
+from a few deals' ratings (:func:`estimate_thresholds`), and the answer
+says so (:attr:`Thresholds.measured` is false).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Final, Literal, get_args
+
+from lucie.deals import random_deal_number
+from lucie.engine import Position
+from lucie.errors import LucieError
+from lucie.rules import Rules
+from lucie.solver.cache import ValueCache
+from lucie.solver.review import Value, Valuer
+
+Difficulty = Literal["clearable", "easy", "medium", "hard"]
+DIFFICULTIES: Final[tuple[Difficulty, ...]] = get_args(Difficulty)
+
+#: A deal's rating: its winning chance, then its best first-deal score (or 0).
+Rating = tuple[float, int]
+
+#: Default budgets: a whole pick, and each deal's searches within it.
+PICK_SECONDS: Final = 30.0
+DEAL_SECONDS: Final = 2.0
+#: Deals rated to place the thresholds when no table exists.
+ON_DEMAND_DEALS: Final = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Where a variant's thirds begin: ``hard_below`` and ``easy_from``
+    (ratings); how they were found (``command``, ``sample`` deals,
+    ``date``); ``measured``: from the table (else estimated on demand)."""
+
+    variant: str
+    hard_below: Rating
+    easy_from: Rating
+    sample: int
+    command: str
+    date: str
+    measured: bool = True
+
+    def classify(self, rating: Rating) -> Difficulty:
+        if rating < self.hard_below:
+            return "hard"
+        if rating >= self.easy_from:
+            return "easy"
+        return "medium"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "variant": self.variant,
+            "hard_below": list(self.hard_below),
+            "easy_from": list(self.easy_from),
+            "sample": self.sample,
+            "command": self.command,
+            "date": self.date,
+            "measured": self.measured,
+        }
+
+
+#: Measured thresholds per variant spec (see the module doc).
+_RUN_1: Final = ("python scripts/difficulty_thresholds.py --deals 300 --max-seconds 240 "
+                 "classic trefoil noredeal fan merci")
+_RUN_2: Final = ("python scripts/difficulty_thresholds.py --deals 1000 --max-seconds 300 "
+                 "classic noredeal fan")
+#: merci is missing: its values take minutes per deal from an empty cache
+#: (the run above rated one merci deal in 335 s); it is estimated on demand.
+TABLE: Final[dict[str, Thresholds]] = {
+    "classic": Thresholds("classic", (0.1181, 0), (0.1892, 0), 1000, _RUN_2, "2026-12-03"),
+    "trefoil": Thresholds("trefoil", (0.1354, 0), (0.1979, 0), 300, _RUN_1, "2026-12-03"),
+    "noredeal": Thresholds("noredeal", (0.0, 7), (0.0, 16), 1000, _RUN_2, "2026-12-03"),
+    "fan": Thresholds("fan", (0.0, 28), (1.0, 52), 361, _RUN_2, "2026-12-03"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """A picked deal: its number, difficulty and value (the rating's
+    chance, with its kind), the thresholds used (None for ``clearable``)
+    and the deals tried."""
+
+    variant: str
+    deal: int
+    difficulty: Difficulty
+    value: Value
+    thresholds: Thresholds | None
+    tried: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "variant": self.variant,
+            "deal": self.deal,
+            "difficulty": self.difficulty,
+            "value": self.value.to_json(),
+            "thresholds": self.thresholds.to_json() if self.thresholds else None,
+            "tried": self.tried,
+        }
+
+
+def rating(value: Value) -> Rating | None:
+    """A start value as a rating (None when it is not settled: a bound or unknown)."""
+    if value.chance is None or value.kind in ("bound", "unknown"):
+        return None
+    return (value.chance, value.best_score if value.best_score is not None else 0)
+
+
+def rate_deal(rules: Rules, number: int, valuer: Valuer) -> tuple[Value, Rating | None]:
+    """The value of deal ``number``'s start and its rating."""
+    value = valuer.value(Position.deal(rules, number))
+    return value, rating(value)
+
+
+def thresholds_from(ratings: list[Rating], variant: str, command: str, date: str,
+                    *, measured: bool) -> Thresholds:
+    """The thirds of ``ratings``: the ratings at one third and two thirds."""
+    if not ratings:
+        raise LucieError(f"no deal of {variant} could be rated in time to place the "
+                         "difficulty thresholds: try a larger --seconds")
+    ranked = sorted(ratings)
+    n = len(ranked)
+    return Thresholds(variant, ranked[n // 3], ranked[(2 * n) // 3], n, command, date,
+                      measured)
+
+
+def estimate_thresholds(
+    rules: Rules, valuer: Valuer, rng: random.Random, deals: int = ON_DEMAND_DEALS,
+    *, deadline: float | None = None,
+) -> Thresholds:
+    """Thresholds from ``deals`` random deals' ratings (fewer when
+    ``deadline``, a :func:`time.monotonic` time, comes first)."""
+    found: list[Rating] = []
+    for _ in range(deals):
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        _, rated = rate_deal(rules, random_deal_number(rng), valuer)
+        if rated is not None:
+            found.append(rated)
+    return thresholds_from(found, rules.spec(), "estimated on demand",
+                           time.strftime("%Y-%m-%d"), measured=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A deal's difficulty as the screens show it once the game is over:
+    its third (None when its value is not settled in time), whether its
+    first deal can be cleared without a redeal (None: not decided), its
+    start value, and the thresholds used."""
+
+    difficulty: Difficulty | None
+    clearable: bool | None
+    value: Value
+    thresholds: Thresholds | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "difficulty": self.difficulty,
+            "clearable": self.clearable,
+            "value": self.value.to_json(),
+            "thresholds": self.thresholds.to_json() if self.thresholds else None,
+        }
+
+
+def deal_difficulty(
+    rules: Rules,
+    number: int,
+    *,
+    max_seconds: float = PICK_SECONDS,
+    deal_seconds: float = DEAL_SECONDS,
+    seed: int | None = 0,
+    cache: ValueCache | None = None,
+) -> Rated:
+    """The difficulty of deal ``number`` (easy, medium or hard) and whether
+    it is clearable, within ``max_seconds`` (thresholds estimated on demand
+    where :data:`TABLE` has none, from at most half the budget)."""
+    deadline = time.monotonic() + max_seconds
+    valuer = Valuer(rules, cache, seed=seed, deadline=deadline, search_seconds=deal_seconds,
+                    sample_seconds=deal_seconds)
+    value, rated = rate_deal(rules, number, valuer)
+    table = TABLE.get(rules.spec())
+    if table is None and rated is not None:
+        rng = random.Random(seed)
+        try:
+            table = estimate_thresholds(rules, valuer, rng,
+                                        deadline=time.monotonic() + max_seconds / 2)
+        except LucieError:
+            table = None
+    difficulty = table.classify(rated) if table is not None and rated is not None else None
+    valuer.cache.flush()
+    return Rated(difficulty, value.clears, value, table)
+
+
+def pick_deal(
+    rules: Rules,
+    difficulty: Difficulty,
+    *,
+    max_seconds: float = PICK_SECONDS,
+    deal_seconds: float = DEAL_SECONDS,
+    seed: int | None = None,
+    cache: ValueCache | None = None,
+) -> Pick:
+    """A random deal number of ``rules`` that fits ``difficulty`` (see the
+    module doc), found within ``max_seconds``; each deal's searches get
+    ``deal_seconds``.  Raises :class:`LucieError` when none is found."""
+    if difficulty not in DIFFICULTIES:
+        raise LucieError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
+    rng = random.Random(seed) if seed is not None else random.Random()
+    deadline = time.monotonic() + max_seconds
+    spec = rules.spec()
+    if difficulty == "clearable":
+        return _pick_clearable(rules, rng, deadline, deal_seconds, max_seconds)
+    valuer = Valuer(rules, cache, seed=rng.randrange(2**32), deadline=deadline,
+                    search_seconds=deal_seconds, sample_seconds=deal_seconds)
+    table = TABLE.get(spec)
+    if table is None:
+        # at most half the budget, so that deals can be tried with them
+        table = estimate_thresholds(rules, valuer, rng,
+                                    deadline=time.monotonic() + max_seconds / 2)
+    tried = undecided = 0
+    while time.monotonic() < deadline:
+        number = random_deal_number(rng)
+        tried += 1
+        value, rated = rate_deal(rules, number, valuer)
+        if rated is None:
+            undecided += 1
+            continue
+        if table.classify(rated) == difficulty:
+            valuer.cache.flush()
+            return Pick(spec, number, difficulty, value, table, tried)
+    valuer.cache.flush()
+    raise LucieError(
+        f"no {difficulty} deal of {spec} found in {max_seconds:g} s ({tried} deals tried, "
+        f"{undecided} undecided): try a larger --seconds"
+    )
+
+
+def _pick_clearable(
+    rules: Rules, rng: random.Random, deadline: float, deal_seconds: float, max_seconds: float
+) -> Pick:
+    from lucie.solver.deal import search_deal
+
+    tried = undecided = 0
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        number = random_deal_number(rng)
+        tried += 1
+        result = search_deal(Position.deal(rules, number), frontier=False,
+                             max_seconds=min(deal_seconds, left))
+        if result.status == "solved":
+            return Pick(rules.spec(), number, "clearable",
+                        Value.exact(1.0, clears=True, best_score=52), None, tried)
+        undecided += result.status == "unknown"
+    raise LucieError(
+        f"no clearable deal of {rules.spec()} found in {max_seconds:g} s ({tried} deals "
+        f"tried, {undecided} undecided): try a larger --seconds"
+    )

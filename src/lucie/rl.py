@@ -45,6 +45,7 @@ from lucie.cards import DECK
 from lucie.deals import MAX_DEAL
 from lucie.engine import Game, Move
 from lucie.rules import Rules
+from lucie.text import render
 
 ENV_ID: Final = "lucie/LaBelleLucie-v0"
 
@@ -177,8 +178,6 @@ class LucieEnv(gym.Env[Obs, int]):
         return self._obs(), reward, terminated, truncated and not terminated, self._info()
 
     def render(self) -> str | None:
-        from lucie.cli.game_cmds import render
-
         return render(self.game)
 
     # -- helpers ------------------------------------------------------------

@@ -21,6 +21,20 @@ Traceback (most recent call last):
 ...
 lucie.errors.MoveError: a>b: 4S cannot go on TH (fans build down in suit)
 
+A player's move is played with :meth:`Game.play`: the move and the safe
+foundation moves autoplay makes after it form one :class:`Step`, which
+:meth:`Game.undo_step` takes back whole and :meth:`Game.redo_step` replays
+(``push``/``pop`` stay one move each, for the solver and for replays):
+
+>>> game = Game(Rules(), deal=2)
+>>> step = game.play("h>f")
+>>> step.text
+'AD from fan h to the foundation; autoplay sent 3 cards home'
+>>> game.undo_step().moves
+(Move.parse('h>f'), Move.parse('o>f'), Move.parse('b>f'), Move.parse('c>f'))
+>>> game.score
+0
+
 Every interface asks this module what is legal and applies moves through it;
 no other module moves a card.
 """
@@ -930,6 +944,18 @@ class Game:
     one.  ``position`` starts from a given position instead (a layout read
     from a file); its redeals are shuffled by a generator seeded with
     ``seed`` (random if not given), which is kept so the game replays.
+
+    The history is a flat list of moves (:attr:`moves`, what a saved game
+    holds) cut into the player's steps (:attr:`steps`).  :meth:`play`
+    records a move with its autoplay as one step, :meth:`push` one move as
+    a step of its own, :meth:`autoplay` the safe foundation moves as one
+    step.  A saved game is rebuilt by :meth:`push_all`, which groups each
+    move with exactly the autoplay moves that follow it: a game played with
+    autoplay on reloads into the same steps; one played with it off
+    reloads move by move, except where the player happened to play the
+    autoplay moves by hand right after a move (undo then takes them back
+    with it).  The redo list is of steps too; :meth:`pop` and :meth:`redo`
+    work one move at a time, even inside a step.
     """
 
     def __init__(

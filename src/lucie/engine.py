@@ -854,9 +854,10 @@ class Step:
     """One step of a game as a player sees it: a move and the foundation
     moves autoplay made after it, undone and redone together.
 
-    ``before`` is the position the step started from (not compared).
-    A step from :meth:`Game.autoplay` (the "send safe cards home"
-    command) has only foundation moves; ``move`` is then the first of them.
+    ``positions``: the position before each move, then the one after the
+    last (not compared).  A step from :meth:`Game.autoplay` (the "send
+    safe cards home" command) has only foundation moves; ``move`` is then
+    the first of them.
 
     >>> game = Game(Rules(), 2)
     >>> step = game.play("h>f")
@@ -864,10 +865,27 @@ class Step:
     (Move.parse('h>f'), (Move.parse('o>f'), Move.parse('b>f'), Move.parse('c>f')))
     >>> step.card, step.text
     (Card.parse('AD'), 'AD from fan h to the foundation; autoplay sent 3 cards home')
+    >>> step.texts[1]
+    'AS from fan o to the foundation'
     """
 
     moves: tuple[Move, ...]
-    before: Position = field(compare=False, repr=False)
+    positions: tuple[Position, ...] = field(compare=False, repr=False)
+
+    @property
+    def before(self) -> Position:
+        """The position the step started from."""
+        return self.positions[0]
+
+    @property
+    def after(self) -> Position:
+        """The position the step led to."""
+        return self.positions[-1]
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """What each of its moves did, in words (:meth:`Position.describe`)."""
+        return tuple(p.describe(m) for p, m in zip(self.positions, self.moves, strict=False))
 
     @property
     def move(self) -> Move:
@@ -1019,7 +1037,7 @@ class Game:
         out: list[Step] = []
         k = 0
         for n in self._steps:
-            out.append(Step(tuple(self._moves[k:k + n]), self._positions[k]))
+            out.append(Step(tuple(self._moves[k:k + n]), tuple(self._positions[k:k + n + 1])))
             k += n
         return tuple(out)
 
@@ -1076,6 +1094,10 @@ class Game:
         self._states.append(state)
         self._moves.append(move)
 
+    def _tail(self, n: int) -> Step:
+        """The last ``n`` moves as a step."""
+        return Step(tuple(self._moves[-n:]), tuple(self._positions[-n - 1:]))
+
     def _drop(self) -> Move:
         """Take back the last move (history only, the redo list untouched)."""
         move = self._moves.pop()
@@ -1092,8 +1114,8 @@ class Game:
         if self._redo and self._redo[-1] == step:
             self._redo.pop()
         elif self._redo and self._redo[-1].moves[:len(step.moves)] == step.moves:
-            rest = self._redo[-1].moves[len(step.moves):]
-            self._redo[-1] = Step(rest, self.position)
+            top, k = self._redo[-1], len(step.moves)
+            self._redo[-1] = Step(top.moves[k:], top.positions[k:])
         else:
             self._redo.clear()
 
@@ -1103,10 +1125,9 @@ class Game:
         the redo list unless the move is the one redo would play."""
         if isinstance(move, str):
             move = Move.parse(move)
-        before = self.position
         self._apply(move)
         self._steps.append(1)
-        self._redone(Step((move,), before))
+        self._redone(self._tail(1))
         return move
 
     def play(self, move: Move | str, *, autoplay: bool = True) -> Step:
@@ -1117,15 +1138,14 @@ class Game:
         illegal."""
         if isinstance(move, str):
             move = Move.parse(move)
-        before = self.position
         self._apply(move)
-        moves = [move]
+        n = 1
         if autoplay:
             for extra in autoplay_moves(self.position):
                 self._apply(extra)
-                moves.append(extra)
-        step = Step(tuple(moves), before)
-        self._steps.append(len(moves))
+                n += 1
+        step = self._tail(n)
+        self._steps.append(n)
         self._redone(step)
         return step
 
@@ -1157,7 +1177,7 @@ class Game:
             for extra in auto:
                 self._apply(extra)
             self._steps[-1] += len(auto)
-            self._redone(Step(tuple(auto), self.position))
+            self._redone(self._tail(len(auto)))
             number += len(auto)
 
     def pop(self) -> Move:
@@ -1166,9 +1186,10 @@ class Game:
         if not self._moves:
             raise MoveError("nothing to undo")
         self.resigned = False
-        move = self._drop()
-        self._redo.append(Step((move,), self.position))
-        return move
+        step = self._tail(1)
+        self._drop()
+        self._redo.append(step)
+        return step.move
 
     undo = pop
 
@@ -1179,10 +1200,9 @@ class Game:
             raise MoveError("nothing to undo")
         self.resigned = False
         n = self._steps[-1]
-        moves = tuple(self._moves[-n:])
+        step = self._tail(n)
         for _ in range(n):
             self._drop()
-        step = Step(moves, self.position)
         self._redo.append(step)
         return step
 
@@ -1203,12 +1223,11 @@ class Game:
         if not self._redo:
             raise MoveError("nothing to redo")
         step = self._redo[-1]
-        before = self.position
         for move in step.moves:
             self._apply(move)
         self._steps.append(len(step.moves))
         self._redo.pop()
-        return Step(step.moves, before)
+        return self._tail(len(step.moves))
 
     def restart(self) -> None:
         """Back to the start of the deal (the steps can be redone)."""
@@ -1223,11 +1242,10 @@ class Game:
         one step; returns them (empty: nothing was played)."""
         moves = autoplay_moves(self.position)
         if moves:
-            before = self.position
             for move in moves:
                 self._apply(move)
             self._steps.append(len(moves))
-            self._redone(Step(tuple(moves), before))
+            self._redone(self._tail(len(moves)))
         return moves
 
     def describe(self, move: Move) -> str:

@@ -171,7 +171,8 @@ def test_steps_undo_and_redo_whole(rules: Rules, deal: int,
             all_autoplayed &= kind == "play"
             after = game.position
             after.check_cards()
-            assert step.before == before
+            assert step.before == before and step.after == after
+            assert step.positions == game.positions[-len(step.moves) - 1:]
             assert game.moves == before_moves + step.moves
             assert game.steps[-1] == step
             assert all(m.dst_kind == "foundation" for m in step.autoplayed)
@@ -202,6 +203,9 @@ def test_steps_undo_and_redo_whole(rules: Rules, deal: int,
         steps = game.steps
         assert tuple(m for s in steps for m in s.moves) == game.moves
         assert all(s.moves for s in steps)
+        assert all(len(s.positions) == len(s.moves) + 1 for s in steps + game.redo_steps)
+        if game.redo_steps:
+            assert game.redo_steps[0].before == game.position
         assert [s.before for s in steps] == [
             game.positions[sum(len(t.moves) for t in steps[:k])] for k in range(len(steps))
         ]

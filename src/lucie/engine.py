@@ -1127,7 +1127,8 @@ class Game:
             move = Move.parse(move)
         self._apply(move)
         self._steps.append(1)
-        self._redone(self._tail(1))
+        if self._redo:
+            self._redone(self._tail(1))
         return move
 
     def play(self, move: Move | str, *, autoplay: bool = True) -> Step:

@@ -36,11 +36,11 @@ from lucie.tui.screens import (
     VariantScreen,
     rules_help,
 )
-from lucie.tui.session import Opened, open_game
+from lucie.tui.session import open_game
 from lucie.tui.table import TableScreen, duration, glyphs
 from lucie.tui.widgets import CellsView, FanView, FoundationsView
 
-__all__ = ["LucieApp", "Opened", "Selection", "glyphs", "open_game"]
+__all__ = ["LucieApp", "Notice"]
 
 
 class Notice(NamedTuple):

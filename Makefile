@@ -32,6 +32,7 @@ test: $(VENV)/.test-installed
 lint: $(VENV)/.test-installed
 	$(BIN)/python -m ruff check src tests benchmarks
 	$(BIN)/python -m mypy
+	$(BIN)/lint-imports --no-cache
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/run.py $(ARGS)

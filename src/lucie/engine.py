@@ -21,6 +21,20 @@ Traceback (most recent call last):
 ...
 lucie.errors.MoveError: a>b: 4S cannot go on TH (fans build down in suit)
 
+A player's move is played with :meth:`Game.play`: the move and the safe
+foundation moves autoplay makes after it form one :class:`Step`, which
+:meth:`Game.undo_step` takes back whole and :meth:`Game.redo_step` replays
+(``push``/``pop`` stay one move each, for the solver and for replays):
+
+>>> game = Game(Rules(), deal=2)
+>>> step = game.play("h>f")
+>>> step.text
+'AD from fan h to the foundation; autoplay sent 3 cards home'
+>>> game.undo_step().moves
+(Move.parse('h>f'), Move.parse('o>f'), Move.parse('b>f'), Move.parse('c>f'))
+>>> game.score
+0
+
 Every interface asks this module what is legal and applies moves through it;
 no other module moves a card.
 """
@@ -28,10 +42,10 @@ no other module moves a card.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from lucie.cards import ACE, DECK, KING, SUITS, Card, format_cards
+from lucie.cards import ACE, DECK, KING, RANKS, SUITS, Card, format_cards
 from lucie.deals import (
     RandomState,
     Shuffler,
@@ -574,6 +588,58 @@ class Position:
     def is_legal(self, move: Move) -> bool:
         return self.why_illegal(move) is None
 
+    def moving_card(self, move: Move) -> Card | None:
+        """The card that ``move`` moves here (None for the redeal or an
+        empty source).
+
+        >>> Position.deal(Rules(), 1).moving_card(Move.parse("f>i"))
+        Card.parse('7D')
+        """
+        if move.src_kind == "fan":
+            return self.top(move.src) if 0 <= move.src < len(self.fans) else None
+        if move.src_kind == "cell":
+            return self.cells[move.src] if 0 <= move.src < len(self.cells) else None
+        if move.src_kind == "card":
+            return Card(move.src)
+        return None
+
+    def moves_from(self, src_kind: SourceKind, src: int) -> list[Move]:
+        """The legal moves of one picked card: the top of fan ``src``, cell
+        ``src``, or the card ``Card(src)`` (merci or take-back)."""
+        return [m for m in self.legal_moves() if m.src_kind == src_kind and m.src == src]
+
+    def merci_moves(self) -> list[Move]:
+        """The legal merci moves (a buried card lifted onto a fan)."""
+        if not self.merci_available:
+            return []
+        return [
+            m for m in self.legal_moves()
+            if m.src_kind == "card" and self.where(Card(m.src))[0] == "fan"
+        ]
+
+    def why_no_merci(self) -> str | None:
+        """None if a merci can be played now, else why not (in words).
+
+        >>> Position.deal(Rules.parse("classic"), 1).why_no_merci()
+        'this variant has no merci'
+        """
+        rules = self.rules
+        if not rules.merci:
+            return "this variant has no merci"
+        if self.merci_used:
+            return "the merci has already been used"
+        if self.redeals_left:
+            n = self.redeals_left
+            return (
+                f"the merci is only allowed in the last deal "
+                f"({n} redeal{'s' if n > 1 else ''} left)"
+            )
+        if self.merci_moves():
+            return None
+        if rules.redeal_only_when_stuck and self._plain_moves():
+            return "the merci only when no other move is left (strict rule)"
+        return "no buried card to lift"
+
     # -- applying moves -----------------------------------------------------
 
     def apply(self, move: Move) -> Position:
@@ -675,9 +741,42 @@ class Position:
         return f"{card} {src} {dst}"
 
     def __str__(self) -> str:
-        from lucie.formats import format_layout
-
         return format_layout(self)
+
+
+def format_foundations(position: Position) -> str:
+    """``C-5 D-0 H-A S-Q``."""
+    parts = []
+    for suit, n in enumerate(position.foundations):
+        parts.append(f"{SUITS[suit]}-{RANKS[n - 1] if n else '0'}")
+    return " ".join(parts)
+
+
+def format_layout(position: Position, *, foundations: bool | None = None) -> str:
+    """Layout text of a position (parsed back by
+    :func:`lucie.formats.parse_layout`).
+
+    The ``Foundations:`` line is written when a foundation holds a card
+    (or always with ``foundations=True``); trailing empty fans are left out.
+    """
+    lines: list[str] = []
+    if foundations or (foundations is None and position.score):
+        lines.append("Foundations: " + format_foundations(position))
+    if position.cells:
+        lines.append(
+            "Cells: " + " ".join("-" if c is None else str(c) for c in position.cells)
+        )
+    rules = position.rules
+    if position.redeals_left != rules.redeals:
+        lines.append(f"Redeals: {position.redeals_left}")
+    if position.merci_used:
+        lines.append("Merci: used")
+    fans = list(position.fans)
+    while fans and not fans[-1]:
+        fans.pop()
+    for fan in fans:
+        lines.append(" ".join(str(c) for c in fan) if fan else "-")
+    return "\n".join(lines)
 
 
 def _fan_name(index: int) -> str:
@@ -750,6 +849,69 @@ class Outcome:
         return self.status != "playing"
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a game as a player sees it: a move and the foundation
+    moves autoplay made after it, undone and redone together.
+
+    ``positions``: the position before each move, then the one after the
+    last (not compared).  A step from :meth:`Game.autoplay` (the "send
+    safe cards home" command) has only foundation moves; ``move`` is then
+    the first of them.
+
+    >>> game = Game(Rules(), 2)
+    >>> step = game.play("h>f")
+    >>> step.move, step.autoplayed
+    (Move.parse('h>f'), (Move.parse('o>f'), Move.parse('b>f'), Move.parse('c>f')))
+    >>> step.card, step.text
+    (Card.parse('AD'), 'AD from fan h to the foundation; autoplay sent 3 cards home')
+    >>> step.texts[1]
+    'AS from fan o to the foundation'
+    """
+
+    moves: tuple[Move, ...]
+    positions: tuple[Position, ...] = field(compare=False, repr=False)
+
+    @property
+    def before(self) -> Position:
+        """The position the step started from."""
+        return self.positions[0]
+
+    @property
+    def after(self) -> Position:
+        """The position the step led to."""
+        return self.positions[-1]
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """What each of its moves did, in words (:meth:`Position.describe`)."""
+        return tuple(p.describe(m) for p, m in zip(self.positions, self.moves, strict=False))
+
+    @property
+    def move(self) -> Move:
+        """The move the player chose."""
+        return self.moves[0]
+
+    @property
+    def autoplayed(self) -> tuple[Move, ...]:
+        """The foundation moves autoplay made after :attr:`move`."""
+        return self.moves[1:]
+
+    @property
+    def card(self) -> Card | None:
+        """The card the player's move moves (None for a redeal)."""
+        return self.before.moving_card(self.move)
+
+    @property
+    def text(self) -> str:
+        """What the step did, in words (no final full stop)."""
+        text = self.before.describe(self.move)
+        n = len(self.autoplayed)
+        if n:
+            text += f"; autoplay sent {n} card{'s' if n > 1 else ''} home"
+        return text
+
+
 class LegalMoves(Sequence[Move]):
     """A view of the legal moves of a position (python-chess style).
 
@@ -800,6 +962,18 @@ class Game:
     one.  ``position`` starts from a given position instead (a layout read
     from a file); its redeals are shuffled by a generator seeded with
     ``seed`` (random if not given), which is kept so the game replays.
+
+    The history is a flat list of moves (:attr:`moves`, what a saved game
+    holds) cut into the player's steps (:attr:`steps`).  :meth:`play`
+    records a move with its autoplay as one step, :meth:`push` one move as
+    a step of its own, :meth:`autoplay` the safe foundation moves as one
+    step.  A saved game is rebuilt by :meth:`push_all`, which groups each
+    move with exactly the autoplay moves that follow it: a game played with
+    autoplay on reloads into the same steps; one played with it off
+    reloads move by move, except where the player happened to play the
+    autoplay moves by hand right after a move (undo then takes them back
+    with it).  The redo list is of steps too; :meth:`pop` and :meth:`redo`
+    work one move at a time, even inside a step.
     """
 
     def __init__(
@@ -832,7 +1006,10 @@ class Game:
         self._positions: list[Position] = [start]
         self._states: list[RandomState] = [state]
         self._moves: list[Move] = []
-        self._redo: list[Move] = []
+        #: the length of each step, in order (their sum is len(_moves))
+        self._steps: list[int] = []
+        #: the undone steps, the next one to redo last
+        self._redo: list[Step] = []
         self.resigned = False
 
     # -- state -----------------------------------------------------------
@@ -847,6 +1024,7 @@ class Game:
 
     @property
     def moves(self) -> tuple[Move, ...]:
+        """Every move played, autoplayed ones included (the saved list)."""
         return tuple(self._moves)
 
     @property
@@ -854,8 +1032,23 @@ class Game:
         return tuple(self._positions)
 
     @property
+    def steps(self) -> tuple[Step, ...]:
+        """The history as the player's steps (see :class:`Step`)."""
+        out: list[Step] = []
+        k = 0
+        for n in self._steps:
+            out.append(Step(tuple(self._moves[k:k + n]), tuple(self._positions[k:k + n + 1])))
+            k += n
+        return tuple(out)
+
+    @property
     def redo_moves(self) -> tuple[Move, ...]:
         """Moves that :meth:`redo` would replay, next first."""
+        return tuple(m for step in reversed(self._redo) for m in step.moves)
+
+    @property
+    def redo_steps(self) -> tuple[Step, ...]:
+        """Steps that :meth:`redo_step` would replay, next first."""
         return tuple(reversed(self._redo))
 
     @property
@@ -901,68 +1094,159 @@ class Game:
         self._states.append(state)
         self._moves.append(move)
 
+    def _tail(self, n: int) -> Step:
+        """The last ``n`` moves as a step."""
+        return Step(tuple(self._moves[-n:]), tuple(self._positions[-n - 1:]))
+
+    def _drop(self) -> Move:
+        """Take back the last move (history only, the redo list untouched)."""
+        move = self._moves.pop()
+        self._positions.pop()
+        self._states.pop()
+        self._steps[-1] -= 1
+        if not self._steps[-1]:
+            self._steps.pop()
+        return move
+
+    def _redone(self, step: Step) -> None:
+        """After ``step`` was played: drop it from the redo list if it is the
+        step redo would play, else clear the redo list (a new line)."""
+        if self._redo and self._redo[-1] == step:
+            self._redo.pop()
+        elif self._redo and self._redo[-1].moves[:len(step.moves)] == step.moves:
+            top, k = self._redo[-1], len(step.moves)
+            self._redo[-1] = Step(top.moves[k:], top.positions[k:])
+        else:
+            self._redo.clear()
+
     def push(self, move: Move | str) -> Move:
-        """Play a move (a :class:`Move` or its text); raises :class:`MoveError`
-        naming the move and why it is illegal.  Clears the redo list unless
-        the move is the one redo would play."""
+        """Play one move, as a step of its own (no autoplay); raises
+        :class:`MoveError` naming the move and why it is illegal.  Clears
+        the redo list unless the move is the one redo would play."""
         if isinstance(move, str):
             move = Move.parse(move)
         self._apply(move)
-        if self._redo and self._redo[-1] == move:
-            self._redo.pop()
-        else:
-            self._redo.clear()
+        self._steps.append(1)
+        if self._redo:
+            self._redone(self._tail(1))
         return move
+
+    def play(self, move: Move | str, *, autoplay: bool = True) -> Step:
+        """Play a player's move and, with ``autoplay``, the safe foundation
+        moves after it (:func:`autoplay_moves`), as one :class:`Step` that
+        :meth:`undo_step` takes back whole.  Raises :class:`MoveError`
+        (naming the move and why) and changes nothing if the move is
+        illegal."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        self._apply(move)
+        n = 1
+        if autoplay:
+            for extra in autoplay_moves(self.position):
+                self._apply(extra)
+                n += 1
+        step = self._tail(n)
+        self._steps.append(n)
+        self._redone(step)
+        return step
 
     def push_all(self, moves: Iterable[Move | str]) -> None:
         """Play moves in order; an illegal one raises :class:`MoveError`
         that says its number in the list (1-based) and why, after the
-        moves before it were played."""
-        for number, move in enumerate(moves, 1):
+        moves before it were played.
+
+        This is how a game is rebuilt from its saved (flat) move list, so
+        the steps are rebuilt too: a move directly followed by exactly the
+        moves autoplay makes after it becomes one step with them, as
+        :meth:`play` records it; any other move is a step of its own.
+        """
+        todo = list(moves)
+        number = 0
+        while number < len(todo):
+            move = todo[number]
+            number += 1
             try:
-                self.push(move)
+                move = self.push(move)
             except MoveError as exc:
                 raise MoveError(f"move {number} ({move}) is illegal: {_reason(exc)}") from None
+            auto = autoplay_moves(self.position) if number < len(todo) else []
+            if not auto or len(todo) - number < len(auto):
+                continue
+            given = todo[number:number + len(auto)]
+            if [m if isinstance(m, Move) else _parse_or_none(m) for m in given] != auto:
+                continue
+            for extra in auto:
+                self._apply(extra)
+            self._steps[-1] += len(auto)
+            self._redone(self._tail(len(auto)))
+            number += len(auto)
 
     def pop(self) -> Move:
-        """Undo the last move and return it (it can be redone)."""
+        """Undo the last move (one move, even inside a step) and return it;
+        it can be redone."""
         if not self._moves:
             raise MoveError("nothing to undo")
         self.resigned = False
-        move = self._moves.pop()
-        self._positions.pop()
-        self._states.pop()
-        self._redo.append(move)
-        return move
+        step = self._tail(1)
+        self._drop()
+        self._redo.append(step)
+        return step.move
 
     undo = pop
+
+    def undo_step(self) -> Step:
+        """Undo the last step (the player's move and the cards autoplay sent
+        home after it) and return it; :meth:`redo_step` plays it again."""
+        if not self._moves:
+            raise MoveError("nothing to undo")
+        self.resigned = False
+        n = self._steps[-1]
+        step = self._tail(n)
+        for _ in range(n):
+            self._drop()
+        self._redo.append(step)
+        return step
 
     def peek(self) -> Move | None:
         """The last move played, or None."""
         return self._moves[-1] if self._moves else None
 
     def redo(self) -> Move:
-        """Play again the last undone move."""
+        """Play again the last undone move (one move)."""
         if not self._redo:
             raise MoveError("nothing to redo")
-        move = self._redo[-1]
-        self._apply(move)
-        self._redo.pop()
+        move = self._redo[-1].move
+        self.push(move)
         return move
 
+    def redo_step(self) -> Step:
+        """Play again the last undone step, as one step."""
+        if not self._redo:
+            raise MoveError("nothing to redo")
+        step = self._redo[-1]
+        for move in step.moves:
+            self._apply(move)
+        self._steps.append(len(step.moves))
+        self._redo.pop()
+        return self._tail(len(step.moves))
+
     def restart(self) -> None:
-        """Back to the start of the deal (the moves can be redone)."""
+        """Back to the start of the deal (the steps can be redone)."""
         while self._moves:
-            self.pop()
+            self.undo_step()
 
     def resign(self) -> None:
         self.resigned = True
 
     def autoplay(self) -> list[Move]:
-        """Play the safe foundation moves (see :func:`autoplay_moves`)."""
+        """Play the safe foundation moves (see :func:`autoplay_moves`) as
+        one step; returns them (empty: nothing was played)."""
         moves = autoplay_moves(self.position)
-        for move in moves:
-            self.push(move)
+        if moves:
+            for move in moves:
+                self._apply(move)
+            self._steps.append(len(moves))
+            self._redone(self._tail(len(moves)))
         return moves
 
     def describe(self, move: Move) -> str:
@@ -978,9 +1262,17 @@ class Game:
         other._positions = list(self._positions)
         other._states = list(self._states)
         other._moves = list(self._moves)
+        other._steps = list(self._steps)
         other._redo = list(self._redo)
         other.resigned = self.resigned
         return other
+
+
+def _parse_or_none(text: str) -> Move | None:
+    try:
+        return Move.parse(text)
+    except MoveError:
+        return None
 
 
 def _reason(exc: MoveError) -> str:
@@ -991,6 +1283,6 @@ def _reason(exc: MoveError) -> str:
 
 __all__ = [
     "ACE", "FAN_NAMES", "KING", "REDEAL", "Game", "LegalMoves", "Move", "Outcome",
-    "Position", "autoplay_moves", "format_cards", "format_moves", "parse_moves",
-    "safe_foundation_moves",
+    "Position", "Status", "Step", "autoplay_moves", "format_cards", "format_foundations",
+    "format_layout", "format_moves", "parse_moves", "safe_foundation_moves",
 ]

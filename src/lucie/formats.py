@@ -36,7 +36,15 @@ from typing import Any, Final
 
 from lucie.cards import DECK, RANKS, SUITS, Card
 from lucie.deals import check_deal_number
-from lucie.engine import FAN_NAMES, Game, Move, Position, format_moves
+from lucie.engine import (  # the layout text is written by the engine (Position.__str__)
+    FAN_NAMES,
+    Game,
+    Move,
+    Position,
+    format_foundations,
+    format_layout,
+    format_moves,
+)
 from lucie.errors import CardError, LayoutError, LucieError, MoveError, SaveFileError
 from lucie.rules import Rules
 
@@ -205,40 +213,6 @@ def _implied_foundations(on_table: set[Card]) -> tuple[int, int, int, int]:
             )
         counts[suit] = n
     return (counts[0], counts[1], counts[2], counts[3])
-
-
-def format_foundations(position: Position) -> str:
-    """``C-5 D-0 H-A S-Q``."""
-    parts = []
-    for suit, n in enumerate(position.foundations):
-        parts.append(f"{SUITS[suit]}-{RANKS[n - 1] if n else '0'}")
-    return " ".join(parts)
-
-
-def format_layout(position: Position, *, foundations: bool | None = None) -> str:
-    """Layout text of a position (parsed back by :func:`parse_layout`).
-
-    The ``Foundations:`` line is written when a foundation holds a card
-    (or always with ``foundations=True``); trailing empty fans are left out.
-    """
-    lines: list[str] = []
-    if foundations or (foundations is None and position.score):
-        lines.append("Foundations: " + format_foundations(position))
-    if position.cells:
-        lines.append(
-            "Cells: " + " ".join("-" if c is None else str(c) for c in position.cells)
-        )
-    rules = position.rules
-    if position.redeals_left != rules.redeals:
-        lines.append(f"Redeals: {position.redeals_left}")
-    if position.merci_used:
-        lines.append("Merci: used")
-    fans = list(position.fans)
-    while fans and not fans[-1]:
-        fans.pop()
-    for fan in fans:
-        lines.append(" ".join(str(c) for c in fan) if fan else "-")
-    return "\n".join(lines)
 
 
 def position_json(game: Game) -> dict[str, Any]:

@@ -20,8 +20,10 @@ then 52*F                   card k onto fan j (merci ``7H>g`` or take-back)
 ==========================  =====================================
 
 ``info["action_mask"]`` (and :meth:`LucieEnv.action_masks`) marks the legal
-ids.  An illegal action changes nothing, gives ``illegal_penalty`` (0 by
-default) and says why in ``info["illegal"]``.  The reward is the change in
+ids.  An action is played by :meth:`lucie.engine.Game.play` (with the
+engine's autoplay when ``autoplay=True``).  An illegal action changes
+nothing, gives ``illegal_penalty`` (0 by default) and says why in
+``info["illegal"]``.  The reward is the change in
 score (cards on the foundations), so an episode's return is the number
 of cards it sent home.
 
@@ -44,7 +46,9 @@ from gymnasium import spaces
 from lucie.cards import DECK
 from lucie.deals import MAX_DEAL
 from lucie.engine import Game, Move
+from lucie.errors import MoveError
 from lucie.rules import Rules
+from lucie.text import render
 
 ENV_ID: Final = "lucie/LaBelleLucie-v0"
 
@@ -125,13 +129,19 @@ class LucieEnv(gym.Env[Obs, int]):
       ``[place, depth]``: place 0 = foundation, 1..F = fan, F+1..F+C = cell;
       depth = cards above it in its fan (0 = the top);
     - ``redeals_left``, ``merci_available`` (0/1).
+
+    ``autoplay=True``: after each action the engine sends the safe cards
+    home too (:meth:`lucie.engine.Game.play`), and the reward counts them.
+    ``info["moves"]`` lists the moves an action made.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's API)
 
     def __init__(self, variant: str = "classic", *, max_steps: int = 1000,
-                 illegal_penalty: float = 0.0, render_mode: str | None = None) -> None:
+                 illegal_penalty: float = 0.0, autoplay: bool = False,
+                 render_mode: str | None = None) -> None:
         self.rules = Rules.parse(variant)
+        self.autoplay = autoplay
         self.actions = ActionSpace(self.rules.num_fans, self.rules.cells)
         self.max_steps = max_steps
         self.illegal_penalty = illegal_penalty
@@ -164,21 +174,21 @@ class LucieEnv(gym.Env[Obs, int]):
     def step(self, action: int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         move = self.actions.move(int(action))
         self._steps += 1
-        why = self.game.position.why_illegal(move)
         truncated = self._steps >= self.max_steps
-        if why is not None:
-            info = self._info()
-            info["illegal"] = f"{move}: {why}"
-            return self._obs(), self.illegal_penalty, False, truncated, info
         before = self.game.score
-        self.game.push(move)
+        try:
+            step = self.game.play(move, autoplay=self.autoplay)
+        except MoveError as exc:
+            info = self._info()
+            info["illegal"] = str(exc)
+            return self._obs(), self.illegal_penalty, False, truncated, info
         reward = float(self.game.score - before)
         terminated = self.game.outcome.finished
-        return self._obs(), reward, terminated, truncated and not terminated, self._info()
+        info = self._info()
+        info["moves"] = [str(m) for m in step.moves]
+        return self._obs(), reward, terminated, truncated and not terminated, info
 
     def render(self) -> str | None:
-        from lucie.cli.game_cmds import render
-
         return render(self.game)
 
     # -- helpers ------------------------------------------------------------

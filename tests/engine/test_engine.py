@@ -310,3 +310,132 @@ class TestAutoplay:
         for _ in moves:
             game.pop()
         assert game.score == 0
+
+
+# ---------------------------------------------------------------------------
+# Steps: a player's move with its autoplay, undone and redone whole
+# ---------------------------------------------------------------------------
+
+
+def test_play_records_the_move_and_its_autoplay_as_one_step() -> None:
+    game = Game(Rules(), 2)
+    start = game.position
+    step = game.play("h>f")
+    assert [str(m) for m in step.moves] == ["h>f", "o>f", "b>f", "c>f"]
+    assert step.card == C("AD")
+    assert step.text == "AD from fan h to the foundation; autoplay sent 3 cards home"
+    assert game.score == 4 and len(game.steps) == 1
+    assert step.texts == (
+        "AD from fan h to the foundation", "AS from fan o to the foundation",
+        "2S from fan b to the foundation", "3S from fan c to the foundation",
+    )
+    assert step.after == game.position
+    undone = game.undo_step()
+    assert undone == step and game.position == start and game.moves == ()
+    assert game.redo_moves == step.moves
+    assert game.redo_step() == step
+    assert game.score == 4
+
+
+def test_play_without_autoplay_is_one_move_and_illegal_changes_nothing() -> None:
+    game = Game(Rules(), 2)
+    step = game.play("h>f", autoplay=False)
+    assert step.moves == (Move.parse("h>f"),) and step.autoplayed == ()
+    with pytest.raises(MoveError, match=r"a>b: .* cannot go on"):
+        game.play("a>b")
+    assert game.moves == (Move.parse("h>f"),)
+
+
+def test_pop_still_takes_back_one_move_inside_a_step() -> None:
+    game = Game(Rules(), 2)
+    game.play("h>f")
+    assert str(game.pop()) == "c>f"
+    assert [len(s.moves) for s in game.steps] == [3]
+    assert str(game.redo()) == "c>f"
+    assert game.score == 4
+
+
+def test_pushing_the_undone_move_keeps_the_rest_of_its_step_to_redo() -> None:
+    game = Game(Rules(), 2)
+    game.play("h>f")
+    game.undo_step()
+    game.push("h>f")
+    assert [str(m) for m in game.redo_moves] == ["o>f", "b>f", "c>f"]
+    game.push("o>f")
+    game.undo_step()
+    other = next(m for m in game.legal_moves if str(m) != "o>f")
+    game.push(other)  # another line: the redo list is gone
+    assert game.redo_moves == ()
+
+
+def test_restart_undoes_every_step_and_they_can_be_redone() -> None:
+    game = Game(Rules(), 2)
+    game.play("h>f")
+    game.play(REDEAL)
+    game.restart()
+    assert game.moves == () and len(game.redo_steps) == 2
+    game.redo_step()
+    game.redo_step()
+    assert [str(m) for m in game.moves][:4] == ["h>f", "o>f", "b>f", "c>f"]
+    assert game.moves[4] == REDEAL
+
+
+def test_push_all_rebuilds_the_steps_of_a_saved_game() -> None:
+    game = Game(Rules(), 2)
+    game.play("h>f")
+    game.play(next(m for m in game.legal_moves if not m.is_redeal), autoplay=False)
+    replay = Game(Rules(), 2)
+    replay.push_all([str(m) for m in game.moves])
+    assert replay.steps == game.steps
+    assert [len(s.moves) for s in replay.steps] == [4, 1]
+
+
+def test_autoplay_command_is_one_step() -> None:
+    game = Game(Rules(), 2)
+    moves = game.autoplay()
+    assert len(moves) == 4 and len(game.steps) == 1
+    game.undo_step()
+    assert game.score == 0
+    assert game.autoplay() == moves and game.autoplay() == []
+
+
+def test_moving_card_names_the_card_of_every_kind_of_move() -> None:
+    p = pos("Foundations: C-Q D-K H-6 S-J\nCells: 7H -\nKS QS\nKC 8H 9H TH JH QH KH",
+            "reserve,foundation_takeback=on")
+    assert p.moving_card(Move.parse("a>2")) == C("QS")
+    assert p.moving_card(Move.parse("1>f")) == C("7H")
+    assert p.moving_card(Move.parse("JS>b")) == C("JS")
+    assert p.moving_card(REDEAL) is None
+    assert p.moving_card(Move.parse("2>a")) is None
+
+
+def test_why_no_merci_says_why_in_each_case() -> None:
+    assert Position.deal(Rules(), 1).why_no_merci() == "this variant has no merci"
+    merci = Rules.parse("merci")
+    game = Game(merci, 1)
+    assert game.position.why_no_merci() == (
+        "the merci is only allowed in the last deal (2 redeals left)"
+    )
+    game.push(REDEAL)
+    assert game.position.why_no_merci() == (
+        "the merci is only allowed in the last deal (1 redeal left)"
+    )
+    game.push(REDEAL)
+    p = game.position
+    assert p.why_no_merci() is None
+    lifts = p.merci_moves()
+    assert lifts and all(p.where(Card(m.src))[0] == "fan" for m in lifts)
+    assert set(lifts) <= set(p.legal_moves())
+    game.push(lifts[0])
+    assert game.position.why_no_merci() == "the merci has already been used"
+    assert game.position.merci_moves() == []
+    bare = pos("KS\nKC", "merci")
+    assert bare.why_no_merci() == "the merci is only allowed in the last deal (2 redeals left)"
+    from dataclasses import replace
+    assert replace(bare, redeals_left=0).why_no_merci() == "no buried card to lift"
+
+
+def test_moves_from_lists_the_moves_of_one_picked_card() -> None:
+    p = Position.deal(Rules(), 1)
+    assert [str(m) for m in p.moves_from("fan", 5)] == ["f>i"]
+    assert p.moves_from("fan", 0) == []

@@ -140,3 +140,76 @@ def test_moves_round_trip_through_text(rules: Rules, deal: int, picks: list[int]
     replay.push_all([str(m) for m in game.moves])
     assert replay.position == game.position
     assert all(name in FAN_NAMES for name in "abcdefghijklmnopqr")
+
+
+STEP_ACTIONS = st.lists(
+    st.tuples(st.sampled_from(["play", "play", "play", "plain", "auto", "undo_step",
+                               "redo_step", "pop", "redo"]),
+              st.integers(0, 10_000)),
+    min_size=1, max_size=50,
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=any_rules(), deal=st.integers(1, 10**6), actions=STEP_ACTIONS)
+def test_steps_undo_and_redo_whole(rules: Rules, deal: int,
+                                   actions: list[tuple[str, int]]) -> None:
+    """A step (a move and what autoplay sent home after it) is undone and
+    redone whole, restoring the positions exactly; the steps always cover
+    the move list; the 52 cards are always accounted for; a reloaded game
+    has the same steps whenever each was played with autoplay."""
+    game = Game(rules, deal)
+    all_autoplayed = True
+    for kind, pick in actions:
+        before = game.position
+        before_moves = game.moves
+        if kind in ("play", "plain"):
+            legal = list(game.legal_moves)
+            if not legal:
+                continue
+            step = game.play(legal[pick % len(legal)], autoplay=kind == "play")
+            all_autoplayed &= kind == "play"
+            after = game.position
+            after.check_cards()
+            assert step.before == before and step.after == after
+            assert step.positions == game.positions[-len(step.moves) - 1:]
+            assert game.moves == before_moves + step.moves
+            assert game.steps[-1] == step
+            assert all(m.dst_kind == "foundation" for m in step.autoplayed)
+            assert step.card == before.moving_card(step.move)
+            # undo takes back the whole step, exactly; redo replays it
+            assert game.undo_step() == step
+            assert game.position == before and game.moves == before_moves
+            assert game.redo_steps[0] == step
+            assert game.redo_step() == step
+            assert game.position == after
+        elif kind == "auto":
+            if game.autoplay():
+                all_autoplayed = False
+        elif kind == "undo_step" and game.can_undo:
+            step = game.undo_step()
+            assert game.moves + step.moves == before_moves
+            assert game.position == step.before
+        elif kind == "redo_step" and game.can_redo:
+            step = game.redo_step()
+            assert game.moves == before_moves + step.moves
+        elif kind == "pop" and game.can_undo:
+            game.pop()
+            all_autoplayed = False
+        elif kind == "redo" and game.can_redo:
+            game.redo()
+            all_autoplayed = False
+        game.position.check_cards()
+        steps = game.steps
+        assert tuple(m for s in steps for m in s.moves) == game.moves
+        assert all(s.moves for s in steps)
+        assert all(len(s.positions) == len(s.moves) + 1 for s in steps + game.redo_steps)
+        if game.redo_steps:
+            assert game.redo_steps[0].before == game.position
+        assert [s.before for s in steps] == [
+            game.positions[sum(len(t.moves) for t in steps[:k])] for k in range(len(steps))
+        ]
+    again = load_game(save_game(game))
+    assert again.position == game.position and again.moves == game.moves
+    if all_autoplayed:
+        assert again.steps == game.steps

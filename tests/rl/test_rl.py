@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from lucie.engine import Game
+from lucie.engine import Game, Move
 from lucie.rl import ENV_ID, ActionSpace, LucieEnv
 from lucie.rules import VARIANTS
 
@@ -63,3 +63,23 @@ def test_registered_with_gymnasium() -> None:
     obs, info = env.reset(seed=1)
     assert int((obs["cards"][:, 0] == 0).sum()) == 4  # aces start home
     assert info["deal"] is not None
+
+
+def test_autoplay_sends_safe_cards_home_in_the_same_action() -> None:
+    env = LucieEnv("classic", autoplay=True)
+    _, info = env.reset(options={"deal": 2})
+    shadow = Game(VARIANTS["classic"].rules, 2)
+    step = shadow.play("h>f")
+    action = env.actions.index(step.move)
+    assert info["action_mask"][action]
+    _, reward, _, _, info = env.step(action)
+    assert info["moves"] == [str(m) for m in step.moves] and len(step.moves) > 1
+    assert reward == len(step.moves) == info["score"]
+    assert env.game.steps == shadow.steps
+
+
+def test_illegal_action_says_why() -> None:
+    env = LucieEnv("classic")
+    env.reset(options={"deal": 1})
+    _, _, _, _, info = env.step(env.actions.index(Move.parse("a>b")))
+    assert info["illegal"] == "a>b: 4S cannot go on TH (fans build down in suit)"

@@ -270,17 +270,45 @@ async def test_leaving_a_played_game_asks_and_counts_it(store: Store) -> None:
         assert store.stats("kim", "classic").games == 1
 
 
-async def test_autoplay_moves_are_undoable(store: Store) -> None:
+async def test_autoplay_moves_are_undone_as_one_step(store: Store) -> None:
+    """x sends the safe cards home as one step: u takes them all back, y
+    sends them again (as PySolFC undoes an autoplay)."""
     app = LucieApp(store, "kim", Rules(), 2, clock=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("x")
         await pilot.pause()
-        n = len(app.game.moves)
-        assert n >= 1 and all(m.dst_kind == "foundation" for m in app.game.moves)
+        sent = app.game.moves
+        assert len(sent) > 1 and all(m.dst_kind == "foundation" for m in sent)
         await pilot.press("u")
         await pilot.pause()
-        assert len(app.game.moves) == n - 1
+        assert app.game.moves == () and store.game(app.game_id).moves == ()
+        assert "Undone: AD from fan h to the foundation" in app.message.replace("A♦", "AD")
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.game.moves == sent
+
+
+async def test_a_move_and_its_autoplay_are_undone_together(store: Store) -> None:
+    app = LucieApp(store, "kim", Rules(), 2, clock=False, autoplay=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        start = app.game.position
+        await pilot.press("h", "enter")
+        await pilot.pause()
+        assert [str(m) for m in app.game.moves] == ["h>f", "o>f", "b>f", "c>f"]
+        assert "autoplay sent 3 cards home" in app.message
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.game.position == start
+        await pilot.press("y")
+        await pilot.pause()
+        assert len(app.game.moves) == 4
+    # a resumed game undoes by the same steps
+    again = LucieApp(store, "kim", clock=False)
+    assert again.resumed and len(again.game.moves) == 4
+    assert len(again.controller.undo().undone.moves) == 4  # type: ignore[union-attr]
+    assert again.game.position == start
 
 
 async def test_resume_where_it_was_left(store: Store) -> None:

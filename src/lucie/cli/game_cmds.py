@@ -17,16 +17,11 @@ from lucie.cli.common import (
     print_json,
 )
 from lucie.cli.review_cmds import add_daily, use_daily
-from lucie.engine import FAN_NAMES, Game, parse_moves
+from lucie.engine import Game, parse_moves
 from lucie.errors import LucieError
-from lucie.formats import (
-    DISPLAY_SEPARATOR,
-    format_foundations,
-    format_layout,
-    position_json,
-    save_game,
-)
+from lucie.formats import format_layout, position_json, save_game
 from lucie.rules import VARIANTS, Rules
+from lucie.text import render as render  # also used by cli.plain
 
 
 def register(sub: Any) -> None:
@@ -76,32 +71,6 @@ def register(sub: Any) -> None:
 
 
 # ---------------------------------------------------------------------------
-
-
-def render(game: Game) -> str:
-    """The position of a game as text for people: a header, the
-    foundations, then one line per fan with its letter."""
-    p = game.position
-    rules = p.rules
-    deal = f"deal {game.deal}" if game.deal is not None else f"custom layout (seed {game.seed})"
-    extras = [f"score {p.score}/52", f"redeals left {p.redeals_left}"]
-    if rules.merci:
-        extras.append(
-            "merci used" if p.merci_used else (
-                "merci available" if p.merci_available else "merci in the last deal"
-            )
-        )
-    lines = [DISPLAY_SEPARATOR.join([f"{rules.name()}, {deal}", *extras])]
-    lines.append("Foundations: " + format_foundations(p))
-    if p.cells:
-        lines.append(
-            "Cells: " + "  ".join(
-                f"{i + 1}:{'-' if c is None else c}" for i, c in enumerate(p.cells)
-            )
-        )
-    for i, fan in enumerate(p.fans):
-        lines.append(f"  {FAN_NAMES[i]}: " + (" ".join(str(c) for c in fan) if fan else "-"))
-    return "\n".join(lines)
 
 
 def cmd_show(args: argparse.Namespace) -> int:

@@ -23,11 +23,12 @@ KEYS_HELP = """\
 - **Enter**, **Space** or **.**: send the picked card to its foundation (home)
 - **1 … 8**: pick a free cell, or move the picked card to that cell
 - **Esc**: drop the picked card
-- **u** or **Ctrl+Z**: undo (as far back as you like); **y** or **Ctrl+Y**: redo
+- **u** or **Ctrl+Z**: undo your last move, with the cards autoplay sent home
+  after it (as far back as you like); **y** or **Ctrl+Y**: redo
 - **s**: redeal: gather, shuffle and deal again (asks first while moves remain)
 - **w**: the merci: pick a buried card (its fan letter, then its number), then
   the fan it goes on
-- **x**: send every safe card home now (ordinary moves: undo takes them back);
+- **x**: send every safe card home now (**u** takes them all back);
   **F6** or **Ctrl+A**: autoplay after each move, on or off
 - **t**: a hint: what to play next and why (highlighted in blue)
 - **v** or **F3**: choose the variant (a new game starts)

@@ -17,7 +17,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
-from lucie.cards import SUIT_GLYPHS, SUITS, Card
+from lucie.cards import SUIT_GLYPHS, Card
 from lucie.engine import FAN_NAMES, Position
 
 #: Width of a card tile (`` K♥ `` or ``10♥ ``).
@@ -333,7 +333,3 @@ class Line(Widget):
 
     def render(self) -> Text:
         return self.text
-
-
-def suit_name(suit: int) -> str:
-    return {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[SUITS[suit]]

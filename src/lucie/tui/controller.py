@@ -1,0 +1,436 @@
+"""What the keys and clicks of the table mean, without Textual.
+
+:class:`TableController` holds the game and the player's pick (a fan's
+top card, a cell, or a card lifted by the merci), and turns each key or
+click into engine calls: it asks the engine which moves the picked card
+has, plays a move with :meth:`lucie.engine.Game.play` (one undoable step,
+with the autoplay when it is on) and says what happened, or why not.  It
+returns a :class:`Reply` for the app to show; :meth:`TableController.board`
+is the snapshot the app draws.
+
+>>> from lucie.engine import Game
+>>> table = TableController(Game(deal=1))
+>>> table.fan_key(5).text
+'7D from fan f: it can go to fan i.  Esc drops it.'
+>>> table.fan_key(8).text
+'7D from fan f onto 8D in fan i.'
+>>> table.undo().text
+'Undone: 7D from fan f onto 8D in fan i.'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from lucie.cards import Card
+from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position, Step
+from lucie.errors import MoveError
+
+SelKind = Literal["fan", "cell", "card"]
+#: How a message is shown: plain, ``info``, ``error`` (a refusal) or ``hint``.
+Kind = Literal["", "info", "error", "hint"]
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The picked card: the top of a fan, a cell, or a card (merci, take-back)."""
+
+    kind: SelKind
+    index: int  # fan index, cell index, or the card's int value
+
+    def matches(self, move: Move) -> bool:
+        return move.src_kind == self.kind and move.src == self.index
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What an input did.
+
+    ``text``: the message to show (None: keep the current one);
+    ``step``: the step played or redone; ``undone``: the step taken back;
+    ``confirm``: a question to ask before playing :attr:`pending` (a
+    redeal while moves remain); ``restarted``: back to the deal's start.
+    """
+
+    text: str | None = None
+    kind: Kind = ""
+    step: Step | None = None
+    undone: Step | None = None
+    confirm: str | None = None
+    pending: Move | None = None
+    restarted: bool = False
+
+    @property
+    def changed(self) -> bool:
+        """Whether the game changed (to save)."""
+        return self.step is not None or self.undone is not None or self.restarted
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Everything the table shows, as one comparable value (the app keeps
+    it in a reactive attribute and redraws when it changes)."""
+
+    position: Position
+    moves: int
+    selection: Selection | None
+    targets: tuple[Move, ...]
+    hint: Move | None
+    merci_mode: bool
+    merci_fan: int | None
+    auto: bool
+
+    def selected_card(self) -> tuple[int, int] | None:
+        """The fan and index in it of the picked card, if it lies in a fan."""
+        sel, p = self.selection, self.position
+        if sel is not None and sel.kind == "fan" and p.fans[sel.index]:
+            return sel.index, len(p.fans[sel.index]) - 1
+        if sel is not None and sel.kind == "card":
+            card = Card(sel.index)
+            kind, where = p.where(card)
+            if kind == "fan":
+                return where, p.fans[where].index(card)
+        return None
+
+    def merci_marks(self, fan: int) -> bool:
+        """Whether fan ``fan`` shows the cards the merci may lift."""
+        return self.merci_mode and self.selection is None and (
+            self.merci_fan is None or self.merci_fan == fan
+        )
+
+
+def _sentence(text: str) -> str:
+    return text[0].upper() + text[1:] + "."
+
+
+class TableController:
+    """The table's interaction: selection, picking a card, choosing a
+    target, and the commands (undo, redo, redeal, merci, autoplay)."""
+
+    def __init__(self, game: Game, *, autoplay: bool = False) -> None:
+        self.auto = autoplay
+        self.game = game
+        self.selection: Selection | None = None
+        self.merci_mode = False
+        self.merci_fan: int | None = None
+        self.hint_move: Move | None = None
+
+    def reset(self, game: Game) -> None:
+        """Play another game from now on (nothing picked)."""
+        self.game = game
+        self._drop()
+        self.hint_move = None
+
+    def board(self) -> Board:
+        sel = self.selection
+        return Board(
+            self.game.position, len(self.game.moves), sel,
+            tuple(self.moves_of(sel)) if sel is not None else (),
+            self.hint_move, self.merci_mode, self.merci_fan, self.auto,
+        )
+
+    # -- the pick --------------------------------------------------------
+
+    def moves_of(self, sel: Selection) -> list[Move]:
+        """The legal moves of the picked card."""
+        return self.game.position.moves_from(sel.kind, sel.index)
+
+    def _drop(self) -> bool:
+        had = self.selection is not None or self.merci_mode
+        self.selection = None
+        self.merci_mode = False
+        self.merci_fan = None
+        return had
+
+    def drop(self, text: str = "Dropped.") -> Reply:
+        """Put the picked card (or the merci) back; says ``text`` if one was."""
+        return Reply(text if self._drop() else None)
+
+    def _targets_text(self, sel: Selection) -> str:
+        names: list[str] = []
+        for m in self.moves_of(sel):
+            if m.dst_kind == "foundation":
+                names.append("home (Enter)")
+            elif m.dst_kind == "cell":
+                names.append(f"cell {m.dst + 1}")
+            else:
+                names.append(f"fan {FAN_NAMES[m.dst]}")
+        unique = list(dict.fromkeys(names))
+        return "it can go to " + ", ".join(unique) if unique else "it has no move now"
+
+    def select(self, sel: Selection) -> Reply:
+        p = self.game.position
+        self.selection = sel
+        self.hint_move = None
+        if sel.kind == "fan":
+            where = f"fan {FAN_NAMES[sel.index]}"
+        elif sel.kind == "cell":
+            where = f"cell {sel.index + 1}"
+        else:
+            where = "the merci" if p.where(Card(sel.index))[0] == "fan" else "its foundation"
+        card = p.moving_card(Move(sel.kind, sel.index, "foundation", -1))
+        return Reply(f"{card} from {where}: {self._targets_text(sel)}.  Esc drops it.")
+
+    def _to(self, kind: Literal["fan", "cell", "foundation"], dst: int) -> Reply:
+        sel = self.selection
+        assert sel is not None
+        return self.play(Move(sel.kind, sel.index, kind, dst))
+
+    def _quick_move(self, sel: Selection) -> Reply:
+        """The same place twice: home if it can go, else its only place."""
+        moves = self.moves_of(sel)
+        home = [m for m in moves if m.dst_kind == "foundation"]
+        if home:
+            return self.play(home[0])
+        fans = [m for m in moves if m.dst_kind == "fan"]
+        if len(fans) == 1:
+            return self.play(fans[0])
+        if len(fans) > 1:
+            # keep the card picked: the player now names the fan
+            return Reply("It can go to several fans: pick one with its letter.")
+        return self.drop()
+
+    # -- keys --------------------------------------------------------------
+
+    def key(self, key: str, character: str | None) -> Reply | None:
+        """Fan letters, cell digits, the foundation keys and Esc; None for
+        any other key."""
+        ch = (character or "").lower()
+        n = self.game.rules.num_fans
+        if len(ch) == 1 and "a" <= ch <= "r" and key != "ctrl+a":
+            i = FAN_NAMES.index(ch)
+            if i >= n:
+                return Reply(f"There is no fan {ch} in {self.game.rules.name()} "
+                             f"(fans a to {FAN_NAMES[n - 1]}).", "error")
+            return self.fan_key(i)
+        if len(ch) == 1 and "1" <= ch <= "9":
+            return self.digit_key(int(ch))
+        if key in ("enter", "space", "full_stop"):
+            return self.home_key()
+        if key == "escape":
+            if self.selection is not None or self.merci_mode:
+                return self.drop()
+            if self.hint_move is not None:
+                self.hint_move = None
+                return Reply("")
+            return Reply()
+        return None
+
+    def fan_key(self, i: int) -> Reply:
+        sel = self.selection
+        if self.merci_mode and sel is None:
+            return self._merci_pick_fan(i)
+        if sel is None:
+            if not self.game.position.fans[i]:
+                return Reply(f"Fan {FAN_NAMES[i]} is empty.", "error")
+            return self.select(Selection("fan", i))
+        if sel.kind == "fan" and sel.index == i:
+            return self._quick_move(sel)
+        return self._to("fan", i)
+
+    def digit_key(self, number: int) -> Reply:
+        if self.merci_mode and self.selection is None:
+            if self.merci_fan is None:
+                return Reply("Merci: first press the letter of the fan with the buried card.",
+                             "error")
+            fan = self.game.position.fans[self.merci_fan]
+            if not 1 <= number < len(fan):
+                return Reply(f"Fan {FAN_NAMES[self.merci_fan]} has buried cards 1 to "
+                             f"{len(fan) - 1}.", "error")
+            return self._merci_choose(fan[number - 1])
+        return self.cell_key(number - 1)
+
+    def cell_key(self, cell: int, clicked: bool = False, chain: int = 1) -> Reply:
+        p = self.game.position
+        sel = self.selection
+        if not p.cells:
+            return Reply("This variant has no free cells.", "error")
+        if cell >= len(p.cells):
+            return Reply(f"There is no cell {cell + 1} (cells 1 to {len(p.cells)}).", "error")
+        if sel is None:
+            if p.cells[cell] is None:
+                return Reply(f"Cell {cell + 1} is empty.", "error")
+            if chain >= 2:
+                return self.play(Move("cell", cell, "foundation", -1))
+            return self.select(Selection("cell", cell))
+        if sel.kind == "cell" and sel.index == cell:
+            return self.drop() if clicked and chain < 2 else self._quick_move(sel)
+        return self._to("cell", cell)
+
+    def home_key(self) -> Reply:
+        if self.selection is None:
+            return Reply("Pick a card first (its fan letter), then Enter sends it home.",
+                         "error")
+        return self._to("foundation", -1)
+
+    # -- clicks --------------------------------------------------------------
+
+    def fan_clicked(self, i: int, card: int | None, chain: int) -> Reply:
+        """A click on fan ``i`` (on its card number ``card``, or elsewhere)."""
+        fan = self.game.position.fans[i]
+        sel = self.selection
+        if self.merci_mode and sel is None:
+            if card is not None and card < len(fan) - 1:
+                return self._merci_choose(fan[card])
+            return self._merci_pick_fan(i)
+        if chain >= 2 and fan:
+            # a double click: the first click picked the fan's top card
+            return self.play(Move("fan", i, "foundation", -1))
+        if sel is None:
+            if not fan:
+                return Reply(f"Fan {FAN_NAMES[i]} is empty.", "error")
+            return self.select(Selection("fan", i))
+        if sel.kind == "fan" and sel.index == i:
+            return self.drop()
+        return self._to("fan", i)
+
+    def foundation_clicked(self, suit: int | None) -> Reply:
+        p = self.game.position
+        if self.selection is not None:
+            return self._to("foundation", -1)
+        if suit is not None and p.rules.foundation_takeback:
+            top = p.foundation_top(suit)
+            if top is not None:
+                return self.select(Selection("card", int(top)))
+        return Reply("Pick a card first, then click the foundations to send it home.", "error")
+
+    # -- the merci -------------------------------------------------------------
+
+    def merci(self) -> Reply:
+        """Start the merci (or put it off when started)."""
+        if self.merci_mode:
+            return self.drop("Merci put off.")
+        why = self.game.position.why_no_merci()
+        if why is not None:
+            return Reply(f"Not allowed: {why}.", "error")
+        self._drop()
+        self.merci_mode = True
+        self.hint_move = None
+        return Reply("Merci: click the buried card to lift, or press its fan letter.  "
+                     "w or Esc puts it off.", "hint")
+
+    def _merci_pick_fan(self, i: int) -> Reply:
+        fan = self.game.position.fans[i]
+        if len(fan) < 2:
+            return Reply(f"Fan {FAN_NAMES[i]} has no buried card.", "error")
+        if len(fan) == 2:
+            return self._merci_choose(fan[0])
+        self.merci_fan = i
+        choices = "  ".join(f"{k + 1} {c}" for k, c in enumerate(fan[:-1]))
+        return Reply(f"Merci from fan {FAN_NAMES[i]}: press {choices}", "hint")
+
+    def _merci_choose(self, card: Card) -> Reply:
+        self.merci_fan = None
+        self.select(Selection("card", int(card)))
+        return Reply(f"Merci: {card} lifted; now pick the fan it goes on "
+                     "(its own included).  Esc puts it back.", "hint")
+
+    # -- playing -----------------------------------------------------------------
+
+    def play(self, move: Move) -> Reply:
+        """Play ``move`` (and the autoplay when it is on) as one step, or
+        say why not and change nothing (the pick stays)."""
+        try:
+            step = self.game.play(move, autoplay=self.auto)
+        except MoveError as exc:
+            why = str(exc).partition(": ")[2]
+            kept = "  (Esc drops the picked card.)" if self.selection is not None else ""
+            return Reply(f"Not allowed: {why}.{kept}", "error")
+        self._settle()
+        return Reply(_sentence(step.text), step=step)
+
+    def _settle(self) -> None:
+        self._drop()
+        self.hint_move = None
+
+    def undo(self) -> Reply:
+        """Take back the last step (a move and what autoplay sent home)."""
+        if not self.game.can_undo:
+            return Reply("Nothing to undo.", "error")
+        step = self.game.undo_step()
+        self._settle()
+        return Reply(f"Undone: {step.text}.", undone=step)
+
+    def redo(self) -> Reply:
+        if not self.game.can_redo:
+            return Reply("Nothing to redo.", "error")
+        step = self.game.redo_step()
+        self._settle()
+        return Reply(f"Redone: {step.text}.", step=step)
+
+    def redeal(self) -> Reply:
+        """Redeal, or ask first while other moves remain."""
+        p = self.game.position
+        why = p.why_illegal(REDEAL) if not self.game.resigned else "the game is over"
+        if why is not None:
+            return Reply(f"Not allowed: {why}.", "error")
+        useful = [m for m in p.legal_moves() if not m.is_redeal and m.src_kind != "card"]
+        if not useful:
+            return self.play(REDEAL)
+        n, left = len(useful), p.redeals_left
+        return Reply(confirm=(
+            f"{n} move{'s are' if n > 1 else ' is'} still possible, for example "
+            f"{p.describe(useful[0])}.\n"
+            f"Redeal anyway? ({left} redeal{'s' if left > 1 else ''} left)"
+        ), pending=REDEAL)
+
+    def send_home(self) -> Reply:
+        """Send every safe card home now, as one step."""
+        moves = self.game.autoplay() if not self.game.resigned else []
+        if not moves:
+            return Reply("No card can safely go home now.", "error")
+        self._settle()
+        step = self.game.steps[-1]
+        return Reply(f"Sent home: {' '.join(str(m) for m in moves)} (u takes them back).",
+                     step=step)
+
+    def toggle_autoplay(self) -> Reply:
+        self.auto = not self.auto
+        return Reply("Autoplay on: safe cards go home after each move." if self.auto
+                     else "Autoplay off.")
+
+    def restart(self) -> Reply:
+        self.game.restart()
+        self._settle()
+        return Reply("Back to the start (y redoes the moves).", restarted=True)
+
+    # -- hints -------------------------------------------------------------------
+
+    def show_hint(self, position: Position, move: Move | None, text: str) -> Reply | None:
+        """Show a hint computed for ``position`` (None if the player moved
+        meanwhile: the hint no longer applies)."""
+        if self.game.position != position:
+            return None
+        self._drop()
+        self.hint_move = move
+        if move is not None and not text:
+            text = position.describe(move)
+        if move is not None and text:
+            keys = self.keys_for(move)
+            if keys:
+                text = f"{text.rstrip('.')}.  Keys: {keys}"
+        return Reply(f"Hint: {text}" if text else "No hint.", "hint")
+
+    def keys_for(self, move: Move) -> str:
+        """The keys that play ``move`` (for hints)."""
+        if move.is_redeal:
+            return "s"
+        p = self.game.position
+        if move.src_kind == "fan":
+            src = FAN_NAMES[move.src]
+        elif move.src_kind == "cell":
+            src = str(move.src + 1)
+        else:
+            card = Card(move.src)
+            kind, where = p.where(card)
+            if kind != "fan":
+                return ""
+            src = f"w {FAN_NAMES[where]} {p.fans[where].index(card) + 1}"
+        if move.dst_kind == "foundation":
+            dst = "Enter"
+        elif move.dst_kind == "cell":
+            dst = str(move.dst + 1)
+        else:
+            dst = FAN_NAMES[move.dst]
+        return f"{src} {dst}"

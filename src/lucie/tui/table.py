@@ -1,0 +1,243 @@
+"""The table screen: its layout, and the drawing of a :class:`Board`.
+
+The screen draws what it is given (a :class:`~lucie.tui.controller.Board`,
+the header, the status line) and hands keys to its owner; the clicks on
+fans, foundations and cells bubble up to the app as the widgets' messages.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar, Final, Protocol
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from lucie.cards import Card
+from lucie.engine import Game
+from lucie.tui.controller import Board
+from lucie.tui.widgets import CellsView, FanLook, FanView, FoundationsView, Line
+
+_CARD_CODE: Final = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK])([CDHS])(?![A-Za-z0-9])")
+
+
+def glyphs(text: str) -> str:
+    """Card codes in a message shown with suit glyphs.
+
+    >>> glyphs("7C cannot go on TH (fans build down in suit)")
+    '7♣ cannot go on 10♥ (fans build down in suit)'
+    """
+    return _CARD_CODE.sub(lambda m: Card.parse(m.group(0)).glyph(), text)
+
+
+def duration(seconds: float) -> str:
+    """``m:ss``, or ``h:mm:ss`` from an hour on."""
+    s = int(seconds)
+    if s >= 3600:
+        return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+    return f"{s // 60}:{s % 60:02d}"
+
+
+class TableOwner(Protocol):
+    """What the table screen asks of the app."""
+
+    def table_key(self, key: str, character: str | None) -> bool:
+        """Handle a key of the table; True when it was used."""
+
+    def table_click(self) -> None:
+        """A click on the table outside the cards."""
+
+
+class TableScreen(Screen[None]):
+    """The table: header, foundations and cells, the fans, the status line."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("u", "app.undo", "Undo"),
+        Binding("ctrl+z", "app.undo", "Undo", show=False),
+        Binding("y", "app.redo", "Redo"),
+        Binding("ctrl+y", "app.redo", "Redo", show=False),
+        Binding("s", "app.redeal", "Redeal"),
+        Binding("w", "app.merci", "Merci", show=False),
+        Binding("t", "app.hint", "Hint"),
+        Binding("x", "app.autoplay", "Home", show=False),
+        Binding("f6,ctrl+a", "app.toggle_autoplay", "Auto", show=False),
+        Binding("v,f3", "app.variant", "Variant"),
+        Binding("f2,ctrl+n", "app.new_game", "New", show=False),
+        Binding("f4,ctrl+r", "app.restart", "Restart", show=False),
+        Binding("f5", "app.stats", "Stats", show=False),
+        Binding("question_mark,f1", "app.help", "Keys"),
+    ]
+
+    def __init__(self, owner: TableOwner) -> None:
+        super().__init__()
+        self.owner = owner
+        self.fan_views: list[FanView] = []
+        self.board: Board | None = None
+        self._columns = 0
+
+    def compose(self) -> ComposeResult:
+        yield Line("header")
+        with Horizontal(id="homes"):
+            yield FoundationsView()
+            yield CellsView()
+            yield Line("info")
+        yield Vertical(id="fans")
+        yield Line("status")
+        yield Footer()
+
+    def on_key(self, event: events.Key) -> None:
+        if self.owner.table_key(event.key, event.character):
+            event.stop()
+            event.prevent_default()
+
+    def on_click(self, event: events.Click) -> None:
+        self.owner.table_click()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.lay_out(event.size.width, event.size.height)
+
+    # -- layout ----------------------------------------------------------------
+
+    def lay_out(self, width: int, height: int, force: bool = False) -> None:
+        """Lay the fans out in as many columns as the width allows."""
+        if self.board is None:
+            return
+        n = self.board.position.rules.num_fans
+        columns = max(1, min(3, width // 38))
+        rows = -(-n // columns)
+        roomy = height >= rows * 3 + 8 and width >= 100
+        tall = roomy and height >= rows * 6 + 7
+        self.set_class(roomy, "roomy")
+        if columns == self._columns and not force and len(self.fan_views) == n:
+            for view in self.fan_views:
+                view.set_tall(tall)
+            self.draw(self.board)
+            return
+        self._columns = columns
+        box = self.query_one("#fans", Vertical)
+        box.remove_children()
+        self.fan_views = [FanView(i) for i in range(n)]
+        for view in self.fan_views:
+            view.tall = tall
+        row_boxes = []
+        for r in range(rows):
+            views = self.fan_views[r * columns:(r + 1) * columns]
+            row_boxes.append(
+                Horizontal(*views, classes="fan-row" + (" last" if r == rows - 1 else ""))
+            )
+        box.mount_all(row_boxes)
+        self.call_after_refresh(self._redraw)
+
+    def _redraw(self) -> None:
+        if self.board is not None:
+            self.draw(self.board)
+
+    def _space_rows(self) -> None:
+        """A blank line between rows of fans when they all still fit."""
+        if not self.fan_views or self._columns == 0:
+            return
+        avail = self.query_one("#fans", Vertical).content_size.height
+        if avail <= 0:
+            return
+        lines = 0
+        rows = -(-len(self.fan_views) // self._columns)
+        for r in range(rows):
+            views = self.fan_views[r * self._columns:(r + 1) * self._columns]
+            lines += max(
+                v.get_content_height(v.size, v.size, v.content_size.width or 36) for v in views
+            )
+        if self.has_class("roomy"):
+            lines += 2 * rows
+        self.set_class(lines + rows - 1 <= avail, "airy")
+
+    # -- drawing ---------------------------------------------------------------
+
+    def draw(self, board: Board) -> None:
+        """Draw the fans, foundations and cells of ``board``; a board of
+        another variant lays the fans out again first."""
+        old = self.board
+        self.board = board
+        if old is None or old.position.rules.num_fans != board.position.rules.num_fans:
+            size = self.size
+            self.lay_out(size.width, size.height, force=True)
+            return
+        p = board.position
+        legal = board.targets
+        fan_targets = {m.dst for m in legal if m.dst_kind == "fan"}
+        hint = board.hint
+        picked = board.selected_card()
+        for i, view in enumerate(self.fan_views):
+            if i >= len(p.fans):
+                continue
+            view.show(p.fans[i], FanLook(
+                selected=picked[1] if picked is not None and picked[0] == i else None,
+                target=i in fan_targets,
+                hint_src=hint is not None and hint.src_kind == "fan" and hint.src == i,
+                hint_dst=hint is not None and hint.dst_kind == "fan" and hint.dst == i,
+                merci=board.merci_marks(i),
+            ))
+        self.query_one(FoundationsView).show(
+            p, any(m.dst_kind == "foundation" for m in legal),
+            hint is not None and hint.dst_kind == "foundation",
+        )
+        self._draw_cells(board)
+        self._space_rows()
+
+    def _draw_cells(self, board: Board) -> None:
+        p, sel, hint = board.position, board.selection, board.hint
+        cells = self.query_one(CellsView)
+        cells.display = bool(p.cells)
+        if not p.cells:
+            return
+        marks: dict[int, str] = {m.dst: "target" for m in board.targets if m.dst_kind == "cell"}
+        if sel is not None and sel.kind == "cell":
+            marks[sel.index] = "selected"
+        if hint is not None and hint.src_kind == "cell":
+            marks.setdefault(hint.src, "hint")
+        cells.show(p.cells, marks)
+
+    def draw_header(self, game: Game, seconds: float | None, auto: bool) -> None:
+        """The title line (variant, deal, score, moves, clock) and the info
+        line (redeals, merci, autoplay)."""
+        p = game.position
+        deal = f"deal {game.deal}" if game.deal is not None else f"layout (seed {game.seed})"
+        right = f"score {p.score}/52  moves {len(game.moves)}"
+        if seconds is not None:
+            right += f"  {duration(seconds)}"
+        width = self.size.width or 80
+        name = p.rules.name()
+        if len(name) + len(deal) + len(right) + 6 > width:
+            name = p.rules.spec()
+        head = Text()
+        head.append(f" {name}", style="bold")
+        head.append(f"  {deal}")
+        head.append(" " * max(2, width - len(head.plain) - len(right) - 1))
+        head.append(right, style="bold")
+        self.query_one("#header", Line).set(head)
+        info = Text()
+        rules = p.rules
+        if rules.redeals:
+            info.append(f"redeals left {p.redeals_left}")
+        else:
+            info.append("no redeal", style="dim")
+        if rules.merci:
+            if p.merci_used:
+                info.append("  merci used", style="dim")
+            elif p.merci_available:
+                info.append("  merci ready (w)", style="bold magenta")
+            else:
+                info.append("  merci: last deal", style="dim")
+        if auto:
+            info.append("  auto", style="bold green")
+        self.query_one("#info", Line).set(info)
+
+    def draw_status(self, text: str, kind: str) -> None:
+        status = self.query_one("#status", Line)
+        status.set_class(kind == "error", "error")
+        status.set_class(kind == "hint", "hint")
+        status.set(Text(glyphs(text)))

@@ -1,0 +1,324 @@
+"""The endpoints of the JSON API, sharing one :class:`Registry`.
+
+Every change is made through :class:`lucie.engine.Game`, which checks it
+with the engine; every bad request gets a 4xx answer ``{"error": "..."}``
+that names the problem and changes nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+import anyio.to_thread
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from lucie.cards import Card
+from lucie.engine import FAN_NAMES, REDEAL, Game, Move, autoplay_moves
+from lucie.errors import LucieError, MoveError, SaveFileError
+from lucie.formats import game_from_json, save_game
+from lucie.rules import VARIANTS
+from lucie.web.errors import ApiError
+from lucie.web.inputs import (
+    deal_from,
+    flag,
+    float_param,
+    read_json,
+    read_object,
+    rules_from,
+    text_field,
+)
+from lucie.web.registry import Registry, Session
+from lucie.web.store_link import StoreLink
+from lucie.web.views import moving_card, state_json, target_key
+
+#: Longest a hint or an odds estimate may think (seconds).
+MAX_THINK: Final = 30.0
+
+
+def _has_solver(name: str) -> bool:
+    """Whether ``lucie.solver.<name>`` is installed (without importing it)."""
+    return (importlib.util.find_spec("lucie.solver") is not None
+            and importlib.util.find_spec(f"lucie.solver.{name}") is not None)
+
+
+def _import_solver(name: str, what: str) -> Any:
+    """The solver module ``lucie.solver.<name>``, or a 503 if it is absent."""
+    module = f"lucie.solver.{name}"
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and (exc.name == module or module.startswith(exc.name + ".")):
+            raise ApiError(
+                503, f"{what} needs the solver, which is not available here "
+                     f"({module} is not installed)"
+            ) from None
+        raise
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def api(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
+    """Wrap an endpoint: its result becomes JSON, an :class:`ApiError` a 4xx."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            result = await handler(request)
+        except ApiError as exc:
+            return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+        if isinstance(result, Response):
+            return result
+        return JSONResponse(result, headers={"Cache-Control": "no-store"})
+
+    endpoint.__name__ = handler.__name__
+    return endpoint
+
+
+class Api:
+    """The endpoints, sharing one :class:`Registry`."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+
+    async def _session(self, request: Request) -> Session:
+        return await self.registry.get(request.path_params["game_id"])
+
+    # -- games ------------------------------------------------------------
+
+    async def new_game(self, request: Request) -> Any:
+        data = await read_object(request)
+        rules = rules_from(data.get("variant"))
+        deal = deal_from(data.get("deal"))
+        await self.registry.abandon(data.get("abandon"))
+        session = await self.registry.add(Game(rules, deal))
+        return state_json(session)
+
+    async def load_game(self, request: Request) -> Any:
+        data = await read_json(request)
+        if isinstance(data, dict) and isinstance(data.get("text"), str):
+            try:
+                data = json.loads(data["text"])
+            except json.JSONDecodeError as exc:
+                raise ApiError(422, f"the saved game is not valid JSON: {exc.msg}") from None
+        try:
+            game = game_from_json(data)
+        except SaveFileError as exc:
+            raise ApiError(422, str(exc)) from None
+        session = await self.registry.add(game)
+        return state_json(session)
+
+    async def show(self, request: Request) -> Any:
+        session = await self._session(request)
+        return state_json(session)
+
+    async def _changed(self, session: Session, applied: list[Move],
+                       messages: list[str]) -> dict[str, Any]:
+        """Record a change and answer with the new state, the moves applied
+        and what they did.  Called under ``session.lock``."""
+        if applied:
+            await self.registry.changed(session)
+        data = state_json(session)
+        data["applied"] = [str(m) for m in applied]
+        data["messages"] = messages
+        return data
+
+    @staticmethod
+    def _autoplay(game: Game, applied: list[Move], messages: list[str]) -> None:
+        """Play the autoplay moves, noting each in ``applied`` and ``messages``."""
+        for move in autoplay_moves(game.position):
+            messages.append(game.describe(move))
+            game.push(move)
+            applied.append(move)
+
+    async def _play(self, session: Session, move: Move, autoplay: bool) -> Any:
+        """Play ``move`` (checked first: an illegal one changes nothing),
+        then the autoplay moves if asked."""
+        game = session.game
+        async with session.lock:
+            if game.resigned:
+                raise ApiError(409, "the game was resigned: undo or start a new game")
+            position = game.position
+            why = position.why_illegal(move)
+            if why is not None:
+                raise ApiError(409, f"{move}: {why}", reason=why, move=str(move))
+            messages = [position.describe(move)]
+            game.push(move)
+            applied = [move]
+            if autoplay and not game.outcome.finished:
+                self._autoplay(game, applied, messages)
+            return await self._changed(session, applied, messages)
+
+    async def move(self, request: Request) -> Any:
+        session = await self._session(request)
+        data = await read_object(request)
+        text = text_field(data, "move")
+        try:
+            move = Move.parse(text)
+        except MoveError as exc:
+            raise ApiError(400, str(exc)) from None
+        return await self._play(session, move, flag(data, "autoplay"))
+
+    async def redeal(self, request: Request) -> Any:
+        session = await self._session(request)
+        data = await read_object(request)
+        return await self._play(session, REDEAL, flag(data, "autoplay"))
+
+    async def merci(self, request: Request) -> Any:
+        session = await self._session(request)
+        data = await read_object(request)
+        card_text = text_field(data, "card")
+        fan_text = text_field(data, "fan").strip().lower()
+        try:
+            card = Card.parse(card_text)
+        except LucieError as exc:
+            raise ApiError(400, str(exc)) from None
+        if len(fan_text) != 1 or fan_text not in FAN_NAMES:
+            raise ApiError(400, f"field 'fan' must be a fan letter, not {fan_text!r}")
+        move = Move.card_to_fan(card, FAN_NAMES.index(fan_text))
+        return await self._play(session, move, flag(data, "autoplay"))
+
+    async def autoplay(self, request: Request) -> Any:
+        session = await self._session(request)
+        await read_object(request)
+        game = session.game
+        async with session.lock:
+            applied: list[Move] = []
+            messages: list[str] = []
+            if not game.resigned:
+                self._autoplay(game, applied, messages)
+            return await self._changed(session, applied, messages)
+
+    async def undo(self, request: Request) -> Any:
+        session = await self._session(request)
+        await read_object(request)
+        async with session.lock:
+            if not session.game.can_undo:
+                raise ApiError(409, "nothing to undo")
+            move = session.game.pop()
+            await self.registry.changed(session)
+            data = state_json(session)
+        data["undone"] = str(move)
+        return data
+
+    async def redo(self, request: Request) -> Any:
+        session = await self._session(request)
+        await read_object(request)
+        async with session.lock:
+            if not session.game.can_redo:
+                raise ApiError(409, "nothing to redo")
+            try:
+                move = session.game.redo()
+            except MoveError as exc:  # pragma: no cover - redo replays a legal move
+                raise ApiError(409, str(exc)) from None
+            await self.registry.changed(session)
+            data = state_json(session)
+        data["applied"] = [str(move)]
+        return data
+
+    async def restart(self, request: Request) -> Any:
+        session = await self._session(request)
+        await read_object(request)
+        async with session.lock:
+            session.game.restart()
+            await self.registry.changed(session)
+            return state_json(session)
+
+    async def resign(self, request: Request) -> Any:
+        session = await self._session(request)
+        await read_object(request)
+        async with session.lock:
+            if session.game.outcome.finished:
+                raise ApiError(409, f"the game is already over ({session.game.outcome.status})")
+            session.game.resign()
+            await self.registry.changed(session)
+            return state_json(session)
+
+    async def save(self, request: Request) -> Any:
+        session = await self._session(request)
+        async with session.lock:
+            text = save_game(session.game)
+            game = session.game
+        name = f"lucie-{game.rules.spec().split(',')[0]}-{game.deal or game.seed}.json"
+        return Response(
+            text, media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"',
+                     "Cache-Control": "no-store"},
+        )
+
+    # -- the solver -----------------------------------------------------------
+
+    async def hint(self, request: Request) -> Any:
+        session = await self._session(request)
+        seconds = float_param(request, "seconds", 2.0, 0.05, MAX_THINK)
+        module = _import_solver("hints", "a hint")
+        position = session.game.position
+        try:
+            result = await anyio.to_thread.run_sync(
+                lambda: module.hint(position, max_seconds=seconds)
+            )
+        except LucieError as exc:
+            raise ApiError(422, f"no hint here: {exc}") from None
+        move: Move | None = result.move
+        # the hint's own JSON (as `lucie hint --json`), plus where it moves
+        data: dict[str, Any] = {**result.to_json(), "card": None, "target": None}
+        if move is not None and not move.is_redeal and position.is_legal(move):
+            card = moving_card(position, move)
+            data["card"] = str(card)
+            data["target"] = target_key(move, card)
+        return data
+
+    async def odds(self, request: Request) -> Any:
+        session = await self._session(request)
+        samples = int(float_param(request, "samples", 200, 1, 100_000))
+        seconds = float_param(request, "seconds", 10.0, 0.1, MAX_THINK)
+        module = _import_solver("odds", "the odds")
+        game = session.game
+        position = game.position
+
+        try:
+            result = await anyio.to_thread.run_sync(
+                lambda: module.estimate_odds(position, samples=samples, max_seconds=seconds)
+            )
+        except LucieError as exc:
+            raise ApiError(422, f"no odds here: {exc}") from None
+        low, high = result.ci95
+        return {"win_rate": result.win_rate, "ci95": [low, high],
+                "samples": result.samples, "mean_score": result.mean_score,
+                "moves_played": len(game.moves)}
+
+    # -- statistics ---------------------------------------------------------
+
+    def _store(self) -> StoreLink:
+        if self.registry.store is None:
+            raise ApiError(503, "no statistics store is available")
+        return self.registry.store
+
+    async def stats(self, request: Request) -> Any:
+        store = self._store()
+        variant = request.query_params.get("variant")
+        rules = None if variant == "all" else rules_from(variant)
+        return await store.stats(rules)
+
+    async def history(self, request: Request) -> Any:
+        store = self._store()
+        variant = request.query_params.get("variant")
+        rules = None if variant in (None, "", "all") else rules_from(variant)
+        limit = int(float_param(request, "limit", 1000, 1, 100_000))
+        return {"games": await store.history(rules, limit)}
+
+    async def features(self, request: Request) -> Any:
+        """What this server can do: the page hides what is missing."""
+        return {"hint": _has_solver("hints"), "odds": _has_solver("odds"),
+                "stats": self.registry.store is not None}
+
+    async def variants(self, request: Request) -> Any:
+        return [
+            {"name": v.name, "title": v.title, "summary": v.summary,
+             "spec": v.rules.spec(), "settings": v.rules.settings()}
+            for v in VARIANTS.values()
+        ]

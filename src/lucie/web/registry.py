@@ -49,12 +49,14 @@ class Registry:
         self.store = store
         self.lock = asyncio.Lock()
 
-    async def add(self, game: Game) -> Session:
+    async def add(self, game: Game, *, record: bool = True) -> Session:
+        """A new session of *game*; ``record``: keep it in the store (a
+        loaded game is not: it never enters the statistics)."""
         session = Session(secrets.token_urlsafe(18), game)
         if game.outcome.finished:
             session.finished_seconds = 0.0
             session.recorded = game.outcome.status
-        if self.store is not None:
+        if self.store is not None and record:
             session.store_id = await self.store.start(session.id, game)
             if game.outcome.finished:
                 await self.store.finished(session.store_id, game, 0.0)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -19,14 +18,18 @@ from starlette.responses import JSONResponse, Response
 
 from lucie.cards import Card
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, autoplay_moves
-from lucie.errors import LucieError, MoveError, SaveFileError
+from lucie.errors import DealError, LucieError, MoveError, SaveFileError
 from lucie.formats import game_from_json, save_game
+from lucie.parsing import parse_json
 from lucie.rules import VARIANTS
 from lucie.web.errors import ApiError
 from lucie.web.inputs import (
+    check_post,
     deal_from,
     flag,
     float_param,
+    int_param,
+    read_body,
     read_json,
     read_object,
     rules_from,
@@ -34,7 +37,7 @@ from lucie.web.inputs import (
 )
 from lucie.web.registry import Registry, Session
 from lucie.web.store_link import StoreLink
-from lucie.web.views import moving_card, state_json, target_key
+from lucie.web.views import deals_as_text, moving_card, state_json, target_key
 
 #: Longest a hint or an odds estimate may think (seconds).
 MAX_THINK: Final = 30.0
@@ -64,13 +67,21 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 def api(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
-    """Wrap an endpoint: its result becomes JSON, an :class:`ApiError` a 4xx."""
+    """Wrap an endpoint: its result becomes JSON, an :class:`ApiError` a 4xx.
+
+    A POST is refused unless :func:`check_post` accepts it, before the
+    endpoint runs."""
 
     async def endpoint(request: Request) -> Response:
         try:
+            if request.method == "POST":
+                await read_body(request)  # read first, so a refusal keeps the connection
+                check_post(request)
             result = await handler(request)
         except ApiError as exc:
             return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+        except LucieError as exc:  # e.g. the store naming a damaged game
+            return JSONResponse({"error": str(exc)}, status_code=422)
         if isinstance(result, Response):
             return result
         return JSONResponse(result, headers={"Cache-Control": "no-store"})
@@ -94,22 +105,30 @@ class Api:
         data = await read_object(request)
         rules = rules_from(data.get("variant"))
         deal = deal_from(data.get("deal"))
+        try:
+            game = Game(rules, deal)
+        except LucieError as exc:
+            raise ApiError(422, str(exc)) from None
+        # the new game exists before the old one is left: a refused new game
+        # leaves the game in play as it was
         await self.registry.abandon(data.get("abandon"))
-        session = await self.registry.add(Game(rules, deal))
+        session = await self.registry.add(game)
         return state_json(session)
 
     async def load_game(self, request: Request) -> Any:
         data = await read_json(request)
         if isinstance(data, dict) and isinstance(data.get("text"), str):
             try:
-                data = json.loads(data["text"])
-            except json.JSONDecodeError as exc:
-                raise ApiError(422, f"the saved game is not valid JSON: {exc.msg}") from None
+                data = parse_json(data["text"], what="the saved game")
+            except LucieError as exc:
+                raise ApiError(422, str(exc)) from None
         try:
             game = game_from_json(data)
-        except SaveFileError as exc:
+        except (SaveFileError, DealError) as exc:
             raise ApiError(422, str(exc)) from None
-        session = await self.registry.add(game)
+        # a loaded game replays someone's moves: it is played in memory and
+        # never enters this player's statistics (no forged wins)
+        session = await self.registry.add(game, record=False)
         return state_json(session)
 
     async def show(self, request: Request) -> Any:
@@ -274,7 +293,7 @@ class Api:
 
     async def odds(self, request: Request) -> Any:
         session = await self._session(request)
-        samples = int(float_param(request, "samples", 200, 1, 100_000))
+        samples = int_param(request, "samples", 200, 1, 100_000)
         seconds = float_param(request, "seconds", 10.0, 0.1, MAX_THINK)
         module = _import_solver("odds", "the odds")
         game = session.game
@@ -308,8 +327,11 @@ class Api:
         store = self._store()
         variant = request.query_params.get("variant")
         rules = None if variant in (None, "", "all") else rules_from(variant)
-        limit = int(float_param(request, "limit", 1000, 1, 100_000))
-        return {"games": await store.history(rules, limit)}
+        limit = int_param(request, "limit", 1000, 1, 100_000)
+        games = await store.history(rules, limit)
+        for row in games:
+            deals_as_text(row)
+        return {"games": games}
 
     async def features(self, request: Request) -> Any:
         """What this server can do: the page hides what is missing."""

@@ -95,6 +95,20 @@ def table_json(game: Game, legal: list[Move] | None = None) -> dict[str, Any]:
     }
 
 
+def deals_as_text(data: dict[str, Any]) -> dict[str, Any]:
+    """``deal`` and ``seed`` as text: JavaScript numbers are exact only up
+    to 2^53, deal numbers go up to 2^63 - 1.
+
+    >>> deals_as_text({"deal": 2**60, "seed": None})
+    {'deal': '1152921504606846976', 'seed': None}
+    """
+    for key in ("deal", "seed"):
+        value = data.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            data[key] = str(value)
+    return data
+
+
 def state_json(session: Session) -> dict[str, Any]:
     """The full state of a game for the page."""
     game = session.game
@@ -110,5 +124,6 @@ def state_json(session: Session) -> dict[str, Any]:
         has_merci=rules.merci,
         seconds=round(session.seconds(), 1),
         finished=data["status"] != "playing",
+        recorded=session.store_id is not None,
     )
-    return data
+    return deals_as_text(data)

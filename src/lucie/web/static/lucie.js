@@ -33,6 +33,8 @@
 
   async function call(method, path, body, raw) {
     const opts = { method, headers: {} };
+    // the server takes a POST only as JSON from this page
+    if (body === undefined && method === "POST") body = {};
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = raw ? body : JSON.stringify(body);

@@ -27,6 +27,7 @@ from lucie.web.inputs import MAX_BODY
 from lucie.web.registry import MAX_GAMES, Registry, Session
 from lucie.web.routes import MAX_THINK, Api, api
 from lucie.web.store_link import StoreLink
+from lucie.web.thinking import SolverPool
 from lucie.web.views import state_json, table_json
 
 STATIC: Final = Path(__file__).with_name("static")
@@ -80,15 +81,19 @@ def create_app(
     *,
     store: StoreLink | None = None,
     allowed_hosts: list[str] | None = None,
+    solver_workers: int = 2,
 ) -> Starlette:
     """The browser game's app.  ``db_path``: the SQLite store of statistics
     (``None``: games in memory only, no statistics); ``allowed_hosts``:
     the Host names accepted (guards a loopback server against DNS
-    rebinding), ``None`` for any."""
+    rebinding), ``None`` for any; ``solver_workers``: the processes that
+    work out hints and odds at most at once (``app.state.solver``: stop them
+    with its ``close()`` when the server stops)."""
     if store is None and db_path is not None:
         store = StoreLink.open(db_path)
     registry = Registry(store)
-    a = Api(registry)
+    pool = SolverPool(solver_workers)
+    a = Api(registry, pool)
     game = "/api/games/{game_id}"
     routes = [
         Route("/", _index),
@@ -119,4 +124,5 @@ def create_app(
     app = Starlette(routes=routes, middleware=middleware,
                     exception_handlers={HTTPException: _http_error})
     app.state.registry = registry
+    app.state.solver = pool
     return app

@@ -33,6 +33,8 @@ class Session:
     store_id: int | None = None
     recorded: str | None = None
     finished_seconds: float | None = None
+    #: The solver calls (``hint``, ``odds``) being worked out for this game.
+    thinking: set[str] = field(default_factory=set)
 
     def seconds(self) -> float:
         if self.finished_seconds is not None:

@@ -7,12 +7,12 @@ that names the problem and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import importlib.util
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -37,6 +37,7 @@ from lucie.web.inputs import (
 )
 from lucie.web.registry import Registry, Session
 from lucie.web.store_link import StoreLink
+from lucie.web.thinking import PoolBudgetError, SolverFailedError, SolverPool, hint_job, odds_job
 from lucie.web.views import deals_as_text, moving_card, state_json, target_key
 
 #: Longest a hint or an odds estimate may think (seconds).
@@ -61,6 +62,15 @@ def _import_solver(name: str, what: str) -> Any:
                      f"({module} is not installed)"
             ) from None
         raise
+
+
+async def _client_gone(request: Request) -> None:
+    """Return when the client has closed its connection (the request's
+    body is read by then: hints and odds are GETs)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            return
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -93,8 +103,9 @@ def api(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
 class Api:
     """The endpoints, sharing one :class:`Registry`."""
 
-    def __init__(self, registry: Registry) -> None:
+    def __init__(self, registry: Registry, pool: SolverPool) -> None:
         self.registry = registry
+        self.pool = pool
 
     async def _session(self, request: Request) -> Session:
         return await self.registry.get(request.path_params["game_id"])
@@ -271,20 +282,46 @@ class Api:
 
     # -- the solver -----------------------------------------------------------
 
+    async def _think(self, request: Request, session: Session, kind: str,
+                     job: Callable[..., Any], *args: Any, budget: float) -> Any:
+        """Run a solver ``job`` in the pool, for at most ``budget`` seconds
+        (and the pool's margin); stop it if the client goes away.  One call
+        of each kind per game at a time."""
+        if kind in session.thinking:
+            raise ApiError(429, f"a {kind} for this game is already being worked out")
+        session.thinking.add(kind)
+        work = asyncio.ensure_future(self.pool.run(job, *args, budget=budget))
+        gone = asyncio.ensure_future(_client_gone(request))
+        try:
+            await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+            if not work.done():
+                work.cancel()  # the client went away: its search stops now
+                raise ApiError(408, "the client went away")
+            try:
+                return work.result()
+            except LucieError as exc:
+                raise ApiError(422, f"no {kind} here: {exc}") from None
+            except SolverFailedError as exc:
+                raise ApiError(503, str(exc)) from None
+        finally:
+            session.thinking.discard(kind)
+            gone.cancel()
+            work.cancel()
+
     async def hint(self, request: Request) -> Any:
         session = await self._session(request)
         seconds = float_param(request, "seconds", 2.0, 0.05, MAX_THINK)
-        module = _import_solver("hints", "a hint")
+        _import_solver("hints", "a hint")
         position = session.game.position
         try:
-            result = await anyio.to_thread.run_sync(
-                lambda: module.hint(position, max_seconds=seconds)
-            )
-        except LucieError as exc:
-            raise ApiError(422, f"no hint here: {exc}") from None
-        move: Move | None = result.move
+            found = await self._think(request, session, "hint", hint_job, position, seconds,
+                                      budget=seconds)
+        except PoolBudgetError as exc:
+            found = {"move": None, "kind": "none", "clears": None, "budget_ran_out": True,
+                     "text": f"No hint: {exc}."}
         # the hint's own JSON (as `lucie hint --json`), plus where it moves
-        data: dict[str, Any] = {**result.to_json(), "card": None, "target": None}
+        data: dict[str, Any] = {**found, "card": None, "target": None}
+        move = Move.parse(found["move"]) if isinstance(found.get("move"), str) else None
         if move is not None and not move.is_redeal and position.is_legal(move):
             card = moving_card(position, move)
             data["card"] = str(card)
@@ -295,20 +332,18 @@ class Api:
         session = await self._session(request)
         samples = int_param(request, "samples", 200, 1, 100_000)
         seconds = float_param(request, "seconds", 10.0, 0.1, MAX_THINK)
-        module = _import_solver("odds", "the odds")
-        game = session.game
-        position = game.position
-
+        _import_solver("odds", "the odds")
+        position = session.game.position
+        moves = len(session.game.moves)
         try:
-            result = await anyio.to_thread.run_sync(
-                lambda: module.estimate_odds(position, samples=samples, max_seconds=seconds)
-            )
-        except LucieError as exc:
-            raise ApiError(422, f"no odds here: {exc}") from None
-        low, high = result.ci95
-        return {"win_rate": result.win_rate, "ci95": [low, high],
-                "samples": result.samples, "mean_score": result.mean_score,
-                "moves_played": len(game.moves)}
+            data = await self._think(request, session, "odds", odds_job, position, samples,
+                                     seconds, budget=seconds)
+            data["budget_ran_out"] = False
+        except PoolBudgetError as exc:
+            data = {"win_rate": None, "ci95": None, "samples": 0, "mean_score": None,
+                    "budget_ran_out": True, "text": f"No odds: {exc}."}
+        data["moves_played"] = moves
+        return data
 
     # -- statistics ---------------------------------------------------------
 

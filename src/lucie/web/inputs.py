@@ -4,6 +4,7 @@ its query parameters.  Every problem is an :class:`ApiError` (4xx)."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -90,10 +91,14 @@ def flag(data: dict[str, Any], key: str) -> bool:
     return value
 
 
-def text_field(data: dict[str, Any], key: str) -> str:
+def text_field(data: dict[str, Any], key: str, longest: int = 100) -> str:
+    """Field *key*: a non-blank text of at most *longest* characters (a
+    move, a card, a fan letter)."""
     value = data.get(key)
     if not isinstance(value, str) or not value.strip():
         raise ApiError(400, f"field {key!r} is missing or not a text")
+    if len(value) > longest:
+        raise ApiError(400, f"field {key!r} is too long: {excerpt(value)}")
     return value
 
 
@@ -108,6 +113,9 @@ def rules_from(value: object) -> Rules:
         return Rules.parse(value)
     except LucieError as exc:
         raise ApiError(422, str(exc)) from None
+    except ValueError:  # a setting Rules.parse does not check itself
+        raise ApiError(422, f"variant {excerpt(value)} has a setting that is not a "
+                            "whole number") from None
 
 
 def deal_from(value: object) -> int | None:
@@ -121,15 +129,16 @@ def deal_from(value: object) -> int | None:
         raise ApiError(422, str(exc)) from None
 
 
+_DECIMAL: Final = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", re.ASCII)
+
+
 def float_param(request: Request, key: str, default: float, low: float, high: float) -> float:
     """Query parameter *key* as a number from *low* to *high* (seconds)."""
     text = request.query_params.get(key)
     if text is None:
         return default
-    try:
-        value = float(text) if len(text) <= 40 else math.nan
-    except ValueError:
-        value = math.nan
+    # ASCII decimals only: float() would also take "+5", "1_0", "٣" and "1e3"
+    value = float(text) if len(text) <= 20 and _DECIMAL.fullmatch(text.strip()) else math.nan
     if not math.isfinite(value):
         raise ApiError(400, f"parameter {key!r} must be a number, not {excerpt(text)}")
     if not low <= value <= high:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from lucie.engine import Game
+from lucie.parsing import excerpt
 from lucie.web.errors import ApiError
 from lucie.web.store_link import StoreLink
 
@@ -87,7 +88,7 @@ class Registry:
                             session.finished_seconds = seconds
                         self.sessions[game_id] = session
                 return session
-        raise ApiError(404, f"no game with id {game_id!r} (it may have been dropped: "
+        raise ApiError(404, f"no game with id {excerpt(game_id)} (it may have been dropped: "
                             "start a new game)")
 
     async def changed(self, session: Session) -> None:

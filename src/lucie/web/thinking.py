@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import multiprocessing
 import os
 import signal
-import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, Final
@@ -29,6 +29,9 @@ from lucie.errors import LucieError
 
 #: How long past its budget a call may run before its worker is killed.
 MARGIN: Final = 2.0
+
+#: Longest a new worker may take to start (import lucie and the solver).
+STARTUP: Final = 60.0
 
 _CONTEXT: Final = multiprocessing.get_context("spawn")
 
@@ -45,6 +48,13 @@ def _serve(conn: Connection) -> None:
     """A worker's life: run each ``(fn, args)`` received, send back
     ``("ok", result)`` or ``("error", message)``; stop at end of input."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for module in ("lucie.solver.hints", "lucie.solver.odds"):  # ready before the first call
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
+    try:
+        conn.send(("ready", None))
+    except OSError:
+        return
     while True:
         try:
             fn, args = conn.recv()
@@ -99,25 +109,57 @@ class SolverPool:
 
     async def run(self, fn: Callable[..., Any], *args: Any, budget: float) -> Any:
         """``fn(*args)`` in a worker; its result, or :class:`PoolBudgetError`
-        past ``budget`` + margin seconds, :class:`LucieError` when the solver
+        when no worker was free within ``budget`` seconds or the call ran
+        ``budget`` + margin seconds; :class:`LucieError` when the solver
         refused the position, :class:`SolverFailedError` if the worker died."""
-        deadline = time.monotonic() + budget + self.margin
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
         try:
             await asyncio.wait_for(self._slots.acquire(), budget)
         except TimeoutError:
             raise PoolBudgetError(f"every solver worker stayed busy for the {budget:g} s "
-                               "budget") from None
+                                  "budget") from None
         try:
-            return await self._call(fn, args, deadline, budget)
+            return await self._call(fn, args, budget)
         finally:
             self._slots.release()
 
-    async def _call(self, fn: Callable[..., Any], args: tuple[Any, ...],
-                    deadline: float, budget: float) -> Any:
-        worker = self._idle.pop() if self._idle else self._start()
+    async def _call(self, fn: Callable[..., Any], args: tuple[Any, ...], budget: float) -> Any:
+        fresh = not self._idle
+        worker = self._start() if fresh else self._idle.pop()
         self._busy.add(worker)
+        keep = False
+        try:
+            if fresh:  # its start (importing the solver) is not the call's time
+                try:
+                    await self._receive(worker, STARTUP)
+                except TimeoutError:
+                    raise SolverFailedError("the solver did not start") from None
+            try:
+                worker.conn.send((fn, args))
+            except OSError as exc:
+                raise SolverFailedError(f"the solver stopped ({exc})") from None
+            try:
+                kind, value = await self._receive(worker, budget + self.margin)
+            except TimeoutError:
+                raise PoolBudgetError(f"the budget of {budget:g} s ran out") from None
+            keep = True
+        finally:
+            self._busy.discard(worker)
+            if keep:
+                self._idle.append(worker)
+            else:  # late, cancelled or broken: no search outlives its call
+                self.killed += 1
+                worker.kill()
+        if kind == "error":
+            raise LucieError(value)
+        if kind == "crash":
+            raise SolverFailedError(f"the solver failed ({value})")
+        return value
+
+    @staticmethod
+    async def _receive(worker: _Worker, timeout: float) -> tuple[str, Any]:
+        """The worker's next message, waited for without blocking the loop."""
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[tuple[str, Any]] = loop.create_future()
 
@@ -131,31 +173,11 @@ class SolverPool:
                 answer.set_exception(SolverFailedError(stopped))
 
         fd = worker.conn.fileno()
-        keep = False
+        loop.add_reader(fd, readable)
         try:
-            try:
-                worker.conn.send((fn, args))
-            except OSError as exc:
-                raise SolverFailedError(f"the solver stopped ({exc})") from None
-            loop.add_reader(fd, readable)
-            try:
-                kind, value = await asyncio.wait_for(answer, deadline - time.monotonic())
-            except TimeoutError:
-                raise PoolBudgetError(f"the budget of {budget:g} s ran out") from None
-            keep = True
+            return await asyncio.wait_for(answer, timeout)
         finally:
             loop.remove_reader(fd)
-            self._busy.discard(worker)
-            if keep:
-                self._idle.append(worker)
-            else:  # late, cancelled or broken: no search outlives its call
-                self.killed += 1
-                worker.kill()
-        if kind == "error":
-            raise LucieError(value)
-        if kind == "crash":
-            raise SolverFailedError(f"the solver failed ({value})")
-        return value
 
     def _start(self) -> _Worker:
         self.started += 1

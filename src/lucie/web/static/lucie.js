@@ -814,7 +814,8 @@
       try {
         const data = await call("POST", "/api/games/load", String(reader.result), true);
         renderFresh(data);
-        setStatus(`Loaded ${file.name}: ${data.moves.length} moves replayed.`, "info");
+        setStatus(`Loaded ${file.name}: ${data.moves.length} moves replayed` +
+          (data.recorded ? "." : " (a loaded game does not count in the statistics)."), "info");
       } catch (e) { setStatus(`${file.name}: ${e.message}`, "error"); }
     });
     reader.readAsText(file);

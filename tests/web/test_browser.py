@@ -139,6 +139,14 @@ def shoot(page: Any, name: str) -> None:
 # -- tests ---------------------------------------------------------------------
 
 
+def test_the_largest_deal_number_is_shown_exactly(page_at: Any) -> None:
+    """Deal numbers above 2^53 come as text and are shown digit for digit."""
+    largest = str(2**63 - 1)
+    page = page_at(f"/?variant=classic&deal={largest}")
+    assert state(page)["deal"] == largest
+    assert page.locator("#f-deal").inner_text() == largest
+
+
 def test_win_a_deal_by_dragging(page_at: Any, win: tuple[int, list[Move]]) -> None:
     deal, line = win
     page = page_at(f"/?variant=trefoil&deal={deal}")

@@ -6,7 +6,10 @@ moves at the same time through the JSON API (httpx, async), choosing among
 the legal moves the server lists.  Each player replays its moves on its own
 engine copy and checks every answer against it (same id, same moves, same
 fans and foundations), so a game mixed up with another is caught.  Prints
-the median and 95th percentile move latency (goal: under 20 ms).
+the median and 95th percentile move latency (goal: under 20 ms), also
+with an odds request (a search that outruns its 5 s budget) always running
+beside the players: solver work runs in worker processes, so the moves
+should not feel it.
 
 ``run_load`` is also used by ``tests/web/test_load.py`` (fewer players,
 correctness only).
@@ -145,6 +148,55 @@ async def run_load(base_url: str, players: int = PLAYERS, moves: int = MOVES,
     return result
 
 
+@dataclass
+class OddsLoad:
+    """What the odds requests beside the players got."""
+
+    answered: int = 0
+    ran_out: int = 0
+    errors: list[str] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+
+
+async def _odds_loop(base_url: str, out: OddsLoad, stop: asyncio.Event) -> None:
+    """Ask the odds of a deal whose search outruns any budget, again and
+    again, until ``stop``: one solver worker kept busy all the time."""
+    async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
+        r = await client.post("/api/games", json={"variant": "shamrocks", "deal": 9})
+        r.raise_for_status()
+        game_id = r.json()["id"]
+        while not stop.is_set():
+            start = time.perf_counter()
+            r = await client.get(f"/api/games/{game_id}/odds",
+                                 params={"samples": 100000, "seconds": 5})
+            out.seconds.append(time.perf_counter() - start)
+            if r.status_code != 200:
+                out.errors.append(f"odds: {r.status_code} {r.text[:200]}")
+                return
+            out.answered += 1
+            out.ran_out += bool(r.json().get("budget_ran_out"))
+
+
+async def run_load_with_odds(base_url: str, **kwargs: Any) -> tuple[LoadResult, OddsLoad]:
+    """:func:`run_load` with an odds request always running beside it."""
+    odds = OddsLoad()
+    stop = asyncio.Event()
+    beside = asyncio.ensure_future(_odds_loop(base_url, odds, stop))
+    await asyncio.sleep(0.5)  # the search is under way before the first move
+    try:
+        result = await run_load(base_url, **kwargs)
+    finally:
+        stop.set()
+        beside.cancel()  # the client goes away: the server stops the search
+        try:
+            await beside
+        except asyncio.CancelledError:
+            pass
+        except Exception as exc:
+            odds.errors.append(f"odds: {type(exc).__name__}: {exc}")
+    return result, odds
+
+
 def start_server(db_path: str) -> tuple[subprocess.Popen[str], str]:
     """``lucie web`` in a subprocess; returns it and its address."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -188,6 +240,8 @@ def main() -> None:
             # players who take 0.2-0.6 s to choose each move (a fast human
             # takes longer): about 100 moves/s offered to the server
             paced = asyncio.run(run_load(url, think=(0.2, 0.6), seed=1))
+            # the same, with an odds request always running beside the players
+            with_odds, odds = asyncio.run(run_load_with_odds(url, think=(0.2, 0.6), seed=4))
             # then all at once, each move sent as soon as the last answer came
             burst = asyncio.run(run_load(url, seed=2))
         finally:
@@ -195,6 +249,12 @@ def main() -> None:
             proc.wait(10)
     report("one player alone", alone)
     report("paced (think 0.2-0.6 s)", paced)
+    report("paced, with an odds request running beside", with_odds)
+    mean = statistics.mean(odds.seconds) if odds.seconds else float("nan")
+    print(f"  odds requests beside: {odds.answered} answered (budget 5 s, "
+          f"{odds.ran_out} ran out), {mean:.1f} s each on average; errors: {len(odds.errors)}")
+    for error in odds.errors[:5]:
+        print("    " + error)
     report("burst (no think time)", burst)
 
 

@@ -30,8 +30,10 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as c:
+    app = create_app(db)
+    with TestClient(app) as c:
         yield c
+    app.state.solver.close()
 
 
 def find_win_line(position: Position, max_nodes: int = 50_000) -> list[Move] | None:
@@ -88,7 +90,8 @@ class LiveServer:
         self.sock.listen(256)
         self.port: int = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="off")
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="off",
+                                timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
@@ -107,6 +110,7 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
+        self.app.state.solver.close()
 
 
 @pytest.fixture

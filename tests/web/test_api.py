@@ -21,6 +21,9 @@ from lucie.web.app import MAX_BODY, create_app
 
 # -- helpers -------------------------------------------------------------------
 
+#: The content type the page sends with every POST.
+JSON = {"Content-Type": "application/json"}
+
 
 def new(client: TestClient, **body: Any) -> dict[str, Any]:
     r = client.post("/api/games", json=body)
@@ -104,15 +107,15 @@ class TestNewGame:
     def test_numbered_deal_is_the_engine_deal(self, client: TestClient) -> None:
         state = new(client, variant="trefoil", deal=7)
         same_position(state, Game(Rules.parse("trefoil"), 7))
-        assert state["deal"] == 7 and state["variant"] == "trefoil"
+        assert state["deal"] == "7" and state["variant"] == "trefoil"
         assert state["variant_title"] == "Trefoil"
 
     def test_random_deal_and_ids_that_cannot_be_guessed(self, client: TestClient) -> None:
         a, b = new(client), new(client)
         assert a["variant"] == "classic"
-        assert isinstance(a["deal"], int) and a["deal"] >= 1
+        assert isinstance(a["deal"], str) and int(a["deal"]) >= 1
         assert a["id"] != b["id"] and len(a["id"]) >= 22
-        same_position(a, Game(Rules(), a["deal"]))
+        same_position(a, Game(Rules(), int(a["deal"])))
 
     def test_variant_with_settings(self, client: TestClient) -> None:
         state = new(client, variant="classic,cells=2", deal="3")
@@ -136,14 +139,15 @@ class TestNewGame:
         assert words in error_of(client.post("/api/games", json=body), status)
 
     def test_body_not_json_or_not_an_object(self, client: TestClient) -> None:
-        r = client.post("/api/games", content=b"variant=classic")
-        assert "not JSON" in error_of(r, 400)
+        r = client.post("/api/games", content=b"variant=classic", headers=JSON)
+        assert "not valid JSON" in error_of(r, 400)
         assert "JSON object" in error_of(client.post("/api/games", json=[1, 2]), 400)
-        assert "UTF-8" in error_of(client.post("/api/games", content=b"\xff\xfe"), 400)
+        r = client.post("/api/games", content=b"\xff\xfe", headers=JSON)
+        assert "UTF-8" in error_of(r, 400)
 
     def test_body_too_large(self, client: TestClient) -> None:
         big = json.dumps({"variant": "classic", "pad": "x" * MAX_BODY})
-        assert "bytes" in error_of(client.post("/api/games", content=big), 413)
+        assert "bytes" in error_of(client.post("/api/games", content=big, headers=JSON), 413)
 
     def test_a_new_game_abandons_the_old_one(self, client: TestClient) -> None:
         old = new(client, deal=1)
@@ -217,10 +221,10 @@ class TestMove:
         assert "'move'" in error_of(post(client, gid, "move"), 400)
         assert "'move'" in error_of(post(client, gid, "move", move=3), 400)
         assert "'autoplay'" in error_of(post(client, gid, "move", move="f>i", autoplay=1), 400)
-        assert "not JSON" in error_of(
-            client.post(f"/api/games/{gid}/move", content=b'{"move": "f>i"'), 400)
+        assert "not valid JSON" in error_of(
+            client.post(f"/api/games/{gid}/move", content=b'{"move": "f>i"', headers=JSON), 400)
         big = json.dumps({"move": "f>i", "pad": "x" * MAX_BODY}).encode()
-        assert error_of(client.post(f"/api/games/{gid}/move", content=big), 413)
+        assert error_of(client.post(f"/api/games/{gid}/move", content=big, headers=JSON), 413)
         assert client.get(f"/api/games/{gid}").json()["moves"] == []
 
     def test_move_with_autoplay(self, client: TestClient) -> None:
@@ -271,7 +275,7 @@ class TestUndoRedoRestart:
 
     def test_bad_body(self, client: TestClient) -> None:
         gid = new(client, deal=1)["id"]
-        assert error_of(client.post(f"/api/games/{gid}/undo", content=b"nope"), 400)
+        assert error_of(client.post(f"/api/games/{gid}/undo", content=b"nope", headers=JSON), 400)
 
 
 class TestRedealMerci:
@@ -354,7 +358,7 @@ class TestWinAndStats:
         assert every["games"] == 1 and every["variant"] is None
         assert every["variant_name"] == "all variants"
         games = client.get("/api/history", params={"variant": "trefoil"}).json()["games"]
-        assert [(g["deal"], g["status"], g["score"]) for g in games] == [(deal, "won", 52)]
+        assert [(g["deal"], g["status"], g["score"]) for g in games] == [(str(deal), "won", 52)]
         # undoing the last move reopens the game; winning again counts once
         post(client, gid, "undo")
         assert client.get("/api/stats", params={"variant": "trefoil"}).json()["games"] == 0
@@ -399,7 +403,8 @@ class TestSaveLoad:
         assert r.headers["content-disposition"] == 'attachment; filename="lucie-merci-3.json"'
         game = load_game(r.text)
         assert [str(m) for m in game.moves] == ["R", "R"]
-        up = client.post("/api/games/load", content=r.content)
+        up = client.post("/api/games/load", content=r.content,
+                         headers={"Content-Type": "application/json"})
         assert up.status_code == 200
         assert up.json()["id"] != gid
         same_position(up.json(), game)
@@ -421,7 +426,7 @@ class TestSaveLoad:
     @pytest.mark.parametrize(
         ("body", "status", "words"),
         [
-            (b"not json", 400, "not JSON"),
+            (b"not json", 400, "not valid JSON"),
             (b'{"format": "something"}', 422, "not a lucie saved game"),
             (b"[1]", 422, "not a lucie saved game"),
             (b'{"text": "{oops"}', 422, "not valid JSON"),
@@ -429,7 +434,9 @@ class TestSaveLoad:
     )
     def test_bad_uploads(self, client: TestClient, body: bytes, status: int,
                          words: str) -> None:
-        assert words in error_of(client.post("/api/games/load", content=body), status)
+        r = client.post("/api/games/load", content=body,
+                        headers={"Content-Type": "application/json"})
+        assert words in error_of(r, status)
 
     def test_edited_upload(self, client: TestClient) -> None:
         game = Game(Rules(), 1)
@@ -483,6 +490,75 @@ class TestSolverEndpoints:
             post(client, gid, "move", move=str(move))
         o = client.get(f"/api/games/{gid}/odds?samples=5&seconds=5").json()
         assert o["win_rate"] == 1.0 and o["ci95"] == [1.0, 1.0]
+
+
+class TestForgery:
+    """Another page cannot change anything, and a loaded game is no new win."""
+
+    def test_cross_site_posts_are_refused(self, client: TestClient) -> None:
+        gid = new(client, deal=1)["id"]
+        cases = [
+            ({"Content-Type": "text/plain"}, 415),
+            ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+            ({"Content-Type": "application/json", "Origin": "http://evil.example"}, 403),
+            ({"Content-Type": "application/json", "Origin": "null"}, 403),
+            ({"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, 403),
+            ({"Content-Type": "application/json", "Sec-Fetch-Site": "same-site"}, 403),
+        ]
+        for headers, status in cases:
+            r = client.post(f"/api/games/{gid}/move", content=b'{"move": "f>i"}',
+                            headers=headers)
+            error_of(r, status)
+        assert client.get(f"/api/games/{gid}").json()["moves"] == []
+        own = {"Content-Type": "application/json; charset=utf-8",
+               "Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"}
+        r = client.post(f"/api/games/{gid}/move", content=b'{"move": "f>i"}', headers=own)
+        assert r.status_code == 200 and r.json()["moves"] == ["f>i"]
+
+    def test_a_loaded_win_is_never_counted(self, client: TestClient,
+                                           win: tuple[int, list[Move]]) -> None:
+        deal, line = win
+        game = Game(Rules.parse("trefoil"), deal)
+        for move in line:
+            game.push(move)
+        assert game.outcome.status == "won"
+        text = save_game(game)
+        for _ in range(3):
+            r = client.post("/api/games/load", json={"text": text})
+            assert r.status_code == 200 and r.json()["status"] == "won"
+            assert r.json()["recorded"] is False
+        stats = client.get("/api/stats", params={"variant": "all"}).json()
+        assert (stats["games"], stats["wins"]) == (0, 0)
+        assert client.get("/api/history").json()["games"] == []
+
+    def test_a_loaded_game_won_by_hand_is_not_counted(self, client: TestClient,
+                                                      win: tuple[int, list[Move]]) -> None:
+        deal, line = win
+        game = Game(Rules.parse("trefoil"), deal)
+        for move in line[:-1]:
+            game.push(move)
+        gid = client.post("/api/games/load", json={"text": save_game(game)}).json()["id"]
+        assert post(client, gid, "move", move=str(line[-1])).json()["status"] == "won"
+        assert client.get("/api/stats", params={"variant": "all"}).json()["wins"] == 0
+
+    def test_a_refused_new_game_keeps_the_game_in_play(self, client: TestClient) -> None:
+        old = new(client, deal=1)
+        post(client, old["id"], "move", move="f>i")
+        for deal in (2**63, "9" * 30, -1, "1e9", "\u00b2"):
+            r = client.post("/api/games", json={"deal": deal, "abandon": old["id"]})
+            assert r.status_code == 422, r.text
+            assert len(r.json()["error"]) < 200
+        r = client.post("/api/games", json={"variant": "nope" * 100, "abandon": old["id"]})
+        assert r.status_code == 422 and len(r.json()["error"]) < 200
+        assert client.get(f"/api/games/{old['id']}").json()["status"] == "playing"
+        assert client.get("/api/history").json()["games"][0]["status"] == "playing"
+
+    def test_the_largest_deal_is_exact(self, client: TestClient) -> None:
+        state = new(client, deal=str(2**63 - 1))
+        assert state["deal"] == str(2**63 - 1)
+        same_position(state, Game(Rules(), 2**63 - 1))
+        games = client.get("/api/history").json()["games"]
+        assert games[0]["deal"] == str(2**63 - 1)
 
 
 class TestHosts:

@@ -139,10 +139,18 @@ def shoot(page: Any, name: str) -> None:
 # -- tests ---------------------------------------------------------------------
 
 
+def test_the_largest_deal_number_is_shown_exactly(page_at: Any) -> None:
+    """Deal numbers above 2^53 come as text and are shown digit for digit."""
+    largest = str(2**63 - 1)
+    page = page_at(f"/?variant=classic&deal={largest}")
+    assert state(page)["deal"] == largest
+    assert page.locator("#f-deal").inner_text() == largest
+
+
 def test_win_a_deal_by_dragging(page_at: Any, win: tuple[int, list[Move]]) -> None:
     deal, line = win
     page = page_at(f"/?variant=trefoil&deal={deal}")
-    assert state(page)["deal"] == deal and page.url.endswith("/")
+    assert state(page)["deal"] == str(deal) and page.url.endswith("/")
     assert page.locator("#title").inner_text() == "Trefoil"
     for move in line:
         play_by_drag(page, move)
@@ -288,7 +296,7 @@ def test_layout_phone_and_desktop(page_at: Any) -> None:
     page.locator("#new-deal").fill("12")
     page.locator("#new-ok").click()
     page.wait_for_function("window.lucie.state.variant === 'trefoil'")
-    assert state(page)["deal"] == 12
+    assert state(page)["deal"] == "12"
     assert page.locator("#fans > .slot").count() == 16
     page.locator("#b-new").click()
     page.locator("#new-deal").fill("-4")

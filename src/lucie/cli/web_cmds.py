@@ -127,8 +127,18 @@ def cmd_web(args: argparse.Namespace) -> int:
               file=sys.stderr)
     print(f"lucie: the game is at {url}  (Ctrl+C to stop)", flush=True)
     print(f"lucie: statistics in {link.store.path}", flush=True)
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
+    # Ctrl+C: in-flight requests get a moment, then are cancelled (a search
+    # in progress with them: its worker process is killed)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off",
+                            timeout_graceful_shutdown=1)
+    pool = app.state.solver
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            pool.stop_now()  # a search in progress ends now, its request with it
+
+    server = Server(config)
     if not args.no_browser:
         def open_when_ready() -> None:
             for _ in range(200):
@@ -141,6 +151,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     try:
         server.run(sockets=[sock])
     finally:
+        pool.close()
         sock.close()
         link.close()
     return 0

@@ -33,6 +33,8 @@
 
   async function call(method, path, body, raw) {
     const opts = { method, headers: {} };
+    // the server takes a POST only as JSON from this page
+    if (body === undefined && method === "POST") body = {};
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = raw ? body : JSON.stringify(body);
@@ -612,12 +614,18 @@
     arrow = null;
   }
 
+  // Hints and odds are not queued behind moves (nor moves behind them): the
+  // answer is shown only if the game is still where it was when asked.
+  function askedAt() { return state ? `${state.id} ${state.moves.join(" ")}` : ""; }
+
   function hint() {
     if (!features.hint) { setStatus("Hints need the solver, which is not installed.", "info"); return; }
     setStatus("Thinking…", "info");
-    enqueue(async () => {
+    const asked = askedAt();
+    (async () => {
       try {
         const h = await call("GET", gamePath("/hint"));
+        if (askedAt() !== asked) { setStatus("That hint was for an earlier position.", "info"); return; }
         clearHint();
         setStatus(h.move ? `Hint: ${h.text}` : h.text || "No hint.", "hint");
         if (h.move === "R") $("stock").classList.add("hint");
@@ -628,7 +636,7 @@
           if (el && slot) { arrow = [el, slot]; drawArrow(el, slot); }
         }
       } catch (e) { setStatus(e.message, "error"); }
-    });
+    })();
   }
 
   function drawArrow(from, to) {
@@ -650,14 +658,17 @@
     const box = $("odds");
     box.hidden = false;
     box.textContent = "Estimating the odds from this position…";
-    enqueue(async () => {
+    const asked = askedAt();
+    (async () => {
       try {
         const o = await call("GET", gamePath("/odds"));
         const pc = (x) => `${Math.round(x * 100)}%`;
-        box.textContent = `Odds from here: ${pc(o.win_rate)} to win (95% interval ${pc(o.ci95[0])}–${pc(o.ci95[1])}), ` +
+        const when = askedAt() === asked ? "Odds from here" : `Odds from move ${o.moves_played}`;
+        if (o.win_rate == null) { box.textContent = o.text || "No odds."; return; }
+        box.textContent = `${when}: ${pc(o.win_rate)} to win (95% interval ${pc(o.ci95[0])}–${pc(o.ci95[1])}), ` +
           (o.mean_score != null ? `mean score ${o.mean_score.toFixed(1)}, ` : "") + (o.samples ? `from ${o.samples} play-outs.` : "exact.");
       } catch (e) { box.textContent = e.message; }
-    });
+    })();
   }
 
   // Another game: no card element is kept to animate from the last one.
@@ -803,7 +814,8 @@
       try {
         const data = await call("POST", "/api/games/load", String(reader.result), true);
         renderFresh(data);
-        setStatus(`Loaded ${file.name}: ${data.moves.length} moves replayed.`, "info");
+        setStatus(`Loaded ${file.name}: ${data.moves.length} moves replayed` +
+          (data.recorded ? "." : " (a loaded game does not count in the statistics)."), "info");
       } catch (e) { setStatus(`${file.name}: ${e.message}`, "error"); }
     });
     reader.readAsText(file);

@@ -1,0 +1,157 @@
+"""Reading and checking what a request brings: its body, its fields and
+its query parameters.  Every problem is an :class:`ApiError` (4xx)."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Final
+
+from starlette.requests import Request
+
+from lucie.deals import check_deal_number
+from lucie.errors import LucieError
+from lucie.parsing import excerpt, parse_int, parse_json
+from lucie.rules import Rules
+from lucie.web.errors import ApiError
+
+#: Largest request body accepted (bytes); larger ones get 413.
+MAX_BODY: Final = 256 * 1024
+
+
+async def read_body(request: Request) -> bytes:
+    """The whole request body, read once (later calls get it again); 413
+    when it is larger than :data:`MAX_BODY`."""
+    cached = getattr(request.state, "body", None)
+    if isinstance(cached, bytes):
+        return cached
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_BODY:
+        raise ApiError(413, f"the request body is {excerpt(length)} bytes, more than "
+                            f"the {MAX_BODY} accepted")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise ApiError(413, f"the request body is more than the {MAX_BODY} bytes accepted")
+    data = bytes(body)
+    request.state.body = data
+    return data
+
+
+#: ``Sec-Fetch-Site`` values of a request the page itself made.
+_OWN_SITE: Final = ("same-origin", "none")
+
+
+def check_post(request: Request) -> None:
+    """A state-changing request is accepted only as JSON from the page's own
+    origin: 415 for another content type (a form or ``text/plain`` post,
+    which another site may send without asking), 403 when ``Origin`` is not
+    this server or ``Sec-Fetch-Site`` says another site made it."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site.strip().lower() not in _OWN_SITE:
+        raise ApiError(403, f"refused: a request from another site ({excerpt(site)})")
+    origin = request.headers.get("origin")
+    if origin is not None:
+        host = request.headers.get("host", "")
+        parts = origin.strip().lower().split("://", 1)
+        if (len(parts) != 2 or parts[0] not in ("http", "https")
+                or parts[1].rstrip("/") != host.strip().lower()):
+            raise ApiError(403, f"refused: a request from another origin ({excerpt(origin)})")
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        shown = excerpt(kind) if kind else "none"
+        raise ApiError(415, f"the request body must be sent as application/json "
+                            f"(content type: {shown})")
+
+
+async def read_json(request: Request) -> Any:
+    """The request body as JSON (``{}`` when empty); 413 when too large,
+    400 when it is not JSON (or nests too deeply, or is not UTF-8)."""
+    body = await read_body(request)
+    if not body.strip():
+        return {}
+    try:
+        return parse_json(body, what="the request body")
+    except LucieError as exc:
+        raise ApiError(400, str(exc)) from None
+
+
+async def read_object(request: Request) -> dict[str, Any]:
+    data = await read_json(request)
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    return data
+
+
+def flag(data: dict[str, Any], key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise ApiError(400, f"field {key!r} must be true or false")
+    return value
+
+
+def text_field(data: dict[str, Any], key: str, longest: int = 100) -> str:
+    """Field *key*: a non-blank text of at most *longest* characters (a
+    move, a card, a fan letter)."""
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ApiError(400, f"field {key!r} is missing or not a text")
+    if len(value) > longest:
+        raise ApiError(400, f"field {key!r} is too long: {excerpt(value)}")
+    return value
+
+
+def rules_from(value: object) -> Rules:
+    if value is None or value == "":
+        return Rules()
+    if not isinstance(value, str):
+        raise ApiError(400, "field 'variant' must be a text like 'classic' or 'trefoil,merci=on'")
+    if len(value) > 200:
+        raise ApiError(422, f"unknown variant {excerpt(value)}")
+    try:
+        return Rules.parse(value)
+    except LucieError as exc:
+        raise ApiError(422, str(exc)) from None
+    except ValueError:  # a setting Rules.parse does not check itself
+        raise ApiError(422, f"variant {excerpt(value)} has a setting that is not a "
+                            "whole number") from None
+
+
+def deal_from(value: object) -> int | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ApiError(400, "field 'deal' must be a whole number")
+    try:
+        return check_deal_number(value)
+    except LucieError as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+_DECIMAL: Final = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", re.ASCII)
+
+
+def float_param(request: Request, key: str, default: float, low: float, high: float) -> float:
+    """Query parameter *key* as a number from *low* to *high* (seconds)."""
+    text = request.query_params.get(key)
+    if text is None:
+        return default
+    # ASCII decimals only: float() would also take "+5", "1_0", "٣" and "1e3"
+    value = float(text) if len(text) <= 20 and _DECIMAL.fullmatch(text.strip()) else math.nan
+    if not math.isfinite(value):
+        raise ApiError(400, f"parameter {key!r} must be a number, not {excerpt(text)}")
+    if not low <= value <= high:
+        raise ApiError(400, f"parameter {key!r} must be between {low:g} and {high:g}")
+    return value
+
+
+def int_param(request: Request, key: str, default: int, low: int, high: int) -> int:
+    """Query parameter *key* as a whole number from *low* to *high*."""
+    text = request.query_params.get(key)
+    if text is None:
+        return default
+    try:
+        return parse_int(text, what=f"parameter {key!r}", low=low, high=high)
+    except LucieError as exc:
+        raise ApiError(400, str(exc)) from None

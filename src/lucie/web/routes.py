@@ -1,0 +1,381 @@
+"""The endpoints of the JSON API, sharing one :class:`Registry`.
+
+Every change is made through :class:`lucie.engine.Game`, which checks it
+with the engine; every bad request gets a 4xx answer ``{"error": "..."}``
+that names the problem and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import importlib.util
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from lucie.cards import Card
+from lucie.engine import FAN_NAMES, REDEAL, Game, Move, autoplay_moves
+from lucie.errors import DealError, LucieError, MoveError, SaveFileError
+from lucie.formats import game_from_json, save_game
+from lucie.parsing import parse_json
+from lucie.rules import VARIANTS
+from lucie.web.errors import ApiError
+from lucie.web.inputs import (
+    check_post,
+    deal_from,
+    flag,
+    float_param,
+    int_param,
+    read_body,
+    read_json,
+    read_object,
+    rules_from,
+    text_field,
+)
+from lucie.web.registry import Registry, Session
+from lucie.web.store_link import StoreLink
+from lucie.web.thinking import PoolBudgetError, SolverFailedError, SolverPool, hint_job, odds_job
+from lucie.web.views import deals_as_text, moving_card, state_json, target_key
+
+#: Longest a hint or an odds estimate may think (seconds).
+MAX_THINK: Final = 30.0
+
+
+def _has_solver(name: str) -> bool:
+    """Whether ``lucie.solver.<name>`` is installed (without importing it)."""
+    return (importlib.util.find_spec("lucie.solver") is not None
+            and importlib.util.find_spec(f"lucie.solver.{name}") is not None)
+
+
+def _import_solver(name: str, what: str) -> Any:
+    """The solver module ``lucie.solver.<name>``, or a 503 if it is absent."""
+    module = f"lucie.solver.{name}"
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and (exc.name == module or module.startswith(exc.name + ".")):
+            raise ApiError(
+                503, f"{what} needs the solver, which is not available here "
+                     f"({module} is not installed)"
+            ) from None
+        raise
+
+
+async def _client_gone(request: Request) -> None:
+    """Return when the client has closed its connection (the request's
+    body is read by then: hints and odds are GETs)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            return
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def api(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
+    """Wrap an endpoint: its result becomes JSON, an :class:`ApiError` a 4xx.
+
+    A POST is refused unless :func:`check_post` accepts it, before the
+    endpoint runs."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            if request.method == "POST":
+                await read_body(request)  # read first, so a refusal keeps the connection
+                check_post(request)
+            result = await handler(request)
+        except ApiError as exc:
+            return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+        except LucieError as exc:  # e.g. the store naming a damaged game
+            return JSONResponse({"error": str(exc)}, status_code=422)
+        if isinstance(result, Response):
+            return result
+        return JSONResponse(result, headers={"Cache-Control": "no-store"})
+
+    endpoint.__name__ = handler.__name__
+    return endpoint
+
+
+class Api:
+    """The endpoints, sharing one :class:`Registry`."""
+
+    def __init__(self, registry: Registry, pool: SolverPool) -> None:
+        self.registry = registry
+        self.pool = pool
+
+    async def _session(self, request: Request) -> Session:
+        return await self.registry.get(request.path_params["game_id"])
+
+    # -- games ------------------------------------------------------------
+
+    async def new_game(self, request: Request) -> Any:
+        data = await read_object(request)
+        rules = rules_from(data.get("variant"))
+        deal = deal_from(data.get("deal"))
+        try:
+            game = Game(rules, deal)
+        except LucieError as exc:
+            raise ApiError(422, str(exc)) from None
+        # the new game exists before the old one is left: a refused new game
+        # leaves the game in play as it was
+        await self.registry.abandon(data.get("abandon"))
+        session = await self.registry.add(game)
+        return state_json(session)
+
+    async def load_game(self, request: Request) -> Any:
+        data = await read_json(request)
+        if isinstance(data, dict) and isinstance(data.get("text"), str):
+            try:
+                data = parse_json(data["text"], what="the saved game")
+            except LucieError as exc:
+                raise ApiError(422, str(exc)) from None
+        try:
+            game = game_from_json(data)
+        except (SaveFileError, DealError) as exc:
+            raise ApiError(422, str(exc)) from None
+        # a loaded game replays someone's moves: it is played in memory and
+        # never enters this player's statistics (no forged wins)
+        session = await self.registry.add(game, record=False)
+        return state_json(session)
+
+    async def show(self, request: Request) -> Any:
+        session = await self._session(request)
+        return state_json(session)
+
+    async def _changed(self, session: Session, applied: list[Move],
+                       messages: list[str]) -> dict[str, Any]:
+        """Record a change and answer with the new state, the moves applied
+        and what they did.  Called under ``session.lock``."""
+        if applied:
+            await self.registry.changed(session)
+        data = state_json(session)
+        data["applied"] = [str(m) for m in applied]
+        data["messages"] = messages
+        return data
+
+    @staticmethod
+    def _autoplay(game: Game, applied: list[Move], messages: list[str]) -> None:
+        """Play the autoplay moves, noting each in ``applied`` and ``messages``."""
+        for move in autoplay_moves(game.position):
+            messages.append(game.describe(move))
+            game.push(move)
+            applied.append(move)
+
+    async def _play(self, session: Session, move: Move, autoplay: bool) -> Any:
+        """Play ``move`` (checked first: an illegal one changes nothing),
+        then the autoplay moves if asked."""
+        game = session.game
+        async with session.lock:
+            if game.resigned:
+                raise ApiError(409, "the game was resigned: undo or start a new game")
+            position = game.position
+            why = position.why_illegal(move)
+            if why is not None:
+                raise ApiError(409, f"{move}: {why}", reason=why, move=str(move))
+            messages = [position.describe(move)]
+            game.push(move)
+            applied = [move]
+            if autoplay and not game.outcome.finished:
+                self._autoplay(game, applied, messages)
+            return await self._changed(session, applied, messages)
+
+    async def move(self, request: Request) -> Any:
+        session = await self._session(request)
+        data = await read_object(request)
+        text = text_field(data, "move")
+        try:
+            move = Move.parse(text)
+        except MoveError as exc:
+            raise ApiError(400, str(exc)) from None
+        return await self._play(session, move, flag(data, "autoplay"))
+
+    async def redeal(self, request: Request) -> Any:
+        session = await self._session(request)
+        data = await read_object(request)
+        return await self._play(session, REDEAL, flag(data, "autoplay"))
+
+    async def merci(self, request: Request) -> Any:
+        session = await self._session(request)
+        data = await read_object(request)
+        card_text = text_field(data, "card")
+        fan_text = text_field(data, "fan").strip().lower()
+        try:
+            card = Card.parse(card_text)
+        except LucieError as exc:
+            raise ApiError(400, str(exc)) from None
+        if len(fan_text) != 1 or fan_text not in FAN_NAMES:
+            raise ApiError(400, f"field 'fan' must be a fan letter, not {fan_text!r}")
+        move = Move.card_to_fan(card, FAN_NAMES.index(fan_text))
+        return await self._play(session, move, flag(data, "autoplay"))
+
+    async def autoplay(self, request: Request) -> Any:
+        session = await self._session(request)
+        await read_object(request)
+        game = session.game
+        async with session.lock:
+            applied: list[Move] = []
+            messages: list[str] = []
+            if not game.resigned:
+                self._autoplay(game, applied, messages)
+            return await self._changed(session, applied, messages)
+
+    async def undo(self, request: Request) -> Any:
+        session = await self._session(request)
+        await read_object(request)
+        async with session.lock:
+            if not session.game.can_undo:
+                raise ApiError(409, "nothing to undo")
+            move = session.game.pop()
+            await self.registry.changed(session)
+            data = state_json(session)
+        data["undone"] = str(move)
+        return data
+
+    async def redo(self, request: Request) -> Any:
+        session = await self._session(request)
+        await read_object(request)
+        async with session.lock:
+            if not session.game.can_redo:
+                raise ApiError(409, "nothing to redo")
+            try:
+                move = session.game.redo()
+            except MoveError as exc:  # pragma: no cover - redo replays a legal move
+                raise ApiError(409, str(exc)) from None
+            await self.registry.changed(session)
+            data = state_json(session)
+        data["applied"] = [str(move)]
+        return data
+
+    async def restart(self, request: Request) -> Any:
+        session = await self._session(request)
+        await read_object(request)
+        async with session.lock:
+            session.game.restart()
+            await self.registry.changed(session)
+            return state_json(session)
+
+    async def resign(self, request: Request) -> Any:
+        session = await self._session(request)
+        await read_object(request)
+        async with session.lock:
+            if session.game.outcome.finished:
+                raise ApiError(409, f"the game is already over ({session.game.outcome.status})")
+            session.game.resign()
+            await self.registry.changed(session)
+            return state_json(session)
+
+    async def save(self, request: Request) -> Any:
+        session = await self._session(request)
+        async with session.lock:
+            text = save_game(session.game)
+            game = session.game
+        name = f"lucie-{game.rules.spec().split(',')[0]}-{game.deal or game.seed}.json"
+        return Response(
+            text, media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"',
+                     "Cache-Control": "no-store"},
+        )
+
+    # -- the solver -----------------------------------------------------------
+
+    async def _think(self, request: Request, session: Session, kind: str,
+                     job: Callable[..., Any], *args: Any, budget: float) -> Any:
+        """Run a solver ``job`` in the pool, for at most ``budget`` seconds
+        (and the pool's margin); stop it if the client goes away.  One call
+        of each kind per game at a time."""
+        if kind in session.thinking:
+            raise ApiError(429, f"a {kind} for this game is already being worked out")
+        session.thinking.add(kind)
+        work = asyncio.ensure_future(self.pool.run(job, *args, budget=budget))
+        gone = asyncio.ensure_future(_client_gone(request))
+        try:
+            await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+            if not work.done():
+                work.cancel()  # the client went away: its search stops now
+                raise ApiError(408, "the client went away")
+            try:
+                return work.result()
+            except LucieError as exc:
+                raise ApiError(422, f"no {kind} here: {exc}") from None
+            except SolverFailedError as exc:
+                raise ApiError(503, str(exc)) from None
+        finally:
+            session.thinking.discard(kind)
+            gone.cancel()
+            work.cancel()
+
+    async def hint(self, request: Request) -> Any:
+        session = await self._session(request)
+        seconds = float_param(request, "seconds", 2.0, 0.05, MAX_THINK)
+        _import_solver("hints", "a hint")
+        position = session.game.position
+        try:
+            found = await self._think(request, session, "hint", hint_job, position, seconds,
+                                      budget=seconds)
+        except PoolBudgetError as exc:
+            found = {"move": None, "kind": "none", "clears": None, "budget_ran_out": True,
+                     "text": f"No hint: {exc}."}
+        # the hint's own JSON (as `lucie hint --json`), plus where it moves
+        data: dict[str, Any] = {**found, "card": None, "target": None}
+        move = Move.parse(found["move"]) if isinstance(found.get("move"), str) else None
+        if move is not None and not move.is_redeal and position.is_legal(move):
+            card = moving_card(position, move)
+            data["card"] = str(card)
+            data["target"] = target_key(move, card)
+        return data
+
+    async def odds(self, request: Request) -> Any:
+        session = await self._session(request)
+        samples = int_param(request, "samples", 200, 1, 100_000)
+        seconds = float_param(request, "seconds", 10.0, 0.1, MAX_THINK)
+        _import_solver("odds", "the odds")
+        position = session.game.position
+        moves = len(session.game.moves)
+        try:
+            data = await self._think(request, session, "odds", odds_job, position, samples,
+                                     seconds, budget=seconds)
+            data["budget_ran_out"] = False
+        except PoolBudgetError as exc:
+            data = {"win_rate": None, "ci95": None, "samples": 0, "mean_score": None,
+                    "budget_ran_out": True, "text": f"No odds: {exc}."}
+        data["moves_played"] = moves
+        return data
+
+    # -- statistics ---------------------------------------------------------
+
+    def _store(self) -> StoreLink:
+        if self.registry.store is None:
+            raise ApiError(503, "no statistics store is available")
+        return self.registry.store
+
+    async def stats(self, request: Request) -> Any:
+        store = self._store()
+        variant = request.query_params.get("variant")
+        rules = None if variant == "all" else rules_from(variant)
+        return await store.stats(rules)
+
+    async def history(self, request: Request) -> Any:
+        store = self._store()
+        variant = request.query_params.get("variant")
+        rules = None if variant in (None, "", "all") else rules_from(variant)
+        limit = int_param(request, "limit", 1000, 1, 100_000)
+        games = await store.history(rules, limit)
+        for row in games:
+            deals_as_text(row)
+        return {"games": games}
+
+    async def features(self, request: Request) -> Any:
+        """What this server can do: the page hides what is missing."""
+        return {"hint": _has_solver("hints"), "odds": _has_solver("odds"),
+                "stats": self.registry.store is not None}
+
+    async def variants(self, request: Request) -> Any:
+        return [
+            {"name": v.name, "title": v.title, "summary": v.summary,
+             "spec": v.rules.spec(), "settings": v.rules.settings()}
+            for v in VARIANTS.values()
+        ]

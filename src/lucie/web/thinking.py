@@ -1,0 +1,223 @@
+"""Solver work off the event loop: a small pool of worker processes.
+
+A hint or an odds estimate can think for seconds; in the server's own
+process it would hold the GIL and every other player's move would wait.
+So each runs in a worker *process* (``spawn`` context, started on first
+use and kept for the next call), at most :attr:`SolverPool.workers` at
+once.  A call has a budget for the whole of it, waiting for a free worker
+included: the solver honours it itself, and past the budget and a margin
+the worker is killed and the call raises :class:`PoolBudgetError`.  A call
+that is cancelled (its client went away, the server is stopping) kills
+its worker too, so no search outlives its request.  Workers ignore
+SIGINT: Ctrl+C is the server's to handle, and it kills them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any, Final
+
+from lucie.engine import Position
+from lucie.errors import LucieError
+
+#: How long past its budget a call may run before its worker is killed.
+MARGIN: Final = 2.0
+
+#: Longest a new worker may take to start (import lucie and the solver).
+STARTUP: Final = 60.0
+
+_CONTEXT: Final = multiprocessing.get_context("spawn")
+
+
+class PoolBudgetError(Exception):
+    """A solver call outran its budget and its worker was stopped."""
+
+
+class SolverFailedError(Exception):
+    """A worker died or failed without an answer (not a bad request)."""
+
+
+def _serve(conn: Connection) -> None:
+    """A worker's life: run each ``(fn, args)`` received, send back
+    ``("ok", result)`` or ``("error", message)``; stop at end of input."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for module in ("lucie.solver.hints", "lucie.solver.odds"):  # ready before the first call
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
+    try:
+        conn.send(("ready", None))
+    except OSError:
+        return
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        reply: tuple[str, Any]
+        try:
+            reply = ("ok", fn(*args))
+        except LucieError as exc:
+            reply = ("error", str(exc))
+        except Exception as exc:  # reported to the server, which answers 503
+            reply = ("crash", f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(reply)
+        except (OSError, ValueError):
+            return
+
+
+class _Worker:
+    """One worker process and the server's end of its pipe."""
+
+    def __init__(self) -> None:
+        self.conn, child = _CONTEXT.Pipe()
+        self.process = _CONTEXT.Process(target=_serve, args=(child,), daemon=True,
+                                        name="lucie-solver")
+        self.process.start()
+        child.close()
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.join(5)
+        self.conn.close()
+
+
+class SolverPool:
+    """At most ``workers`` solver calls at once, each in its own process."""
+
+    def __init__(self, workers: int = 2, margin: float = MARGIN) -> None:
+        self.workers = workers
+        self.margin = margin
+        self._idle: list[_Worker] = []
+        self._busy: set[_Worker] = set()
+        self._slots: asyncio.Semaphore | None = None
+        #: Workers started and killed so far (for tests and benchmarks).
+        self.started = 0
+        self.killed = 0
+
+    @property
+    def running(self) -> int:
+        """Calls being computed now."""
+        return len(self._busy)
+
+    async def run(self, fn: Callable[..., Any], *args: Any, budget: float) -> Any:
+        """``fn(*args)`` in a worker; its result, or :class:`PoolBudgetError`
+        when no worker was free within ``budget`` seconds or the call ran
+        ``budget`` + margin seconds; :class:`LucieError` when the solver
+        refused the position, :class:`SolverFailedError` if the worker died."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
+        try:
+            await asyncio.wait_for(self._slots.acquire(), budget)
+        except TimeoutError:
+            raise PoolBudgetError(f"every solver worker stayed busy for the {budget:g} s "
+                                  "budget") from None
+        try:
+            return await self._call(fn, args, budget)
+        finally:
+            self._slots.release()
+
+    async def _call(self, fn: Callable[..., Any], args: tuple[Any, ...], budget: float) -> Any:
+        fresh = not self._idle
+        worker = self._start() if fresh else self._idle.pop()
+        self._busy.add(worker)
+        keep = False
+        try:
+            if fresh:  # its start (importing the solver) is not the call's time
+                try:
+                    await self._receive(worker, STARTUP)
+                except TimeoutError:
+                    raise SolverFailedError("the solver did not start") from None
+            try:
+                worker.conn.send((fn, args))
+            except OSError as exc:
+                raise SolverFailedError(f"the solver stopped ({exc})") from None
+            try:
+                kind, value = await self._receive(worker, budget + self.margin)
+            except TimeoutError:
+                raise PoolBudgetError(f"the budget of {budget:g} s ran out") from None
+            keep = True
+        finally:
+            self._busy.discard(worker)
+            if keep:
+                self._idle.append(worker)
+            else:  # late, cancelled or broken: no search outlives its call
+                self.killed += 1
+                worker.kill()
+        if kind == "error":
+            raise LucieError(value)
+        if kind == "crash":
+            raise SolverFailedError(f"the solver failed ({value})")
+        return value
+
+    @staticmethod
+    async def _receive(worker: _Worker, timeout: float) -> tuple[str, Any]:
+        """The worker's next message, waited for without blocking the loop."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[tuple[str, Any]] = loop.create_future()
+
+        def readable() -> None:
+            if answer.done():
+                return
+            try:
+                answer.set_result(worker.conn.recv())
+            except (EOFError, OSError) as exc:
+                stopped = f"the solver stopped ({exc or 'no answer'})"
+                answer.set_exception(SolverFailedError(stopped))
+
+        fd = worker.conn.fileno()
+        loop.add_reader(fd, readable)
+        try:
+            return await asyncio.wait_for(answer, timeout)
+        finally:
+            loop.remove_reader(fd)
+
+    def _start(self) -> _Worker:
+        self.started += 1
+        return _Worker()
+
+    def stop_now(self) -> None:
+        """Kill every busy worker at once; safe in a signal handler (it only
+        sends signals: each call in progress then fails with
+        :class:`SolverFailedError` and cleans up in the event loop)."""
+        for worker in list(self._busy):
+            if worker.process.pid is not None:
+                with contextlib.suppress(OSError):
+                    os.kill(worker.process.pid, signal.SIGKILL)
+
+    def close(self) -> None:
+        """Stop every worker now (a search in progress included)."""
+        for worker in [*self._idle, *self._busy]:
+            worker.kill()
+        self._idle.clear()
+        self._busy.clear()
+
+
+# -- the jobs a worker runs (module-level, so they can be sent to it) ---------
+
+
+def hint_job(position: Position, seconds: float) -> dict[str, Any]:
+    """``lucie.solver.hints.hint`` as JSON (as ``lucie hint --json``)."""
+    from lucie.solver.hints import hint
+
+    return hint(position, max_seconds=seconds).to_json()
+
+
+def odds_job(position: Position, samples: int, seconds: float) -> dict[str, Any]:
+    """``lucie.solver.odds.estimate_odds`` as JSON."""
+    from lucie.solver.odds import estimate_odds
+
+    result = estimate_odds(position, samples=samples, max_seconds=seconds)
+    low, high = result.ci95
+    return {"win_rate": result.win_rate, "ci95": [low, high],
+            "samples": result.samples, "mean_score": result.mean_score}
+
+
+__all__ = ["PoolBudgetError", "SolverFailedError", "SolverPool", "hint_job", "odds_job"]

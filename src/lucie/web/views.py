@@ -1,0 +1,129 @@
+"""What the page is told about a game: the JSON of a position and of the
+table (which card may go where, in the engine's own notation)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from lucie.cards import DECK, Card
+from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position
+from lucie.formats import position_json
+from lucie.web.registry import Session
+
+
+def target_key(move: Move, card: Card) -> str:
+    if move.dst_kind == "foundation":
+        return f"foundation:{card.suit_index}"
+    if move.dst_kind == "cell":
+        return f"cell:{move.dst}"
+    return f"fan:{move.dst}"
+
+
+def moving_card(position: Position, move: Move) -> Card:
+    if move.src_kind == "fan":
+        return position.fans[move.src][-1]
+    if move.src_kind == "cell":
+        cell = position.cells[move.src]
+        assert cell is not None
+        return cell
+    return Card(move.src)
+
+
+def _notation(move: Move) -> tuple[str, str]:
+    src, _, dst = str(move).partition(">")
+    return src, dst
+
+
+@functools.lru_cache(maxsize=64)
+def _target_notation(fans: int, cells: int) -> dict[str, str]:
+    """How each target is written in a move (``F`` for fan f, ``f`` for the
+    foundation, ``1`` for cell 1), from the engine's own notation."""
+    notation: dict[str, str] = {}
+    for j in range(fans):
+        notation[f"fan:{j}"] = _notation(Move.build(0 if j else 1, j))[1]
+    for s in range(4):
+        notation[f"foundation:{s}"] = _notation(Move.to_foundation(0))[1]
+    for c in range(cells):
+        notation[f"cell:{c}"] = _notation(Move.to_cell(0, c))[1]
+    return notation
+
+
+def table_json(game: Game, legal: list[Move] | None = None) -> dict[str, Any]:
+    """What the page needs beyond :func:`position_json`: for every card that
+    may be picked up, its source notation and the legal targets, and the
+    notation of each target, so the page lights up targets and writes moves
+    without knowing a rule.  ``legal``: the legal moves, if already known."""
+    p = game.position
+    if legal is None:
+        legal = list(game.legal_moves)
+    sources: dict[str, dict[str, Any]] = {}
+    buried: dict[Card, int] = {}
+    for i, fan in enumerate(p.fans):
+        if fan:
+            sources[str(fan[-1])] = {"source": FAN_NAMES[i], "where": f"fan:{i}", "targets": []}
+            for card in fan[:-1]:
+                buried[card] = i
+    for i, cell in enumerate(p.cells):
+        if cell is not None:
+            sources[str(cell)] = {"source": str(i + 1), "where": f"cell:{i}", "targets": []}
+    merci = False
+    for move in legal:
+        if move.is_redeal:
+            continue
+        card = moving_card(p, move)
+        key = str(card)
+        entry = sources.get(key)
+        if entry is None:  # a merci (buried card) or a take-back (foundation top)
+            if card in buried:
+                where = f"fan:{buried[card]}"
+                merci = True
+            else:
+                where = f"foundation:{card.suit_index}"
+            entry = sources[key] = {"source": key, "where": where, "targets": []}
+        entry["targets"].append({"target": target_key(move, card), "move": str(move)})
+    tops: dict[str, str | None] = {}
+    for s, count in enumerate(p.foundations):
+        tops[str(s)] = str(DECK[s * 13 + count - 1]) if count else None
+    return {
+        "sources": sources,
+        "target_notation": _target_notation(len(p.fans), len(p.cells)),
+        "foundation_tops": tops,
+        "can_redeal": REDEAL in legal,
+        "merci_moves": merci,
+        "fan_names": list(FAN_NAMES[: len(p.fans)]),
+    }
+
+
+def deals_as_text(data: dict[str, Any]) -> dict[str, Any]:
+    """``deal`` and ``seed`` as text: JavaScript numbers are exact only up
+    to 2^53, deal numbers go up to 2^63 - 1.
+
+    >>> deals_as_text({"deal": 2**60, "seed": None})
+    {'deal': '1152921504606846976', 'seed': None}
+    """
+    for key in ("deal", "seed"):
+        value = data.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            data[key] = str(value)
+    return data
+
+
+def state_json(session: Session) -> dict[str, Any]:
+    """The full state of a game for the page."""
+    game = session.game
+    data = position_json(game)
+    data.update(table_json(game, [Move.parse(m) for m in data["legal_moves"]]))
+    rules = game.rules
+    data.update(
+        id=session.id,
+        variant_title=data["variant_name"],
+        can_undo=game.can_undo,
+        can_redo=game.can_redo,
+        redeals_total=rules.redeals,
+        has_merci=rules.merci,
+        seconds=round(session.seconds(), 1),
+        finished=data["status"] != "playing",
+        recorded=session.store_id is not None,
+    )
+    return deals_as_text(data)

@@ -1091,7 +1091,9 @@ def _load(saved: object, record: GameRecord | None = None) -> tuple[Game, dict[s
     except (TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
         raise _RowDamageError(f"the saved game cannot be replayed ({type(exc).__name__})") \
             from None
-    if record is not None and (game.rules.spec() != record.variant or game.deal != record.deal):
+    if record is not None and (
+        Rules.parse(record.variant) != game.rules or game.deal != record.deal
+    ):
         raise _RowDamageError(
             f"the saved game ({game.rules.spec()}, deal {game.deal}) does not match its row "
             f"({record.variant}, deal {record.deal})"

@@ -35,16 +35,34 @@ API (small and stable; interfaces use only this):
   :meth:`Store.release` keep two programs from playing the same game.
 - :meth:`Store.stats`, :meth:`Store.history`, :meth:`Store.record`,
   :meth:`Store.game`: read back (any game can be replayed).
-- :meth:`Store.export` / :meth:`Store.import_games`: CSV or JSON out, JSON
-  back in.
+- :meth:`Store.export` (:meth:`Store.export_games` also tells which games
+  it left out) / :meth:`Store.import_games`: CSV or JSON out, JSON back in.
 
 Safety: write-ahead logging and a busy timeout, so several processes can
 write the same file; each write is one short transaction.  The schema
-version is ``PRAGMA user_version``.  A file that is not a database, fails
-SQLite's ``quick_check``, or has a newer schema than this lucie knows is
-copied to a backup next to it and reported as a :class:`StoreError`
-(a :class:`~lucie.errors.LucieError`) naming both files; it is never
-modified or overwritten.
+version is ``PRAGMA user_version``.
+
+What is found is never trusted:
+
+- A file is recognised before anything is written to it: a lucie database
+  carries ``PRAGMA application_id`` :data:`APPLICATION_ID`; one from before
+  that mark is adopted only if its tables are exactly lucie's.  Anything
+  else (a text file, an empty file, another program's SQLite database, even
+  with a ``games`` table) is refused with a :class:`StoreError`
+  (a :class:`~lucie.errors.LucieError`) and left byte for byte as it was.
+  A new file is built under a temporary name and linked into place, so no
+  program ever finds a half-made one.
+- A lucie file that fails SQLite's ``quick_check`` (truncated, scribbled
+  over) or has a newer schema than this lucie knows is copied to a backup
+  next to it and refused; it is never modified or overwritten.
+- A path that is a directory, a parent that is a file, a directory that is
+  not writable each get a message naming that cause.
+- Every row read is checked value by value (type, range, UTF-8, known
+  variant and status).  :meth:`Store.stats`, :meth:`Store.history` and
+  :meth:`Store.export_games` leave a damaged row out and list it in their
+  ``damaged`` (:class:`Damaged`: game id and reason); :meth:`Store.record`
+  and :meth:`Store.game` raise a :class:`StoreError` naming the game;
+  :meth:`Store.unfinished` skips it.  The other games stay usable.
 
 The connection may be used from several threads (a lock serialises it),
 as web servers do.

@@ -35,16 +35,34 @@ API (small and stable; interfaces use only this):
   :meth:`Store.release` keep two programs from playing the same game.
 - :meth:`Store.stats`, :meth:`Store.history`, :meth:`Store.record`,
   :meth:`Store.game`: read back (any game can be replayed).
-- :meth:`Store.export` / :meth:`Store.import_games`: CSV or JSON out, JSON
-  back in.
+- :meth:`Store.export` (:meth:`Store.export_games` also tells which games
+  it left out) / :meth:`Store.import_games`: CSV or JSON out, JSON back in.
 
 Safety: write-ahead logging and a busy timeout, so several processes can
 write the same file; each write is one short transaction.  The schema
-version is ``PRAGMA user_version``.  A file that is not a database, fails
-SQLite's ``quick_check``, or has a newer schema than this lucie knows is
-copied to a backup next to it and reported as a :class:`StoreError`
-(a :class:`~lucie.errors.LucieError`) naming both files; it is never
-modified or overwritten.
+version is ``PRAGMA user_version``.
+
+What is found is never trusted:
+
+- A file is recognised before anything is written to it: a lucie database
+  carries ``PRAGMA application_id`` :data:`APPLICATION_ID`; one from before
+  that mark is adopted only if its tables are exactly lucie's.  Anything
+  else (a text file, an empty file, another program's SQLite database, even
+  with a ``games`` table) is refused with a :class:`StoreError`
+  (a :class:`~lucie.errors.LucieError`) and left byte for byte as it was.
+  A new file is built under a temporary name and linked into place, so no
+  program ever finds a half-made one.
+- A lucie file that fails SQLite's ``quick_check`` (truncated, scribbled
+  over) or has a newer schema than this lucie knows is copied to a backup
+  next to it and refused; it is never modified or overwritten.
+- A path that is a directory, a parent that is a file, a directory that is
+  not writable each get a message naming that cause.
+- Every row read is checked value by value (type, range, UTF-8, known
+  variant and status).  :meth:`Store.stats`, :meth:`Store.history` and
+  :meth:`Store.export_games` leave a damaged row out and list it in their
+  ``damaged`` (:class:`Damaged`: game id and reason); :meth:`Store.record`
+  and :meth:`Store.game` raise a :class:`StoreError` naming the game;
+  :meth:`Store.unfinished` skips it.  The other games stay usable.
 
 The connection may be used from several threads (a lock serialises it),
 as web servers do.
@@ -52,10 +70,13 @@ as web servers do.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import filecmp
+import functools
 import io
 import json
+import math
 import os
 import secrets
 import shutil
@@ -65,19 +86,25 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, astuple, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from lucie._sqlite import backoff, is_busy, use_wal
+from lucie.deals import MAX_DEAL
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
 from lucie.formats import game_from_json, game_to_json
+from lucie.parsing import excerpt, parse_json
 from lucie.rules import Rules
 
 #: Schema version written in ``PRAGMA user_version``.
 SCHEMA_VERSION: Final = 1
+#: ``PRAGMA application_id`` of a lucie games database ("Luci" in ASCII): a
+#: SQLite file without it is another program's, unless it has exactly the
+#: tables of a lucie database from before this mark (then it is adopted).
+APPLICATION_ID: Final = 0x4C756369
 #: Environment variable that overrides the default database path.
 ENV_VAR: Final = "LUCIE_DB"
 #: Milliseconds a writer waits for another one before giving up.
@@ -117,6 +144,13 @@ CREATE TABLE IF NOT EXISTS claims (
     seen    REAL NOT NULL   -- time.time() of its last write
 )
 """
+# The browser game's table (:mod:`lucie.web.store_link` creates it), known
+# here only to recognise a lucie database by its exact tables.
+_WEB_GAMES: Final = (
+    "CREATE TABLE IF NOT EXISTS web_games ("
+    " token TEXT PRIMARY KEY, game_id INTEGER NOT NULL)"
+)
+
 #: Seconds after which a claim from another machine lapses.
 CLAIM_TTL: Final = 3600.0
 
@@ -221,6 +255,8 @@ class Stats:
     current_streak: int
     total_seconds: float
     series: tuple[Series, ...]
+    #: The player's rows that could not be read (left out of the figures).
+    damaged: tuple[Damaged, ...] = ()
 
     @property
     def win_rate(self) -> float:
@@ -239,6 +275,7 @@ class Stats:
             "current_streak": self.current_streak,
             "total_seconds": self.total_seconds,
             "series": [asdict(s) | {"win_rate": s.win_rate} for s in self.series],
+            "damaged": [{"id": d.game_id, "reason": d.reason} for d in self.damaged],
         }
 
 
@@ -278,15 +315,164 @@ class Store:
             backoff(attempt)
             attempt += 1
 
+    def _check_place(self) -> None:
+        """Refuse a path that cannot be a database file, naming the cause;
+        create a missing parent directory."""
+        path = self.path
+        if path.is_dir():
+            raise StoreError(f"{path} is a directory, not a database file (give a file name)")
+        if path.exists() and not path.is_file():
+            raise StoreError(f"{path} is not a regular file")
+        parent = path.parent
+        if not parent.is_dir():
+            blocker = parent
+            while not blocker.exists() and blocker.parent != blocker:
+                blocker = blocker.parent
+            if blocker.exists() and not blocker.is_dir():
+                raise StoreError(
+                    f"{path}: cannot create the directory {parent}: {blocker} is a file, "
+                    "not a directory"
+                )
+            try:
+                parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(
+                    f"{path}: the directory {parent} does not exist and cannot be created "
+                    f"({exc.strerror}: {blocker} is not writable)"
+                ) from None
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise StoreError(
+                f"{path}: the directory {parent} is not writable; lucie writes its journal "
+                "next to the database, so the directory must be writable too"
+            )
+        if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+            raise StoreError(f"{path}: the file is not readable and writable (permission denied)")
+
+    def _create(self) -> None:
+        """Create a new, complete lucie database at :attr:`path` unless a
+        file is there: it is built under a temporary name and linked into
+        place, so no other program ever sees a half-made file (an empty
+        file is not taken for a new database)."""
+        path = self.path
+        tmp = path.with_name(f".{path.name}.new-{os.getpid()}-{secrets.token_hex(4)}")
+        try:
+            conn = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                for statement in _statements(_SCHEMA + ";" + _CLAIMS):
+                    conn.execute(statement)
+                use_wal(conn, BUSY_TIMEOUT_MS / 1000)
+            finally:
+                conn.close()
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                pass  # another program made it first: use theirs
+            except OSError:  # pragma: no cover - a file system without hard links
+                if not path.exists():
+                    os.replace(tmp, path)
+        except (OSError, sqlite3.Error) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else str(exc)
+            raise StoreError(f"{path}: cannot create the database ({reason})") from None
+        finally:
+            for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+
+    def _inspect(self) -> bool:
+        """Recognise the file before writing anything to it.  Returns True
+        for a lucie database that predates ``application_id`` (to be
+        adopted), False for a marked one.  Raises :class:`StoreError` for
+        anything else; the file is left byte for byte as it was."""
+        path = self.path
+        if path.stat().st_size == 0:
+            raise StoreError(
+                f"{path} is an empty file, not a lucie database; it was left untouched. "
+                "Delete it (or choose another file with --db) to start a new one."
+            )
+        with open(path, "rb") as f:
+            head = f.read(100)
+        if not head.startswith(b"SQLite format 3\x00") or len(head) < 100:
+            raise StoreError(
+                f"{path} is not a SQLite database (another kind of file); it was left "
+                "untouched. Choose another file with --db."
+            )
+        marked = int.from_bytes(head[68:72], "big", signed=True)
+        if marked not in (0, APPLICATION_ID):
+            raise StoreError(_foreign_message(path, marked, (frozenset(), {})))
+        # A connection that only reads leaves the main file as it was; a
+        # read-only one is used when even closing a writable one could move
+        # a WAL left by another program into the file (or roll back its
+        # journal).  A read-only connection leaves -wal and -shm files
+        # behind in WAL mode, hence the writable one there.
+        wal = Path(f"{path}-wal")
+        wal_mode = head[18] == 2
+        writable = marked == APPLICATION_ID or (
+            wal_mode and not (wal.exists() and wal.stat().st_size > 0)
+        )
+        try:
+            if writable:
+                conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000,
+                                       isolation_level=None)
+            else:
+                conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True,
+                                       timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: cannot open the database ({exc})") from None
+        conn.text_factory = _text
+        problem: str | None = None
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            schema = _schema_of(conn)
+            ours = app_id == APPLICATION_ID
+            legacy = app_id == 0 and version == SCHEMA_VERSION and _is_lucie_schema(schema)
+            if not ours and not legacy:
+                raise StoreError(_foreign_message(path, app_id, schema))
+            if version > SCHEMA_VERSION:
+                newer = version
+            else:
+                newer = 0
+                if not _is_lucie_schema(schema):
+                    problem = "its tables are not lucie's"
+                else:
+                    check = conn.execute("PRAGMA quick_check").fetchone()[0]
+                    if check != "ok":
+                        problem = f"integrity check failed: {check}"
+        except sqlite3.DatabaseError as exc:
+            if is_busy(exc):
+                raise _BusyError(str(exc)) from None
+            text = str(exc)
+            if "not a database" in text or "unable to open" in text or "readonly" in text:
+                raise StoreError(f"{path} cannot be read as a database ({exc}); it was left "
+                                 "untouched. Choose another file with --db.") from None
+            problem = text
+        finally:
+            conn.close()
+        if problem is not None:
+            backup = self._backup()
+            raise StoreError(
+                f"{path} is damaged ({problem}); it was left untouched and a copy was "
+                f"kept at {backup}. Move it away (or choose another file with --db) "
+                "to start a new one."
+            )
+        if newer:
+            backup = self._backup()
+            raise StoreError(
+                f"{path} was written by a newer lucie (schema {newer}, this lucie "
+                f"knows up to {SCHEMA_VERSION}); it was left untouched and a copy was "
+                f"kept at {backup}. Upgrade lucie, or choose another file with --db."
+            )
+        return legacy
+
     def _open_once(self) -> sqlite3.Connection:
         path = self.path
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(
-                f"{path.parent}: cannot create the directory ({exc.strerror})"
-            ) from None
-        existed = path.exists() and path.stat().st_size > 0
+        self._check_place()
+        if not path.exists():
+            self._create()
+        legacy = self._inspect()
         try:
             conn = sqlite3.connect(
                 path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
@@ -294,45 +480,17 @@ class Store:
             )
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot open the database ({exc})") from None
+        conn.text_factory = _text
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if existed:
-                check = conn.execute("PRAGMA quick_check").fetchone()[0]
-                if check != "ok":
-                    raise sqlite3.DatabaseError(f"integrity check failed: {check}")
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            if is_busy(exc):
-                raise _BusyError(str(exc)) from None
-            backup = self._backup()
-            raise StoreError(
-                f"{path} is damaged ({exc}); it was left untouched and a copy was "
-                f"kept at {backup}. Move it away (or choose another file with --db) "
-                "to start a new one."
-            ) from None
-        if version > SCHEMA_VERSION:
-            conn.close()
-            backup = self._backup()
-            raise StoreError(
-                f"{path} was written by a newer lucie (schema {version}, this lucie "
-                f"knows up to {SCHEMA_VERSION}); it was left untouched and a copy was "
-                f"kept at {backup}. Upgrade lucie, or choose another file with --db."
-            )
-        try:
             mode = use_wal(conn, BUSY_TIMEOUT_MS / 1000)
             if mode != "wal":  # pragma: no cover - e.g. some network filesystems
                 conn.execute("PRAGMA journal_mode = DELETE")
             conn.execute("PRAGMA synchronous = NORMAL")
-            if version < SCHEMA_VERSION:
+            if legacy:  # a lucie database from before application_id: mark it
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    # re-read under the write lock: another process may have done it
-                    version = conn.execute("PRAGMA user_version").fetchone()[0]
-                    if version == 0:
-                        for statement in _statements(_SCHEMA):
-                            conn.execute(statement)
-                        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     conn.execute("COMMIT")
                 except BaseException:
                     conn.execute("ROLLBACK")
@@ -518,46 +676,60 @@ class Store:
         return {gid for gid, owner, seen in rows if owner != self.owner and _alive(owner, seen)}
 
     # -- reading back -----------------------------------------------------
+    #
+    # Every row read is checked value by value (:func:`_check_row`): a row
+    # damaged by hand or by another program is skipped by the lists and the
+    # statistics (which name it in ``damaged``), and reading that one game
+    # raises a StoreError naming it.  The other games stay usable.
 
     def unfinished(
         self, player: str | None = None, variant: str | Rules | None = None,
     ) -> tuple[int, Game] | None:
         """The player's most recent game still being played (of ``variant``
         if given), rebuilt at its last saved position; None if there is
-        none.  A row whose saved game no longer loads is skipped (and kept),
-        and so is a game another running program has :meth:`claim`-ed."""
-        sql = "SELECT id, saved FROM games WHERE player = ? AND status = 'playing'"
+        none.  A damaged row (or one whose saved game no longer loads) is
+        skipped (and kept), and so is a game another running program has
+        :meth:`claim`-ed."""
+        sql = (f"SELECT {', '.join(_COLUMNS)}, saved FROM games "
+               "WHERE player = ? AND status = 'playing'")
         params: list[object] = [player or default_player()]
         spec = _spec(variant)
         if spec is not None:
             sql += " AND variant = ?"
             params.append(spec)
         taken = self._claimed_elsewhere()
-        for gid, saved in self._read(sql + " ORDER BY updated DESC, id DESC", tuple(params)):
-            if gid in taken:
+        for row in self._read(sql + " ORDER BY updated DESC, id DESC", tuple(params)):
+            if row[0] in taken:
                 continue
             try:
-                return gid, _load(saved)
-            except SaveFileError:
+                return row[0], _load(row[-1], _check_row(row))[0]
+            except _RowDamageError:
                 continue
         return None
 
     def record(self, game_id: int) -> GameRecord:
-        """The history row of one game."""
+        """The history row of one game (a :class:`StoreError` naming the
+        game if it is missing or damaged)."""
         rows = self._read(f"SELECT {', '.join(_COLUMNS)} FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise StoreError(f"there is no game {game_id} in {self.path}")
-        return GameRecord(*rows[0])
+        try:
+            return _check_row(rows[0])
+        except _RowDamageError as exc:
+            raise StoreError(f"game {game_id} in {self.path} is damaged: {exc}") from None
 
     def game(self, game_id: int) -> Game:
-        """Any stored game, replayed to its last saved position."""
-        rows = self._read("SELECT saved FROM games WHERE id = ?", (game_id,))
+        """Any stored game, replayed to its last saved position (a
+        :class:`StoreError` naming the game if it is missing or damaged)."""
+        rows = self._read(
+            f"SELECT {', '.join(_COLUMNS)}, saved FROM games WHERE id = ?", (game_id,),
+        )
         if not rows:
             raise StoreError(f"there is no game {game_id} in {self.path}")
         try:
-            return _load(rows[0][0])
-        except SaveFileError as exc:
-            raise StoreError(f"game {game_id} in {self.path}: {exc}") from None
+            return _load(rows[0][-1], _check_row(rows[0]))[0]
+        except _RowDamageError as exc:
+            raise StoreError(f"game {game_id} in {self.path} is damaged: {exc}") from None
 
     def history(
         self,
@@ -566,8 +738,9 @@ class Store:
         limit: int | None = None,
         *,
         finished_only: bool = False,
-    ) -> list[GameRecord]:
-        """Games, newest first, optionally of one player and one variant."""
+    ) -> History:
+        """Games, newest first, optionally of one player and one variant.
+        Damaged rows are left out and listed in the result's ``damaged``."""
         sql = f"SELECT {', '.join(_COLUMNS)} FROM games"
         where: list[str] = []
         params: list[object] = []
@@ -587,37 +760,57 @@ class Store:
         if limit is not None:
             sql += " LIMIT ?"
             params.append(max(0, limit))
-        return [GameRecord(*row) for row in self._read(sql, tuple(params))]
+        out = History()
+        damaged: list[Damaged] = []
+        for row in self._read(sql, tuple(params)):
+            try:
+                out.append(_check_row(row))
+            except _RowDamageError as exc:
+                damaged.append(Damaged(row[0], str(exc)))
+        out.damaged = tuple(damaged)
+        return out
 
     def players(self) -> list[str]:
-        """Every player name in the store, sorted."""
-        return [r[0] for r in self._read("SELECT DISTINCT player FROM games ORDER BY player")]
+        """Every player name in the store, sorted (a name that is not valid
+        text is left out)."""
+        names = []
+        for (name,) in self._read("SELECT DISTINCT player FROM games ORDER BY player"):
+            with contextlib.suppress(_RowDamageError):
+                names.append(_check_text("player", name))
+        return names
 
     def stats(self, player: str | None = None, variant: str | Rules | None = None) -> Stats:
         """Statistics of ``player`` (default: :func:`default_player`) in
-        ``variant`` (a spec or rules; None: every variant together)."""
+        ``variant`` (a spec or rules; None: every variant together).  The
+        player's damaged rows do not count; they are listed in ``damaged``."""
         name = player or default_player()
         spec = _spec(variant)
-        sql = (
-            "SELECT status, score, seconds FROM games WHERE player = ? "
-            f"AND status IN ({', '.join('?' * len(FINISHED))})"
-        )
-        params: list[object] = [name, *FINISHED]
+        sql = f"SELECT {', '.join(_COLUMNS)} FROM games WHERE player = ?"
+        params: list[object] = [name]
         if spec is not None:
             sql += " AND variant = ?"
             params.append(spec)
-        rows = self._read(sql + " ORDER BY finished, id", tuple(params))
+        damaged: list[Damaged] = []
+        rows: list[GameRecord] = []
+        for row in self._read(sql + " ORDER BY finished, id", tuple(params)):
+            try:
+                record = _check_row(row)
+            except _RowDamageError as exc:
+                damaged.append(Damaged(row[0], str(exc)))
+                continue
+            if record.status in FINISHED:
+                rows.append(record)
         wins = best = run = 0
         series: list[Series] = []
         for start in range(0, len(rows), SERIES_SIZE):
             chunk = rows[start:start + SERIES_SIZE]
             series.append(Series(
                 start // SERIES_SIZE + 1, len(chunk),
-                sum(1 for r in chunk if r[0] == "won"),
-                sum(r[1] for r in chunk) / len(chunk),
+                sum(1 for r in chunk if r.status == "won"),
+                sum(r.score for r in chunk) / len(chunk),
             ))
-        for status, _score, _secs in rows:
-            if status == "won":
+        for r in rows:
+            if r.status == "won":
                 wins += 1
                 run += 1
                 best = max(best, run)
@@ -628,47 +821,63 @@ class Store:
             variant=spec,
             games=len(rows),
             wins=wins,
-            average_score=sum(r[1] for r in rows) / len(rows) if rows else 0.0,
-            best_score=max((r[1] for r in rows), default=0),
+            average_score=sum(r.score for r in rows) / len(rows) if rows else 0.0,
+            best_score=max((r.score for r in rows), default=0),
             best_streak=best,
             current_streak=run,
-            total_seconds=sum(r[2] for r in rows),
+            total_seconds=sum(r.seconds for r in rows),
             series=tuple(series),
+            damaged=tuple(sorted(damaged)),
         )
 
     # -- export and import -------------------------------------------------
 
     def export(self, fmt: ExportFormat = "json") -> str:
         """Every game as CSV (one row per game, the moves as text) or JSON
-        (a list of objects, each with its saved game under ``game``)."""
+        (a list of objects, each with its saved game under ``game``).
+        Damaged games are left out (see :meth:`export_games`)."""
+        return self.export_games(fmt).text
+
+    def export_games(self, fmt: ExportFormat = "json") -> Export:
+        """:meth:`export`, and the games it left out because they are
+        damaged (each saved game is replayed first, so that what is
+        exported can be imported again).  The JSON lists them under
+        ``damaged`` too."""
+        if fmt not in ("csv", "json"):
+            raise StoreError(f"unknown export format {fmt!r} (csv or json)")
         rows = self._read(f"SELECT {', '.join(_COLUMNS)}, saved FROM games ORDER BY id")
+        good: list[tuple[GameRecord, dict[str, Any]]] = []
+        damaged: list[Damaged] = []
+        for row in rows:
+            try:
+                record = _check_row(row)
+                good.append((record, _load(row[-1], record)[1]))
+            except _RowDamageError as exc:
+                damaged.append(Damaged(row[0], str(exc)))
         if fmt == "json":
-            out = []
-            for row in rows:
-                record = GameRecord(*row[:-1])
-                out.append(record.to_json() | {"game": json.loads(row[-1])})
-            return json.dumps(
-                {"format": "lucie-games", "version": SCHEMA_VERSION, "games": out},
-                indent=2, ensure_ascii=False,
-            ) + "\n"
-        if fmt == "csv":
+            doc: dict[str, Any] = {
+                "format": "lucie-games", "version": SCHEMA_VERSION,
+                "games": [record.to_json() | {"game": data} for record, data in good],
+            }
+            if damaged:
+                doc["damaged"] = [{"id": d.game_id, "reason": d.reason} for d in damaged]
+            text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        else:
             buf = io.StringIO()
             writer = csv.writer(buf, lineterminator="\n")
             writer.writerow([*_COLUMNS, "variant_name", "move_list"])
-            for row in rows:
-                record = GameRecord(*row[:-1])
-                moves = json.loads(row[-1]).get("moves", [])
-                writer.writerow([*row[:-1], record.variant_name, " ".join(moves)])
-            return buf.getvalue()
-        raise StoreError(f"unknown export format {fmt!r} (csv or json)")
+            for record, data in good:
+                moves = data.get("moves", [])
+                writer.writerow([*astuple(record), record.variant_name,
+                                 " ".join(str(m) for m in moves)])
+            text = buf.getvalue()
+        return Export(text, len(good), tuple(damaged))
 
     def import_games(self, text: str) -> int:
         """Add the games of a JSON :meth:`export` (new ids); returns how
-        many.  Every game is replayed first; nothing is added if one fails."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise StoreError(f"not a lucie games export: {exc.msg}") from None
+        many.  Every game is replayed and every row checked first; nothing
+        is added if one fails."""
+        data = parse_json(text, what="the games export", error=StoreError)
         if not isinstance(data, dict) or data.get("format") != "lucie-games":
             raise StoreError("not a lucie games export (format 'lucie-games' expected)")
         games = data.get("games")
@@ -677,14 +886,20 @@ class Store:
         rows = []
         for i, item in enumerate(games, 1):
             try:
+                if not isinstance(item, dict):
+                    raise TypeError("not an object")
                 game = game_from_json(item["game"])
-                rows.append((
-                    str(item["player"]), game.rules.spec(), game.deal, game.seed,
-                    str(item["started"]), str(item["updated"]), item.get("finished"),
+                finished = item.get("finished")
+                row = (
+                    0, str(item["player"]), game.rules.spec(), game.deal, game.seed,
+                    str(item["started"]), str(item["updated"]),
+                    None if finished is None else str(finished),
                     str(item["status"]), game.score, len(game.moves),
-                    float(item.get("seconds", 0.0)), _saved(game),
-                ))
-            except (KeyError, TypeError, ValueError, LucieError) as exc:
+                    float(item.get("seconds", 0.0)),
+                )
+                _check_row(row)
+                rows.append((*row[1:], _saved(game)))
+            except (KeyError, TypeError, ValueError, LucieError, _RowDamageError) as exc:
                 raise StoreError(f"game {i} of the export is damaged: {exc}") from None
         with self._write() as conn:
             conn.executemany(
@@ -713,6 +928,166 @@ def _alive(owner: str, seen: float) -> bool:
     return time.time() - seen < CLAIM_TTL
 
 
+def _text(raw: bytes) -> str:
+    """The connections' text factory: invalid UTF-8 in a row becomes lone
+    surrogates (found by :func:`_check_text`) instead of an error that
+    would stop the whole query."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+_Schema = tuple[frozenset[tuple[str, str]], dict[str, list[tuple[Any, ...]]]]
+
+
+def _schema_of(conn: sqlite3.Connection) -> _Schema:
+    """The file's objects ``(type, name)`` (SQLite's own left out) and the
+    columns of each table."""
+    objects = frozenset(
+        (str(kind), str(name))
+        for kind, name in conn.execute("SELECT type, name FROM sqlite_master")
+        if not str(name).startswith("sqlite_")
+    )
+    columns = {
+        name: conn.execute(f"PRAGMA table_info('{name}')").fetchall()
+        for kind, name in objects
+        if kind == "table" and name.isidentifier()
+    }
+    return objects, columns
+
+
+@functools.cache
+def _lucie_schema() -> _Schema:
+    conn = sqlite3.connect(":memory:")
+    try:
+        for statement in _statements(_SCHEMA + ";" + _CLAIMS + ";" + _WEB_GAMES):
+            conn.execute(statement)
+        return _schema_of(conn)
+    finally:
+        conn.close()
+
+
+def _is_lucie_schema(schema: _Schema) -> bool:
+    """Whether a file holds lucie's tables and nothing else: ``games`` and
+    its index, and maybe ``claims`` and ``web_games``, column for column."""
+    objects, columns = schema
+    known_objects, known_columns = _lucie_schema()
+    return (
+        ("table", "games") in objects
+        and ("index", "games_by_player") in objects
+        and objects <= known_objects
+        and all(columns.get(name) == known_columns[name] for _, name in objects
+                if name in known_columns)
+    )
+
+
+def _foreign_message(path: Path, app_id: int, schema: _Schema) -> str:
+    tables = sorted(name for kind, name in schema[0] if kind == "table")
+    if app_id:
+        what = f"another program's SQLite database (application id {app_id:#x})"
+    elif not tables:
+        what = "a SQLite database without lucie's tables"
+    else:
+        shown = ", ".join(tables[:5]) + (" ..." if len(tables) > 5 else "")
+        what = f"another program's SQLite database (tables: {shown})"
+    return (
+        f"{path} is not a lucie games database: it is {what}. It was left untouched; "
+        "choose another file with --db."
+    )
+
+
+class Damaged(NamedTuple):
+    """A stored game whose row cannot be used, and why."""
+
+    game_id: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}: {self.reason}"
+
+
+class _RowDamageError(Exception):
+    """Why a row cannot be used (caught within this module)."""
+
+
+#: Statuses a game can have.
+STATUSES: Final = ("playing", *FINISHED)
+#: Bounds of the numbers of a row (beyond them the row is damaged).
+_MAX_MOVES: Final = 10_000_000
+_MAX_SECONDS: Final = 1e10
+_INT64: Final = 2**63
+
+
+def _check_text(column: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise _RowDamageError(f"{column} is {_kind(value)}, not text")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _RowDamageError(f"{column} is not valid UTF-8 text") from None
+    return value
+
+
+def _check_int(column: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _RowDamageError(f"{column} is {_kind(value)}, not a whole number")
+    if not low <= value <= high:
+        raise _RowDamageError(f"{column} {value} is out of range ({low} to {high})")
+    return value
+
+
+def _check_time(column: str, value: object) -> str:
+    text = _check_text(column, value)
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        raise _RowDamageError(f"{column} {excerpt(text)} is not a date and time") from None
+    return text
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bytes):
+        return f"a blob of {len(value)} bytes"
+    return excerpt(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _variant_problem(spec: str) -> str | None:
+    try:
+        Rules.parse(spec)
+    except LucieError as exc:
+        return f"variant {excerpt(spec)} is not known to this lucie ({exc})"
+    return None
+
+
+def _check_row(row: tuple[Any, ...]) -> GameRecord:
+    """The :class:`GameRecord` of a row of :data:`_COLUMNS`, checked value
+    by value; raises :class:`_RowDamageError` naming the first problem."""
+    (gid, player, variant, deal, seed, started, updated, finished, status, score,
+     moves, seconds) = row[:12]
+    _check_text("player", player)
+    problem = _variant_problem(_check_text("variant", variant))
+    if problem is not None:
+        raise _RowDamageError(problem)
+    if deal is not None:
+        _check_int("deal", deal, 1, MAX_DEAL)
+    _check_int("seed", seed, -_INT64, _INT64 - 1)
+    _check_time("started", started)
+    _check_time("updated", updated)
+    if finished is not None:
+        _check_time("finished", finished)
+    if status not in STATUSES:
+        raise _RowDamageError(f"status {_kind(status)} is not one of {', '.join(STATUSES)}")
+    _check_int("score", score, 0, 52)
+    _check_int("moves", moves, 0, _MAX_MOVES)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise _RowDamageError(f"seconds is {_kind(seconds)}, not a number")
+    if not (math.isfinite(seconds) and 0 <= seconds <= _MAX_SECONDS):
+        raise _RowDamageError(f"seconds {seconds!r} is out of range (0 to {_MAX_SECONDS:.0e})")
+    return GameRecord(gid, player, variant, deal, seed, started, updated, finished,
+                      status, score, moves, float(seconds))
+
+
 def _statements(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
 
@@ -721,15 +1096,47 @@ def _saved(game: Game) -> str:
     return json.dumps(game_to_json(game), separators=(",", ":"))
 
 
-def _load(saved: str) -> Game:
+def _load(saved: object, record: GameRecord | None = None) -> tuple[Game, dict[str, Any]]:
+    """The game of a row's ``saved`` column (and its JSON document),
+    checked against the row's variant and deal when given; raises
+    :class:`_RowDamageError` naming the problem."""
+    text = _check_text("the saved game", saved)
     try:
-        data = json.loads(saved)
-    except json.JSONDecodeError as exc:
-        raise SaveFileError(f"the saved game is not valid JSON: {exc.msg}") from None
-    return game_from_json(data)
+        data = parse_json(text, what="the saved game", error=SaveFileError)
+        game = game_from_json(data)
+    except LucieError as exc:
+        raise _RowDamageError(str(exc)) from None
+    except (TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+        raise _RowDamageError(f"the saved game cannot be replayed ({type(exc).__name__})") \
+            from None
+    if record is not None and (
+        Rules.parse(record.variant) != game.rules or game.deal != record.deal
+    ):
+        raise _RowDamageError(
+            f"the saved game ({game.rules.spec()}, deal {game.deal}) does not match its row "
+            f"({record.variant}, deal {record.deal})"
+        )
+    assert isinstance(data, dict)
+    return game, data
+
+
+class History(list[GameRecord]):
+    """The rows :meth:`Store.history` returns, and the damaged ones it
+    skipped (:attr:`damaged`)."""
+
+    damaged: tuple[Damaged, ...] = ()
+
+
+class Export(NamedTuple):
+    """What :meth:`Store.export_games` wrote, and the damaged games it left out."""
+
+    text: str
+    games: int
+    damaged: tuple[Damaged, ...]
 
 
 __all__ = [
-    "ENV_VAR", "SCHEMA_VERSION", "GameRecord", "Series", "Stats", "Store", "StoreError",
+    "APPLICATION_ID", "ENV_VAR", "SCHEMA_VERSION", "STATUSES", "Damaged", "Export",
+    "GameRecord", "History", "Series", "Stats", "Store", "StoreError",
     "default_path", "default_player",
 ]

@@ -1,4 +1,5 @@
-"""The value cache: samples add up across instances and processes."""
+"""The value cache: samples add up across instances and processes; a damaged
+file or row is set aside or ignored, never used, never a traceback."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from lucie.errors import LucieError
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache, default_cache_path
 from lucie.solver.odds import Evaluator
@@ -72,15 +72,121 @@ def test_env_var_and_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert memory.flush() == 0 and memory.get(KEY) == (1.0, 1)
 
 
-def test_a_file_that_is_not_a_cache(tmp_path: Path) -> None:
+def _put(path: Path, *rows: tuple[object, ...]) -> None:
+    """Write raw rows (version, rules, foundations, redeals, merci, total, count)."""
+    with sqlite3.connect(path) as conn:
+        conn.executemany("INSERT OR REPLACE INTO state_values VALUES (?,?,?,?,?,?,?)", rows)
+    conn.close()
+
+
+@pytest.mark.parametrize("content", [
+    b"this is not sqlite " * 100,
+    b"SQLite format 3\x00" + b"\x00" * 20,  # a header cut short
+])
+def test_a_file_that_is_not_a_cache_is_set_aside(
+    tmp_path: Path, content: bytes, capsys: pytest.CaptureFixture[str],
+) -> None:
     bad = tmp_path / "bad.sqlite"
-    bad.write_text("this is not sqlite " * 100)
+    bad.write_bytes(content)
     cache = ValueCache(bad)
-    with pytest.raises(LucieError, match="odds cache"):
-        cache.get(KEY)
-    # and a cache from a newer algorithm is ignored, not misread
+    assert cache.get(KEY) is None  # no error: a new cache
+    cache.add(KEY, 1.0)
+    assert cache.flush() == 1
+    aside = list(tmp_path.glob("bad.sqlite.damaged-*"))
+    assert len(aside) == 1 and aside[0].read_bytes() == content  # kept as it was
+    assert ValueCache(bad).get(KEY) == (1.0, 1)  # the new one works
+    err = capsys.readouterr().err
+    assert err.count("lucie: warning:") == 1 and str(aside[0]) in err
+    assert "Traceback" not in err
+
+
+def test_a_cache_from_a_newer_algorithm_is_ignored(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite"
     _add_samples(str(path), 2)
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE state_values SET version = version + 1")
+    conn.close()
     assert ValueCache(path).get(KEY) is None
+
+
+def test_another_programs_database_is_set_aside(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE games (id INTEGER, name TEXT)")
+        conn.execute("INSERT INTO games VALUES (1, 'x')")
+    conn.close()
+    before = path.read_bytes()
+    cache = ValueCache(path)
+    cache.add(KEY, 1.0)
+    cache.flush()
+    (aside,) = tmp_path.glob("c.sqlite.damaged-*")
+    assert aside.read_bytes() == before
+    assert ValueCache(path).get(KEY) == (1.0, 1)
+
+
+def test_a_truncated_cache_is_set_aside(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    cache = ValueCache(path)
+    for a in range(14):
+        for b in range(14):
+            cache.add(("classic", (a, b, 5, 5), 1, False), 0.5)
+    cache.flush()
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = path.read_bytes()
+    assert len(data) > 8192
+    path.write_bytes(data[: len(data) // 2])
+    fresh = ValueCache(path)
+    assert fresh.get(("classic", (1, 1, 5, 5), 1, False)) is None
+    assert list(tmp_path.glob("c.sqlite.damaged-*"))
+    assert fresh.warnings
+
+
+@pytest.mark.parametrize("row", [
+    (1, "classic", "5.6.7.8", 1, 0, "abc", 3),       # text for the total
+    (1, "classic", "5.6.7.8", 1, 0, 2.0, -3),        # negative count
+    (1, "classic", "5.6.7.8", 1, 0, 9.0, 3),         # total above the count
+    (1, "classic", "5.6.7.8", 1, 0, -1.0, 3),        # negative total
+    (1, "classic", "5.6.7.8", 1, 0, float("inf"), 3),
+    (1, "classic", "5.6.7.8", 1, 0, None, 3),        # NaN is stored as NULL
+    (1, "classic", "5.6.7.8", 1, 0, 1.0, 0),         # no sample
+    (1, "classic", "5.6.7.8", 1, 0, 1.0, "many"),
+    (1, "classic", "5.6.7.8", "one", 0, 1.0, 2),
+    (1, "classic", "5.6.7.8", 1, 7, 1.0, 2),         # merci neither 0 nor 1
+    (1, "classic", "5.6.7.99", 1, 0, 1.0, 2),        # foundation above king
+    (1, "classic", "5.6.7", 1, 0, 1.0, 2),
+    (1, "classic", b"\xff\xfe", 1, 0, 1.0, 2),     # a blob
+])
+def test_damaged_rows_are_ignored_reported_and_removed(
+    tmp_path: Path, row: tuple[object, ...], capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "c.sqlite"
+    other = ("classic", (1, 2, 3, 4), 0, False)
+    _add_samples(str(path), 2)
+    good = ValueCache(path)
+    good.add(other, 1.0)
+    good.flush()
+    with sqlite3.connect(path) as conn:
+        conn.execute("DELETE FROM state_values WHERE foundations = '5.6.7.8'")
+    conn.close()
+    _put(path, row)
+    cache = ValueCache(path)
+    assert cache.get(KEY) is None  # never used
+    assert cache.get(other) == (1.0, 1)  # the sound rows are
+    assert len(cache.warnings) == 1 and "damaged" in cache.warnings[0]
+    cache.add(KEY, 1.0)
+    cache.flush()
+    again = ValueCache(path)
+    assert again.get(KEY) == (1.0, 1) and not again.warnings  # removed, not added to
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_an_unusable_place_keeps_the_cache_in_memory(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    for path in (tmp_path / "file" / "c.sqlite", tmp_path):  # parent is a file; a directory
+        cache = ValueCache(path)
+        cache.add(KEY, 1.0)
+        assert cache.flush() == 0 and cache.get(KEY) == (1.0, 1)
+        assert cache.path is None and cache.warnings
+    assert (tmp_path / "file").read_text() == "x"

@@ -9,7 +9,18 @@ from typing import Any
 
 from lucie.cli.common import add_json, add_variant, print_json
 from lucie.errors import LucieError
-from lucie.store import Store, default_player
+from lucie.parsing import parse_int
+from lucie.store import Damaged, Store, default_player
+
+#: The largest ``--limit`` (far more games than anyone plays).
+MAX_LIMIT = 1_000_000_000
+
+
+def _limit(text: str) -> int:
+    try:
+        return parse_int(text, what="--limit", low=0, high=MAX_LIMIT)
+    except LucieError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _add_db(p: argparse.ArgumentParser) -> None:
@@ -32,7 +43,7 @@ def register(sub: Any) -> None:
                        description="List the stored games, newest first.")
     add_variant(p)
     p.add_argument("--player", "-p", default=None, help="only this player's games")
-    p.add_argument("--limit", "-n", type=int, default=None, metavar="N",
+    p.add_argument("--limit", "-n", type=_limit, default=None, metavar="N",
                    help="at most N games")
     add_json(p)
     _add_db(p)
@@ -53,6 +64,23 @@ def _store(args: argparse.Namespace) -> Store:
     return Store(Path(args.db) if args.db else None)
 
 
+#: How many damaged games a warning names before it only counts the rest.
+_NAMED: int = 5
+
+
+def _warn_damaged(store: Store, damaged: tuple[Damaged, ...]) -> None:
+    """One warning on standard error for the damaged games a command skipped."""
+    if not damaged:
+        return
+    n = len(damaged)
+    lines = [f"lucie: warning: {n} damaged game{'s' if n > 1 else ''} in {store.path} "
+             "left out (the others are fine):"]
+    lines += [f"  {d}" for d in damaged[:_NAMED]]
+    if n > _NAMED:
+        lines.append(f"  and {n - _NAMED} more")
+    print("\n".join(lines), file=sys.stderr)
+
+
 def _duration(seconds: float) -> str:
     s = round(seconds)
     if s >= 3600:
@@ -64,6 +92,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     player = args.player or default_player()
     with _store(args) as store:
         stats = store.stats(player, args.variant)
+        _warn_damaged(store, stats.damaged)
     if args.json:
         print_json(stats.to_json())
         return 0
@@ -84,10 +113,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    if args.limit is not None and args.limit < 0:
-        raise LucieError(f"--limit {args.limit}: expected a number of games, 0 or more")
     with _store(args) as store:
         records = store.history(args.player, args.variant, args.limit)
+        _warn_damaged(store, records.damaged)
     if args.json:
         print_json([r.to_json() for r in records])
         return 0
@@ -106,7 +134,9 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     with _store(args) as store:
-        text = store.export(args.format)
+        exported = store.export_games(args.format)
+        _warn_damaged(store, exported.damaged)
+    text = exported.text
     if args.output is None or args.output == "-":
         sys.stdout.write(text)
         return 0

@@ -28,13 +28,18 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
+import secrets
 import sqlite3
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from lucie._sqlite import backoff, is_busy, use_wal
 
@@ -52,6 +57,62 @@ ENV_VAR: Final = "LUCIE_CACHE"
 
 StateKey = tuple[str, tuple[int, int, int, int], int, bool]
 """``(rules spec, canonical foundations, redeals left, merci used)``."""
+
+_TABLE: Final = (
+    "CREATE TABLE IF NOT EXISTS state_values ("
+    " version INTEGER, rules TEXT, foundations TEXT, redeals INTEGER,"
+    " merci_used INTEGER, total REAL, count INTEGER,"
+    " PRIMARY KEY (version, rules, foundations, redeals, merci_used))"
+)
+#: ``(name, type)`` of the table's columns, to recognise a cache file.
+_COLUMNS: Final = [
+    ("version", "INTEGER"), ("rules", "TEXT"), ("foundations", "TEXT"),
+    ("redeals", "INTEGER"), ("merci_used", "INTEGER"), ("total", "REAL"),
+    ("count", "INTEGER"),
+]
+#: Most redeals a state can have left (far above any variant's).
+_MAX_REDEALS: Final = 1000
+#: (file, kind) of the warnings already printed by this process.
+_WARNED: set[tuple[str, str]] = set()
+
+
+def _text(raw: bytes) -> str:
+    """Invalid UTF-8 in a row is kept as lone surrogates, not an error."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _is_damage(exc: sqlite3.DatabaseError) -> bool:
+    """Whether ``exc`` says the file itself is bad (not, say, a full disk)."""
+    text = str(exc).lower()
+    return any(w in text for w in ("malformed", "not a database", "corrupt", "no such",
+                                   "has no column", "datatype mismatch", "constraint"))
+
+
+def _check_row(rules: str, row: Sequence[Any]) -> tuple[StateKey, float, int]:
+    """The key, sum and count of a stored row; ValueError naming what is wrong."""
+    found, redeals, merci, total, count = row
+    if not isinstance(found, str):
+        raise ValueError(f"foundations {found!r:.40} are not text")
+    parts = found.split(".")
+    if len(parts) != 4 or not all(p.isascii() and p.isdigit() and len(p) <= 2 for p in parts):
+        raise ValueError(f"foundations {found!r:.40} are not four numbers")
+    f = tuple(int(p) for p in parts)
+    if not all(0 <= x <= 13 for x in f):
+        raise ValueError(f"foundations {found!r:.40} are out of range (0 to 13)")
+    if isinstance(redeals, bool) or not isinstance(redeals, int) \
+            or not 0 <= redeals <= _MAX_REDEALS:
+        raise ValueError(f"redeals {redeals!r:.40} is not a number from 0 to {_MAX_REDEALS}")
+    if merci not in (0, 1) or isinstance(merci, (bool, float)):
+        raise ValueError(f"merci_used {merci!r:.40} is not 0 or 1")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count < 2**62:
+        raise ValueError(f"count {count!r:.40} is not a positive whole number")
+    if isinstance(total, bool) or not isinstance(total, (int, float)) \
+            or not math.isfinite(total):
+        raise ValueError(f"total {total!r:.40} is not a number")
+    if not -1e-9 * count <= total <= count * (1 + 1e-9):
+        raise ValueError(f"total {total!r} is not between 0 and the count {count}")
+    key: StateKey = (rules, (f[0], f[1], f[2], f[3]), redeals, bool(merci))
+    return key, float(min(max(total, 0.0), float(count))), count
 
 
 def default_cache_path() -> Path | None:
@@ -84,6 +145,9 @@ class ValueCache:
         self._delta: dict[StateKey, tuple[float, int]] = {}
         self._loaded: set[str] = set()
         self._lock = threading.Lock()
+        self._checked = False
+        #: What was reported about the file (damaged rows, a file set aside...).
+        self.warnings: list[str] = []
 
     # -- construction -----------------------------------------------------
 
@@ -97,50 +161,150 @@ class ValueCache:
         return cls(None)
 
     # -- sqlite -------------------------------------------------------------
+    #
+    # The file is only a cache: nothing in it may stop lucie or be believed
+    # blindly.  A file that is not a cache (not SQLite, another program's
+    # tables, damaged pages) is set aside under a new name and a new cache
+    # started; a row that does not hold a sane sum and count is ignored and
+    # deleted; a place where no cache can be written turns the cache into a
+    # memory one.  Each is reported once, as a warning on standard error.
 
-    def _transact(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``work`` in one transaction on the file, and commit.
+    def _warn(self, kind: str, message: str) -> None:
+        """Report ``message`` once per file and ``kind`` in this process."""
+        self.warnings.append(message)
+        if (str(self.path), kind) not in _WARNED:
+            _WARNED.add((str(self.path), kind))
+            print(f"lucie: warning: {message}", file=sys.stderr)
+
+    def _give_up(self, reason: str) -> None:
+        """Keep the cache in memory from now on (the samples stay)."""
+        self._warn("unusable", f"the odds cache {self.path} cannot be used ({reason}); "
+                   "values are kept in memory only")
+        self.path = None
+
+    def _examine(self) -> str | None:
+        """Why the file at :attr:`path` is not a usable cache (None if it is,
+        or if there is none yet).  Nothing is written."""
+        assert self.path is not None
+        path = self.path
+        try:
+            with open(path, "rb") as f:
+                head = f.read(100)
+        except FileNotFoundError:
+            return None
+        if not head:
+            return None  # SQLite's empty database (another process may be making it)
+        if not head.startswith(b"SQLite format 3\x00") or len(head) < 100:
+            return "not a SQLite database"
+        try:
+            conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+        except sqlite3.Error as exc:
+            return f"cannot be opened: {exc}"
+        try:
+            objects = {
+                (str(kind), str(name))
+                for kind, name in conn.execute("SELECT type, name FROM sqlite_master")
+                if not str(name).startswith("sqlite_")
+            }
+            if objects - {("table", "state_values")}:
+                names = ", ".join(sorted(name for _, name in objects))
+                return f"another program's tables: {names[:80]}"
+            if objects:
+                columns = [tuple(r[1:3]) for r in conn.execute("PRAGMA table_info(state_values)")]
+                if columns != _COLUMNS:
+                    return "its table state_values has other columns"
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                return f"damaged: {str(check)[:80]}"
+        except sqlite3.DatabaseError as exc:
+            if is_busy(exc):
+                return None  # someone is using it: it is a database; looked at again later
+            return f"damaged: {exc}"
+        finally:
+            conn.close()
+        return None
+
+    def _set_aside(self, reason: str) -> None:
+        """Rename the damaged file (and its -wal, -shm) with a ``.damaged-``
+        suffix so that a new cache starts; the old one is kept to look at."""
+        assert self.path is not None
+        path = self.path
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{secrets.token_hex(2)}")
+        try:
+            os.rename(path, aside)
+        except FileNotFoundError:
+            return  # another process set it aside already
+        except OSError as exc:
+            self._give_up(f"{reason}; it could not be set aside: {exc.strerror}")
+            return
+        for side in ("-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                os.rename(f"{path}{side}", f"{aside}{side}")
+        self._warn("aside", f"the odds cache {path} was unusable ({reason}); it was moved "
+                   f"to {aside} and a new cache started")
+
+    def _ready(self) -> None:
+        """Check the file once per instance, before the first use."""
+        if self._checked or self.path is None:
+            return
+        self._checked = True
+        if self.path.is_dir():
+            self._give_up("it is a directory")
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self._give_up(f"cannot create {self.path.parent}: {exc.strerror}")
+            return
+        problem = self._examine()
+        if problem is not None:
+            self._set_aside(problem)
+
+    def _transact(self, work: Callable[[sqlite3.Connection], _T]) -> _T | None:
+        """Run ``work`` in one transaction on the file, and commit; None if
+        the cache has become a memory one.
 
         SQLite's busy timeout does not cover every case of two processes
         opening a new file at once (see :mod:`lucie._sqlite`).  An attempt
         that meets a busy file is rolled back whole and tried again, so a busy file only
-        waits, for up to :data:`BUSY_SECONDS`, and nothing is lost.
+        waits, for up to :data:`BUSY_SECONDS`, and nothing is lost.  A file
+        found damaged on the way is set aside and the work done on a new one.
         """
-        from lucie.errors import LucieError
-
-        assert self.path is not None
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise LucieError(f"{self.path}: cannot open the odds cache ({exc})") from None
+        self._ready()
         deadline = time.monotonic() + BUSY_SECONDS
         attempt = 0
-        while True:
+        set_aside = False
+        while self.path is not None:
             try:
                 conn = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
             except sqlite3.Error as exc:
-                raise LucieError(f"{self.path}: cannot open the odds cache ({exc})") from None
+                self._give_up(str(exc))
+                return None
+            conn.text_factory = _text
             try:
                 use_wal(conn, BUSY_SECONDS)
                 conn.execute("BEGIN IMMEDIATE")
-                conn.execute(
-                    "CREATE TABLE IF NOT EXISTS state_values ("
-                    " version INTEGER, rules TEXT, foundations TEXT, redeals INTEGER,"
-                    " merci_used INTEGER, total REAL, count INTEGER,"
-                    " PRIMARY KEY (version, rules, foundations, redeals, merci_used))"
-                )
+                conn.execute(_TABLE)
                 result = work(conn)
                 conn.execute("COMMIT")
                 return result
-            except sqlite3.OperationalError as exc:
-                if not is_busy(exc) or time.monotonic() > deadline:
-                    raise LucieError(f"{self.path}: not a usable odds cache ({exc})") from None
             except sqlite3.DatabaseError as exc:
-                raise LucieError(f"{self.path}: not a usable odds cache ({exc})") from None
+                if is_busy(exc) and time.monotonic() <= deadline:
+                    pass  # wait and try again
+                elif is_busy(exc) or set_aside or not _is_damage(exc):
+                    self._give_up(str(exc))
+                    return None
+                else:
+                    set_aside = True
+                    conn.close()
+                    self._set_aside(str(exc))
+                    continue
             finally:
                 conn.close()  # an open transaction is rolled back
             backoff(attempt)
             attempt += 1
+        return None
 
     def _load(self, rules: str) -> None:
         if rules in self._loaded:
@@ -148,17 +312,30 @@ class ValueCache:
         self._loaded.add(rules)
         if self.path is None or not self.path.exists():
             return
-        rows = self._transact(
-            lambda conn: conn.execute(
-                "SELECT foundations, redeals, merci_used, total, count FROM state_values"
-                " WHERE version = ? AND rules = ?",
+
+        def read(conn: sqlite3.Connection) -> list[tuple[StateKey, float, int]]:
+            good: list[tuple[StateKey, float, int]] = []
+            bad: list[tuple[int, str]] = []
+            for rowid, *row in conn.execute(
+                "SELECT rowid, foundations, redeals, merci_used, total, count"
+                " FROM state_values WHERE version = ? AND rules = ?",
                 (CACHE_VERSION, rules),
-            ).fetchall()
-        )
-        for found, redeals, merci, total, count in rows:
-            f = tuple(int(x) for x in found.split("."))
-            key: StateKey = (rules, (f[0], f[1], f[2], f[3]), int(redeals), bool(merci))
-            self._stored[key] = (float(total), int(count))
+            ):
+                try:
+                    good.append(_check_row(rules, row))
+                except ValueError as exc:
+                    bad.append((rowid, str(exc)))
+            if bad:
+                conn.executemany("DELETE FROM state_values WHERE rowid = ?",
+                                 [(rowid,) for rowid, _ in bad])
+                self._warn("rows", f"the odds cache {self.path}: {len(bad)} damaged "
+                           f"entr{'ies' if len(bad) > 1 else 'y'} of {rules} ignored and "
+                           f"removed (first: {bad[0][1]})")
+            return good
+
+        rows = self._transact(read) or []
+        for key, total, count in rows:
+            self._stored[key] = (total, count)
 
     def flush(self) -> int:
         """Write the samples taken since the last flush; returns how many
@@ -174,7 +351,7 @@ class ValueCache:
             (CACHE_VERSION, k[0], ".".join(map(str, k[1])), k[2], int(k[3]), t, c)
             for k, (t, c) in delta.items()
         ]
-        self._transact(
+        written = self._transact(
             lambda conn: conn.executemany(
                 "INSERT INTO state_values VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (version, rules, foundations, redeals, merci_used)"
@@ -182,7 +359,7 @@ class ValueCache:
                 rows,
             )
         )
-        return len(delta)
+        return len(delta) if written is not None else 0
 
     # -- values ---------------------------------------------------------------
 

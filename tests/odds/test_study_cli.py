@@ -158,7 +158,7 @@ def test_hint_from_a_layout_and_a_saved_game(
          "no such directory"),
         (["odds", "--deal", "1", "--samples", "0"], "at least 1"),
         (["hint", "--layout", "/no/such/file"], "no such file"),
-        (["hint", "--deal", "-4"], "positive integer"),
+        (["hint", "--deal", "-4"], "deal number"),
     ],
 )
 def test_bad_input_exits_2(

@@ -111,6 +111,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             "nodes": result.nodes,
             "seconds": round(seconds, 6),
             "frontier_complete": result.complete or result.status == "solved",
+            "budget_ran_out": result.budget_ran_out,
+            "limit": result.limit,
             "reachable": [
                 {"foundations": _foundations(r.foundations), "score": r.score,
                  "moves": [str(m) for m in r.moves]}
@@ -130,10 +132,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
                       f"{format_moves(r.moves) or '(no move)'}")
         else:
             print(f"unknown: the budget ran out after {_count(result.nodes, 'position')} "
-                  f"({seconds:.1f} s)")
+                  f"({seconds:.1f} s{_LIMITS.get(result.limit or '', '')})")
             print(f"best score found so far: {result.best_score}/52")
         print(f"{_count(result.nodes, 'position')}, {seconds * 1000:.1f} ms")
     return {"solved": EXIT_SOLVABLE, "unsolvable": EXIT_NOT}.get(result.status, EXIT_UNKNOWN)
+
+
+#: What ran out, in words (``DealResult.limit``).
+_LIMITS = {"positions": ", memory cap of positions held", "nodes": ", node limit"}
 
 
 def _count(n: int, word: str) -> str:

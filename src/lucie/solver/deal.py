@@ -129,8 +129,10 @@ class DealResult:
     (when solved, only the win).  With ``frontier=False`` and an
     ``unsolvable`` verdict it holds the states met before the proof ended,
     which need not be the whole frontier.  ``nodes``: positions expanded.
-    ``limit``: what ran out when the status is ``unknown`` (``seconds``,
-    ``nodes`` or ``positions``), else None; ``held``: the most positions
+    ``limit``: what ran out (``seconds``, ``nodes`` or ``positions``) when
+    the status is ``unknown``, or when only the search for the best score
+    after an ``unsolvable`` verdict was cut short (``complete`` is then
+    false; :func:`solve_deal`'s ``verdict_first``), else None; ``held``: the most positions
     one walk held in its tables (never above ``max_positions``).
     """
 
@@ -145,8 +147,9 @@ class DealResult:
 
     @property
     def budget_ran_out(self) -> bool:
-        """Whether a budget (time, nodes or positions) cut the search short."""
-        return self.status == "unknown"
+        """Whether a budget (time, nodes or positions) cut the search short
+        (the verdict, or only the score search after it: see ``limit``)."""
+        return self.limit is not None
 
     @property
     def best_score(self) -> int:
@@ -1064,6 +1067,7 @@ def solve_deal(
     restart_nodes: int | None = RESTART_NODES,
     shorten: bool | None = None,
     max_positions: int | None = DEFAULT_MAX_POSITIONS,
+    verdict_first: bool | None = None,
 ) -> DealResult:
     """Decide exactly whether ``position`` can be cleared without a redeal.
 
@@ -1080,11 +1084,24 @@ def solve_deal(
     other than suit-down, where the walk's lines wander (suit-down lines
     are made of forced and useful moves, and a verdict in a millisecond
     should stay one).
+
+    ``verdict_first`` (with ``frontier=True``; by default whenever
+    ``max_nodes`` or ``max_seconds`` is given): settle the verdict first
+    (the fastest search, ``frontier=False``) and spend only the budget left
+    on the frontier, so a verdict is never hidden by a score search that
+    runs out: the status is then ``unsolvable`` with ``complete`` false and
+    ``limit`` set, ``reachable`` the best states both searches found.
     """
     start = time.monotonic()
-    raw = search_deal(position, max_nodes=max_nodes, max_seconds=max_seconds,
-                      frontier=frontier, restart_nodes=restart_nodes,
-                      max_positions=max_positions)
+    if verdict_first is None:
+        verdict_first = max_nodes is not None or max_seconds is not None
+    if frontier and verdict_first:
+        raw = _verdict_then_frontier(position, max_nodes, max_seconds, restart_nodes,
+                                     max_positions)
+    else:
+        raw = search_deal(position, max_nodes=max_nodes, max_seconds=max_seconds,
+                          frontier=frontier, restart_nodes=restart_nodes,
+                          max_positions=max_positions)
     if shorten is None:
         shorten = wanders(position.rules)
 
@@ -1098,6 +1115,44 @@ def solve_deal(
     moves = reach[0].moves if raw.status == "solved" else ()
     return DealResult(raw.status, moves, reach, raw.nodes, raw.seconds, raw.complete,
                       raw.limit, raw.held)
+
+
+def _verdict_then_frontier(
+    position: Position,
+    max_nodes: int | None,
+    max_seconds: float | None,
+    restart_nodes: int | None,
+    max_positions: int | None,
+) -> RawResult:
+    """The verdict (``frontier=False``) within the budget, then the frontier
+    within what is left (:func:`solve_deal`'s ``verdict_first``)."""
+    verdict = search_deal(position, max_nodes=max_nodes, max_seconds=max_seconds,
+                          frontier=False, restart_nodes=restart_nodes,
+                          max_positions=max_positions)
+    if verdict.status != "unsolvable":
+        return verdict  # a win (its line is the answer), or nothing settled
+    nodes_left = None if max_nodes is None else max_nodes - verdict.nodes
+    seconds_left = None if max_seconds is None else max_seconds - verdict.seconds
+    full: RawResult | None = None
+    if (nodes_left is None or nodes_left > 0) and (seconds_left is None or seconds_left > 0):
+        full = search_deal(position, max_nodes=nodes_left, max_seconds=seconds_left,
+                           frontier=True, restart_nodes=restart_nodes,
+                           max_positions=max_positions)
+    if full is None:
+        limit: Limit = "nodes" if nodes_left is not None and nodes_left <= 0 else "seconds"
+        return RawResult("unsolvable", verdict.lines, verdict.nodes, verdict.seconds, False,
+                         limit, verdict.held)
+    nodes = verdict.nodes + full.nodes
+    seconds = verdict.seconds + full.seconds
+    held = max(verdict.held, full.held)
+    if full.status != "unknown":
+        return RawResult(full.status, full.lines, nodes, seconds, full.complete, None, held)
+    # the score search ran out: the verdict stands, with the best states found
+    seen = dict(full.lines)
+    for found, line in verdict.lines:
+        seen.setdefault(found, line)
+    lines = _best_lines(seen, False) if seen else ()
+    return RawResult("unsolvable", lines, nodes, seconds, False, full.limit, held)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1118,8 +1173,9 @@ class RawResult:
 
     @property
     def budget_ran_out(self) -> bool:
-        """Whether a budget (time, nodes or positions) cut the search short."""
-        return self.status == "unknown"
+        """Whether a budget (time, nodes or positions) cut the search short
+        (the verdict, or only the score search after it: see ``limit``)."""
+        return self.limit is not None
 
     @property
     def best_score(self) -> int:

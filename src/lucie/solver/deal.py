@@ -1324,8 +1324,8 @@ def _restarts(
         held = max(held, search.nodes)
         out_of_time = deadline is not None and time.perf_counter() >= deadline
         cut = search.limit
-        if out_of_time and cut is None and status == "unknown":
-            cut = "seconds"
+        if out_of_time and cut != "positions" and status == "unknown":
+            cut = "seconds"  # (a walk's own node limit may have come at the same time)
         if status != "unknown" or final or out_of_time or cut == "positions":
             res = search.result(status, time.perf_counter() - start_time)
             lines = res.lines

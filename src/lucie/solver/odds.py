@@ -562,7 +562,11 @@ def estimate_odds(
         sample_seconds=sample_seconds, max_positions=max_positions,
         deadline=start + max_seconds if max_seconds is not None else None,
     )
-    result = ev.solve(position)
+    # with redeals to come, half the budget at most for this deal's search:
+    # the playouts need the rest
+    root_seconds = None if max_seconds is None or position.redeals_left == 0 \
+        else max_seconds / 2
+    result = ev.solve(position, root_seconds)
     if result.status == "solved":
         return Odds(1.0, (1.0, 1.0), 0, 52.0, searches=ev.solves)
     best = max((sum(f) for f in _frontier(position, result)), default=position.score)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import random
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from lucie.cards import Card
 from lucie.engine import Game, Move, Position
 from lucie.rules import VARIANTS, Rules
 from lucie.solver import solve_deal
+from lucie.solver.budget import DEFAULT_MAX_POSITIONS
 from lucie.solver.deal import (
     RESTART_NODES,
     DealResult,
@@ -618,12 +618,62 @@ class TestBudgets:
         assert result.solvable is None and result.moves == ()
         check_lines(p, result)
 
-    def test_time_budget_gives_unknown_promptly(self) -> None:
+    def test_node_budget_names_its_limit(self) -> None:
+        p = Position.deal(Rules.parse("shamrocks"), 4)
+        result = search_deal(p, max_nodes=300, restart_nodes=None)
+        assert (result.status, result.limit, result.nodes) == ("unknown", "nodes", 300)
+        assert result.budget_ran_out
+
+    def test_time_budget_gives_unknown(self) -> None:
+        """Bounded by positions, not by the wall clock: whatever the time,
+        the walk held no more than its cap."""
         p = Position.deal(Rules.parse("alternate"), 1)
-        start = time.perf_counter()
-        result = solve_deal(p, max_seconds=0.2)
-        assert result.status == "unknown"
-        assert time.perf_counter() - start < 2.0
+        result = solve_deal(p, max_seconds=0.2, max_positions=20_000)
+        assert result.status == "unknown" and result.limit in ("seconds", "positions")
+        assert 0 < result.held <= 20_000
+
+    @pytest.mark.parametrize("frontier", [True, False])
+    def test_a_deadline_already_passed_expands_nothing(self, frontier: bool) -> None:
+        p = Position.deal(Rules.parse("shamrocks"), 9)
+        result = search_deal(p, max_seconds=0.0, frontier=frontier)
+        assert (result.status, result.limit, result.nodes, result.held) == (
+            "unknown", "seconds", 0, 0)
+
+    @pytest.mark.parametrize("restart_nodes", [None, 64, RESTART_NODES])
+    def test_the_positions_held_stay_under_the_cap(self, restart_nodes: int | None) -> None:
+        p = Position.deal(Rules.parse("shamrocks"), 9)
+        result = solve_deal(p, max_positions=700, restart_nodes=restart_nodes)
+        assert result.status == "unknown" and result.limit == "positions"
+        assert result.held == 700  # the walk stopped as it reached the cap
+        check_lines(p, result)
+
+    def test_the_default_cap_applies(self) -> None:
+        p = Position.deal(Rules.parse("shamrocks"), 9)
+        result = search_deal(p, max_nodes=500, restart_nodes=None)
+        assert result.held <= DEFAULT_MAX_POSITIONS
+        assert solve_deal(p, max_nodes=5).limit == "nodes"
+
+    @settings(max_examples=25, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(spec=st.sampled_from(["classic", "fan", "trefoil", "shamrocks", "alternate"]),
+           deal=st.integers(1, 40), cap=st.integers(1, 400),
+           frontier=st.booleans())
+    def test_a_cap_never_changes_a_verdict_it_lets_through(
+        self, spec: str, deal: int, cap: int, frontier: bool
+    ) -> None:
+        """A search the cap cut says so and held at most the cap; one it let
+        finish answers exactly as the search without a cap."""
+        p = Position.deal(Rules.parse(spec), deal)
+        capped = search_deal(p, max_positions=cap, frontier=frontier, max_nodes=20_000)
+        assert capped.held <= cap
+        if capped.limit == "positions":
+            assert capped.status == "unknown"
+            return
+        free = search_deal(p, max_positions=None, frontier=frontier, max_nodes=20_000)
+        if capped.status != "unknown" and free.status != "unknown":
+            assert capped.status == free.status
+            if frontier:
+                assert [f for f, _ in capped.lines] == [f for f, _ in free.lines]
 
 
 class TestCollector:

@@ -189,3 +189,55 @@ class TestCli:
         assert run(capsys, "solve", "--deal", "0")[0] == 2
         assert run(capsys, "solve", "--deal", "3", "--max-seconds", "-1")[0] == 2
         assert run(capsys, "solve", "--deal", "3", "--variant", "nope")[0] == 2
+
+
+class TestVerdictFirst:
+    """``lucie solve`` settles the verdict first (issue #28.1): the flower
+    deals 7 and 9 and the alternate deal 2 are proved lost at once by the
+    verdict search, while their full frontier runs out of any small budget."""
+
+    @pytest.mark.parametrize(("spec", "deal"), [("flower", 7), ("flower", 9),
+                                                ("alternate", 2)])
+    def test_a_known_verdict_is_never_hidden(self, spec: str, deal: int) -> None:
+        p = Position.deal(Rules.parse(spec), deal)
+        verdict = solve_deal(p, frontier=False, max_nodes=5_000)
+        assert verdict.status == "unsolvable"
+        budget = verdict.nodes + 200  # 200 positions left for the best score
+        result = solve_deal(p, max_nodes=budget)
+        assert result.solvable is False and not result.complete
+        assert result.budget_ran_out and result.limit == "nodes"
+        assert result.nodes <= budget and result.best_score >= verdict.best_score
+        for reach in result.reachable:  # lines to what they claim
+            q = p
+            for move in reach.moves:
+                q = q.play(move)
+            assert q.foundations == reach.foundations
+        hidden = solve_deal(p, max_nodes=budget, verdict_first=False)
+        assert hidden.status == "unknown"  # what the frontier alone answers
+
+    def test_the_frontier_is_unchanged_when_the_budget_suffices(self) -> None:
+        for n in range(1, 31):
+            p = Position.deal(Rules(), n)
+            first = solve_deal(p, max_nodes=10**6)
+            plain = solve_deal(p, verdict_first=False)
+            assert (first.status, first.complete, first.limit) == (plain.status, True, None)
+            assert [r.foundations for r in first.reachable] == \
+                [r.foundations for r in plain.reachable]
+
+    def test_cli_says_the_score_search_was_cut(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        code, out, _ = run(capsys, "solve", "--variant", "flower", "--deal", "7",
+                           "--max-nodes", "400", "--json")
+        data = json.loads(out)
+        assert code == 1 and data["solvable"] is False
+        assert data["budget_ran_out"] is True and data["frontier_complete"] is False
+        code, out, _ = run(capsys, "solve", "--variant", "flower", "--deal", "7",
+                           "--max-nodes", "400")
+        assert code == 1 and "ran out of budget" in out
+
+    def test_verdict_only(self, capsys: pytest.CaptureFixture[str]) -> None:
+        code, out, _ = run(capsys, "solve", "--variant", "alternate", "--deal", "2",
+                           "--verdict-only", "--json")
+        data = json.loads(out)
+        assert code == 1 and data["solvable"] is False and data["budget_ran_out"] is False

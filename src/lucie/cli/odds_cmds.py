@@ -181,10 +181,14 @@ def cmd_odds(args: argparse.Namespace) -> int:
         print_json(data)
     else:
         low, high = odds.ci95
-        how = "exact" if odds.samples == 0 else f"{odds.samples} playouts"
+        how = (f"{odds.samples} playouts" if odds.samples
+               else "not measured" if odds.budget_ran_out else "exact")
         score = f", mean score {odds.mean_score:.1f}" if odds.mean_score is not None else ""
         print(f"win rate {100 * odds.win_rate:.1f}% (95% CI {100 * low:.1f}-"
               f"{100 * high:.1f}%, {how}{score})")
+        if odds.budget_ran_out:
+            print(f"the budget ran out: {odds.searches_cut} of {odds.searches} searches cut "
+                  "short; the figure is what the time and memory allowed")
     return 0
 
 

@@ -48,6 +48,8 @@ def register(sub: Any) -> None:
     p.add_argument("--max-seconds", type=_positive_float, default=DEFAULT_SECONDS,
                    metavar="S", help=f"stop with 'unknown' after S seconds "
                    f"(default {DEFAULT_SECONDS:g})")
+    p.add_argument("--verdict-only", action="store_true",
+                   help="decide solvable or not, without the search for the best scores")
     p.add_argument("--whole-game", action="store_true",
                    help="search the numbered deal across its redeals (needs --deal)")
     p.set_defaults(func=cmd_solve)
@@ -97,7 +99,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise type(exc)(f"{name}: {exc}") from None
         source = "standard input" if args.layout == "-" else args.layout
     start = time.perf_counter()
-    result = solve_deal(position, max_nodes=args.max_nodes, max_seconds=args.max_seconds)
+    result = solve_deal(position, max_nodes=args.max_nodes, max_seconds=args.max_seconds,
+                        frontier=not args.verdict_only)
     seconds = time.perf_counter() - start
     if args.json:
         print_json({
@@ -111,6 +114,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             "nodes": result.nodes,
             "seconds": round(seconds, 6),
             "frontier_complete": result.complete or result.status == "solved",
+            "budget_ran_out": result.budget_ran_out,
+            "limit": result.limit,
             "reachable": [
                 {"foundations": _foundations(r.foundations), "score": r.score,
                  "moves": [str(m) for m in r.moves]}
@@ -124,16 +129,25 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(format_moves(result.moves))
         elif result.status == "unsolvable":
             print("cannot be cleared without a redeal")
+            if result.budget_ran_out:
+                print("the search for the best score ran out of budget: the scores below "
+                      "are the best found")
+            elif args.verdict_only:
+                print("(verdict only: the scores below are those met on the way)")
             print(f"best score: {result.best_score}/52")
             for r in result.reachable:
                 print(f"  {r.score:2d}  {_found_text(r.foundations)}: "
                       f"{format_moves(r.moves) or '(no move)'}")
         else:
             print(f"unknown: the budget ran out after {_count(result.nodes, 'position')} "
-                  f"({seconds:.1f} s)")
+                  f"({seconds:.1f} s{_LIMITS.get(result.limit or '', '')})")
             print(f"best score found so far: {result.best_score}/52")
         print(f"{_count(result.nodes, 'position')}, {seconds * 1000:.1f} ms")
     return {"solved": EXIT_SOLVABLE, "unsolvable": EXIT_NOT}.get(result.status, EXIT_UNKNOWN)
+
+
+#: What ran out, in words (``DealResult.limit``).
+_LIMITS = {"positions": ", memory cap of positions held", "nodes": ", node limit"}
 
 
 def _count(n: int, word: str) -> str:

@@ -8,7 +8,9 @@ answers exactly:
 - ``unsolvable``, with the *frontier*: every foundation state (cards home
   per suit) that can be reached and is not dominated component-wise by
   another reachable one, each with a line that reaches it;
-- ``unknown`` when the node or time budget runs out first.
+- ``unknown`` when the node, time or memory budget runs out first
+  (``limit`` says which: ``nodes``, ``seconds``, or ``positions`` when a
+  walk holds ``max_positions`` positions in its tables).
 
 :func:`search_deal` is the same search answering with internal lines
 (:class:`RawResult`), for callers that need only the foundation states or
@@ -81,9 +83,12 @@ from lucie.cards import DECK
 from lucie.engine import Move, Position
 from lucie.errors import LucieError
 from lucie.rules import Rules
+from lucie.solver.budget import DEFAULT_MAX_POSITIONS, BudgetExhaustedError, Limit
 from lucie.solver.shorten import shorten_line, wanders
 
-Status = Literal["solved", "unsolvable", "unknown"]
+#: The solver's verdict on a deal (the engine's game status is
+#: :data:`lucie.engine.Status`, another thing).
+Verdict = Literal["solved", "unsolvable", "unknown"]
 
 #: Internal move target codes (a target >= 0 is a fan index).
 TO_FOUNDATION: Final = -1
@@ -110,7 +115,7 @@ class Reach:
         return sum(self.foundations)
 
 
-def _solvable(status: Status) -> bool | None:
+def _solvable(status: Verdict) -> bool | None:
     """A status as a verdict: can the deal be cleared (None: undecided)?"""
     return True if status == "solved" else False if status == "unsolvable" else None
 
@@ -124,14 +129,27 @@ class DealResult:
     (when solved, only the win).  With ``frontier=False`` and an
     ``unsolvable`` verdict it holds the states met before the proof ended,
     which need not be the whole frontier.  ``nodes``: positions expanded.
+    ``limit``: what ran out (``seconds``, ``nodes`` or ``positions``) when
+    the status is ``unknown``, or when only the search for the best score
+    after an ``unsolvable`` verdict was cut short (``complete`` is then
+    false; :func:`solve_deal`'s ``verdict_first``), else None; ``held``: the most positions
+    one walk held in its tables (never above ``max_positions``).
     """
 
-    status: Status
+    status: Verdict
     moves: tuple[Move, ...]
     reachable: tuple[Reach, ...]
     nodes: int
     seconds: float = 0.0
     complete: bool = True
+    limit: Limit | None = None
+    held: int = 0
+
+    @property
+    def budget_ran_out(self) -> bool:
+        """Whether a budget (time, nodes or positions) cut the search short
+        (the verdict, or only the score search after it: see ``limit``)."""
+        return self.limit is not None
 
     @property
     def best_score(self) -> int:
@@ -1040,10 +1058,6 @@ def _dominated(
     return False
 
 
-class _BudgetError(Exception):
-    pass
-
-
 def solve_deal(
     position: Position,
     *,
@@ -1052,32 +1066,93 @@ def solve_deal(
     frontier: bool = True,
     restart_nodes: int | None = RESTART_NODES,
     shorten: bool | None = None,
+    max_positions: int | None = DEFAULT_MAX_POSITIONS,
+    verdict_first: bool | None = None,
 ) -> DealResult:
     """Decide exactly whether ``position`` can be cleared without a redeal.
 
     ``frontier=True`` (default) also collects every non-dominated reachable
     foundation state; ``frontier=False`` stops at the first win, or once no
     win is possible (fastest verdict).  ``max_nodes`` / ``max_seconds``
-    bound the work: when exceeded the status is ``unknown`` (``reachable``
-    then holds what was found so far).  ``restart_nodes``: see
+    bound the work, ``max_positions`` the memory (positions held by a walk
+    in its tables, :data:`~lucie.solver.budget.DEFAULT_MAX_POSITIONS` by
+    default; ``None``: no cap): when one is exceeded the status is
+    ``unknown`` and ``limit`` names it (``reachable`` then holds what was
+    found so far).  ``restart_nodes``: see
     :func:`search_deal`.  ``shorten``: take shortcuts in each line
     (:func:`lucie.solver.shorten.shorten_line`); by default under builds
     other than suit-down, where the walk's lines wander (suit-down lines
     are made of forced and useful moves, and a verdict in a millisecond
     should stay one).
+
+    ``verdict_first`` (with ``frontier=True``; by default whenever
+    ``max_nodes`` or ``max_seconds`` is given): settle the verdict first
+    (the fastest search, ``frontier=False``) and spend only the budget left
+    on the frontier, so a verdict is never hidden by a score search that
+    runs out: the status is then ``unsolvable`` with ``complete`` false and
+    ``limit`` set, ``reachable`` the best states both searches found.
     """
-    raw = search_deal(position, max_nodes=max_nodes, max_seconds=max_seconds,
-                      frontier=frontier, restart_nodes=restart_nodes)
+    start = time.monotonic()
+    if verdict_first is None:
+        verdict_first = max_nodes is not None or max_seconds is not None
+    if frontier and verdict_first:
+        raw = _verdict_then_frontier(position, max_nodes, max_seconds, restart_nodes,
+                                     max_positions)
+    else:
+        raw = search_deal(position, max_nodes=max_nodes, max_seconds=max_seconds,
+                          frontier=frontier, restart_nodes=restart_nodes,
+                          max_positions=max_positions)
     if shorten is None:
         shorten = wanders(position.rules)
 
     def engine_line(line: tuple[IMove, ...]) -> tuple[Move, ...]:
         moves = to_engine_moves(position, line)
-        return shorten_line(position, moves) if shorten else moves
+        # the shortcuts within the same time budget (past it, lines stay as found)
+        deadline = None if max_seconds is None else start + max_seconds
+        return shorten_line(position, moves, deadline=deadline) if shorten else moves
 
     reach = tuple(Reach(found, engine_line(line)) for found, line in raw.lines)
     moves = reach[0].moves if raw.status == "solved" else ()
-    return DealResult(raw.status, moves, reach, raw.nodes, raw.seconds, raw.complete)
+    return DealResult(raw.status, moves, reach, raw.nodes, raw.seconds, raw.complete,
+                      raw.limit, raw.held)
+
+
+def _verdict_then_frontier(
+    position: Position,
+    max_nodes: int | None,
+    max_seconds: float | None,
+    restart_nodes: int | None,
+    max_positions: int | None,
+) -> RawResult:
+    """The verdict (``frontier=False``) within the budget, then the frontier
+    within what is left (:func:`solve_deal`'s ``verdict_first``)."""
+    verdict = search_deal(position, max_nodes=max_nodes, max_seconds=max_seconds,
+                          frontier=False, restart_nodes=restart_nodes,
+                          max_positions=max_positions)
+    if verdict.status != "unsolvable":
+        return verdict  # a win (its line is the answer), or nothing settled
+    nodes_left = None if max_nodes is None else max_nodes - verdict.nodes
+    seconds_left = None if max_seconds is None else max_seconds - verdict.seconds
+    full: RawResult | None = None
+    if (nodes_left is None or nodes_left > 0) and (seconds_left is None or seconds_left > 0):
+        full = search_deal(position, max_nodes=nodes_left, max_seconds=seconds_left,
+                           frontier=True, restart_nodes=restart_nodes,
+                           max_positions=max_positions)
+    if full is None:
+        limit: Limit = "nodes" if nodes_left is not None and nodes_left <= 0 else "seconds"
+        return RawResult("unsolvable", verdict.lines, verdict.nodes, verdict.seconds, False,
+                         limit, verdict.held)
+    nodes = verdict.nodes + full.nodes
+    seconds = verdict.seconds + full.seconds
+    held = max(verdict.held, full.held)
+    if full.status != "unknown":
+        return RawResult(full.status, full.lines, nodes, seconds, full.complete, None, held)
+    # the score search ran out: the verdict stands, with the best states found
+    seen = dict(full.lines)
+    for found, line in verdict.lines:
+        seen.setdefault(found, line)
+    lines = _best_lines(seen, False) if seen else ()
+    return RawResult("unsolvable", lines, nodes, seconds, False, full.limit, held)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1088,11 +1163,19 @@ class RawResult:
     played at once by :func:`reach_position`).  When solved, ``lines`` is
     the win alone."""
 
-    status: Status
+    status: Verdict
     lines: tuple[tuple[tuple[int, int, int, int], tuple[IMove, ...]], ...]
     nodes: int
     seconds: float
     complete: bool
+    limit: Limit | None = None
+    held: int = 0
+
+    @property
+    def budget_ran_out(self) -> bool:
+        """Whether a budget (time, nodes or positions) cut the search short
+        (the verdict, or only the score search after it: see ``limit``)."""
+        return self.limit is not None
 
     @property
     def best_score(self) -> int:
@@ -1112,6 +1195,7 @@ def search_deal(
     frontier: bool = True,
     best_only: bool = False,
     restart_nodes: int | None = RESTART_NODES,
+    max_positions: int | None = DEFAULT_MAX_POSITIONS,
 ) -> RawResult:
     """:func:`solve_deal` without the engine moves (see :class:`RawResult`).
 
@@ -1134,7 +1218,7 @@ def search_deal(
         gc.disable()
     try:
         return _search_deal(position, max_nodes, max_seconds, frontier, best_only,
-                            restart_nodes)
+                            restart_nodes, max_positions)
     finally:
         if collecting:
             gc.enable()
@@ -1147,27 +1231,31 @@ def _search_deal(
     frontier: bool,
     best_only: bool,
     restart_nodes: int | None,
+    max_positions: int | None,
 ) -> RawResult:
     """:func:`search_deal`, with the collector as it is."""
     start_time = time.perf_counter()
     used = 0
+    first_held = 0
     if position.merci_available and (not frontier or best_only):
         # A line without the merci is legal too, and the search without it
         # has every reduction: try it first.  It wins, or the full search runs.
         plain = Position(position.rules, position.fans, position.foundations,
                          position.cells, position.redeals_left, True)
         first = _restarts(plain, False, max_nodes, max_seconds, start_time, False,
-                          restart_nodes)
+                          restart_nodes, max_positions)
         if first.status == "solved":
             # plain moves only: legal in ``position`` as well
             return first
         used = first.nodes
+        first_held = first.held
         if max_nodes is not None:
             max_nodes = max(1, max_nodes - used)
     res = _restarts(position, frontier, max_nodes, max_seconds, start_time, best_only,
-                    restart_nodes)
+                    restart_nodes, max_positions)
     return RawResult(res.status, res.lines, res.nodes + used,
-                     time.perf_counter() - start_time, res.complete)
+                     time.perf_counter() - start_time, res.complete, res.limit,
+                     max(res.held, first_held))
 
 
 def _restarts(
@@ -1178,6 +1266,7 @@ def _restarts(
     start_time: float,
     best_only: bool,
     restart_nodes: int | None,
+    max_positions: int | None = DEFAULT_MAX_POSITIONS,
 ) -> RawResult:
     """One search of :func:`search_deal`, restarted where that pays.
 
@@ -1223,23 +1312,32 @@ def _restarts(
     wanted = True
     seen: dict[tuple[int, int, int, int], tuple[IMove, ...]] = {}
     walk = 0
+    held = 0
     deadline = start_time + max_seconds if max_seconds is not None else None
     while True:
         left = None if max_nodes is None else max_nodes - spent
         final = not restart or (left is not None and left <= limit)
         search = _Search(position, frontier, left if final else limit, max_seconds,
-                         start_time, best_only, rng, wanted)
+                         start_time, best_only, rng, wanted, max_positions)
         status = search.run()
         spent += search.nodes
+        held = max(held, search.nodes)
         out_of_time = deadline is not None and time.perf_counter() >= deadline
-        if status != "unknown" or final or out_of_time:
+        cut = search.limit
+        if out_of_time and cut != "positions" and status == "unknown":
+            cut = "seconds"  # (a walk's own node limit may have come at the same time)
+        if status != "unknown" or final or out_of_time or cut == "positions":
             res = search.result(status, time.perf_counter() - start_time)
             lines = res.lines
             if status == "unknown" and seen:
                 for found, line in lines:
                     seen.setdefault(found, line)
                 lines = _best_lines(seen, best_only or not frontier)
-            return RawResult(status, lines, spent, res.seconds, res.complete)
+            if status != "unknown":
+                cut = None
+            elif cut is None:
+                cut = "nodes"
+            return RawResult(status, lines, spent, res.seconds, res.complete, cut, held)
         for found, line in search.result(status, 0.0).lines:
             seen.setdefault(found, line)
         walk += 1
@@ -1319,6 +1417,7 @@ class _Search:
         best_only: bool = False,
         rng: random.Random | None = None,
         wanted: bool = False,
+        max_positions: int | None = DEFAULT_MAX_POSITIONS,
     ) -> None:
         self.position = position
         #: the order of each position's moves: None, as generated (the
@@ -1331,6 +1430,11 @@ class _Search:
         self.t = _tables(position.rules)
         self.frontier = frontier
         self.max_nodes = max_nodes if max_nodes is not None else -1
+        #: positions held in ``visited`` at most (-1: no cap); a walk
+        #: expands each position it holds once, so it holds ``nodes``
+        self.max_positions = max_positions if max_positions is not None else -1
+        #: what stopped the walk, when a budget did
+        self.limit: Limit | None = None
         self.deadline = start_time + max_seconds if max_seconds is not None else None
         self.nodes = 0
         self.visited: dict[object, tuple[object, tuple[IMove, ...]]] = {}
@@ -1363,7 +1467,7 @@ class _Search:
             out.extend(moves)
         return out
 
-    def result(self, status: Status, seconds: float) -> RawResult:
+    def result(self, status: Verdict, seconds: float) -> RawResult:
         if status == "solved":
             line = tuple(self.line_to(self.win_key))
             return RawResult("solved", (((13, 13, 13, 13), line),), self.nodes, seconds, True)
@@ -1376,14 +1480,19 @@ class _Search:
 
     # -- the walk -----------------------------------------------------------
 
-    def run(self) -> Status:
+    def run(self) -> Verdict:
         try:
             return self.run_or_raise()
-        except _BudgetError:
+        except BudgetExhaustedError:
             return "unknown"
 
-    def run_or_raise(self) -> Status:
-        """:meth:`run`, but a spent budget raises :class:`_BudgetError`."""
+    def run_or_raise(self) -> Verdict:
+        """:meth:`run`, but a spent budget raises
+        :class:`~lucie.solver.budget.BudgetExhaustedError` (and sets
+        :attr:`limit`)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            self.limit = "seconds"
+            raise BudgetExhaustedError("seconds")
         p = self.position
         t = self.t
         fans = tuple(encode_fan(f) for f in p.fans)
@@ -1404,7 +1513,7 @@ class _Search:
         cells0: tuple[int, ...],
         merci0: bool,
         caps0: list[int],
-    ) -> Status:
+    ) -> Verdict:
         t = self.t
         frontier = self.frontier
         visited = self.visited
@@ -1438,6 +1547,10 @@ class _Search:
         best_only = self.best_only
         best_total = -1
         max_nodes = self.max_nodes
+        max_positions = self.max_positions
+        # the first count at which a node or position budget is spent (-1: none)
+        stop_at = max_nodes if max_positions < 0 or 0 <= max_nodes <= max_positions \
+            else max_positions
         deadline = self.deadline
         rng = self.rng
         walk_salt = rng.getrandbits(60) if rng is not None else 0
@@ -1616,12 +1729,14 @@ class _Search:
                 continue
             visited[key] = (pkey, tuple(moves))
             nodes += 1
-            if nodes == max_nodes:
+            if nodes == stop_at:
                 self.nodes = nodes
-                raise _BudgetError
+                self.limit = "nodes" if nodes == max_nodes else "positions"
+                raise BudgetExhaustedError(self.limit)
             if deadline is not None and not nodes & 255 and time.perf_counter() > deadline:
                 self.nodes = nodes
-                raise _BudgetError
+                self.limit = "seconds"
+                raise BudgetExhaustedError("seconds")
             if deadlocks and not merci:
                 _reach_caps(fans, found, caps, any_fill)
             elif room_caps and not merci:

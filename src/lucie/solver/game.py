@@ -43,7 +43,8 @@ from lucie.deals import RandomState, Shuffler, deal_layout
 from lucie.engine import REDEAL, Game, Move, Position
 from lucie.errors import LucieError
 from lucie.rules import Rules
-from lucie.solver.deal import _BudgetError, _Search, engine_move, solve_deal, to_engine_moves
+from lucie.solver.budget import BudgetExhaustedError
+from lucie.solver.deal import _Search, engine_move, solve_deal, to_engine_moves
 
 GameStatus = Literal["won", "lost", "unknown"]
 
@@ -67,10 +68,6 @@ class GameResult:
         return {"won": True, "lost": False}.get(self.status)
 
 
-class _OutOfBudgetError(Exception):
-    """The budget ran out."""
-
-
 class _GameSearch:
     def __init__(self, rules: Rules, deal: int, max_nodes: int | None,
                  deadline: float | None) -> None:
@@ -92,21 +89,23 @@ class _GameSearch:
     def _left(self) -> tuple[int | None, float | None]:
         nodes = None if self.max_nodes is None else self.max_nodes - self.nodes
         secs = None if self.deadline is None else self.deadline - time.perf_counter()
-        if (nodes is not None and nodes <= 0) or (secs is not None and secs <= 0):
-            raise _OutOfBudgetError
+        if nodes is not None and nodes <= 0:
+            raise BudgetExhaustedError("nodes")
+        if secs is not None and secs <= 0:
+            raise BudgetExhaustedError("seconds")
         return nodes, secs
 
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise _OutOfBudgetError
+            raise BudgetExhaustedError("seconds")
 
     def _tick(self) -> None:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
-            raise _OutOfBudgetError
+            raise BudgetExhaustedError("nodes")
         if self.deadline is not None and not self.nodes & 63 \
                 and time.perf_counter() > self.deadline:
-            raise _OutOfBudgetError
+            raise BudgetExhaustedError("seconds")
 
     # -- the search -----------------------------------------------------------
 
@@ -120,7 +119,7 @@ class _GameSearch:
 
     def deal_phase(self, position: Position, state: RandomState) -> list[Move] | None:
         """A winning line from ``position`` (redeals shuffled from ``state``),
-        or None; raises :class:`_OutOfBudgetError` when the budget ends, and
+        or None; raises :class:`BudgetExhaustedError` when the budget ends, and
         sets ``incomplete`` when a sub-search was cut short."""
         nodes, secs = self._left()
         sub_nodes, sub_secs = self._cap(nodes, secs)
@@ -140,7 +139,7 @@ class _GameSearch:
         search = _Search(position, True, sub_nodes, sub_secs, time.perf_counter())
         try:
             status = search.run_or_raise()
-        except _BudgetError:
+        except BudgetExhaustedError:
             status = "unknown"  # go on with the positions visited so far
         self.nodes += search.nodes
         self._left()
@@ -282,7 +281,7 @@ def solve_game(
             search.tried.clear()
         if line is None:
             line = search.deal_phase(position, state)
-    except _OutOfBudgetError:
+    except BudgetExhaustedError:
         return GameResult("unknown", (), search.nodes, time.perf_counter() - start,
                           search.best)
     if line is None:

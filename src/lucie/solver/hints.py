@@ -5,7 +5,9 @@ the exact one-deal solver lists the foundation states this deal can still
 reach; the policy picks the one whose next random deal is worth most (in the
 last deal: a win, else the highest score), and the hint is the first move of
 the line there.  When the current state is already the best, the hint is to
-redeal.  The search is budgeted (``max_seconds``): when it runs out, the
+redeal.  The search is budgeted (``max_seconds`` for the whole hint, value
+searches included, and :data:`~lucie.solver.budget.PLAYER_MAX_POSITIONS`
+positions held by each search): when it runs out, the
 hint is the best move found so far and its text says so.
 
 Kinds (:attr:`Hint.kind`):
@@ -42,6 +44,7 @@ from typing import TYPE_CHECKING, Final
 
 from lucie.cards import KING, Card
 from lucie.engine import FAN_NAMES, REDEAL, Move, Position
+from lucie.solver.budget import PLAYER_MAX_POSITIONS
 from lucie.solver.cache import ValueCache
 from lucie.solver.odds import Evaluator, Stop, _reaches
 from lucie.solver.shorten import shorten_line, wanders
@@ -122,7 +125,7 @@ def hint(
     ev = Evaluator(
         position.rules, cache if cache is not None else _SHARED_CACHE,
         rng=random.Random(seed), target=HINT_TARGET, deadline=start + max_seconds,
-        sample_seconds=max(0.02, max_seconds / 8),
+        sample_seconds=max(0.02, max_seconds / 8), max_positions=PLAYER_MAX_POSITIONS,
     )
     # half the budget for the search and half for the values it needs, but
     # a last deal needs no value: there the search has it all

@@ -79,6 +79,7 @@ from lucie.deals import Shuffler, redeal_fans
 from lucie.engine import Move, Position
 from lucie.errors import LucieError
 from lucie.rules import Rules
+from lucie.solver.budget import DEFAULT_MAX_POSITIONS, PLAYER_MAX_POSITIONS, BudgetExhaustedError
 from lucie.solver.cache import StateKey, ValueCache
 
 if TYPE_CHECKING:
@@ -94,10 +95,6 @@ DEFAULT_SAMPLES: Final = 400
 Foundations = tuple[int, int, int, int]
 
 
-class OutOfTimeError(Exception):
-    """Raised inside the estimator when its time budget is spent."""
-
-
 @dataclass(frozen=True, slots=True)
 class Odds:
     """The estimated chance of winning from a position.
@@ -105,12 +102,22 @@ class Odds:
     ``win_rate`` the fraction of playouts won; ``ci95`` its Wilson 95%
     interval; ``samples`` the number of playouts (0 when the answer is exact,
     then the interval is the point); ``mean_score`` the mean final score.
+
+    ``budget_ran_out``: the call's time budget ended before the playouts
+    asked for, or a search the answer rests on was cut short by its time or
+    memory budget (the figure is then the best found in the time: with
+    ``samples == 0`` no playout finished, and the interval is ``(0, 1)``);
+    ``searches``: one-deal searches started; ``searches_cut``: those cut
+    short by a budget.
     """
 
     win_rate: float
     ci95: tuple[float, float]
     samples: int
     mean_score: float | None
+    budget_ran_out: bool = False
+    searches: int = 0
+    searches_cut: int = 0
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -118,6 +125,9 @@ class Odds:
             "ci95": [self.ci95[0], self.ci95[1]],
             "samples": self.samples,
             "mean_score": self.mean_score,
+            "budget_ran_out": self.budget_ran_out,
+            "searches": self.searches,
+            "searches_cut": self.searches_cut,
         }
 
 
@@ -231,8 +241,11 @@ class Evaluator:
 
     ``target``: samples per state before its value is trusted;
     ``exact_cards``: at most this many cards left, values are exact;
-    ``deadline``: a :func:`time.monotonic` time after which sampling raises
-    :class:`OutOfTimeError`; ``solve_seconds``: a time budget for each one-deal search;
+    ``deadline``: a :func:`time.monotonic` time that bounds every search
+    (each gets at most the time left) and after which sampling raises
+    :class:`~lucie.solver.budget.BudgetExhaustedError`;
+    ``max_positions``: the memory cap of each search (positions held);
+    ``solve_seconds``: a time budget for each one-deal search;
     ``sample_seconds``: a (smaller) budget for the searches made to sample
     values (a search that runs out under-rates its deal: the values become
     pessimistic where the solver is slow, typically deals of many cards
@@ -250,6 +263,7 @@ class Evaluator:
         deadline: float | None = None,
         solve_seconds: float | None = None,
         sample_seconds: float | None = None,
+        max_positions: int | None = DEFAULT_MAX_POSITIONS,
     ) -> None:
         check_rules(rules)
         self.rules = rules
@@ -261,7 +275,10 @@ class Evaluator:
         self.deadline = deadline
         self.solve_seconds = solve_seconds
         self.sample_seconds = sample_seconds
+        self.max_positions = max_positions
+        #: one-deal searches started, and those a budget cut short
         self.solves = 0
+        self.cut = 0
 
     def solve(self, position: Position, seconds: float | None = None) -> RawResult:
         """The one-deal frontier (``unknown`` past ``seconds``, by default
@@ -282,11 +299,29 @@ class Evaluator:
     ) -> RawResult:
         from lucie.solver.deal import search_deal
 
+        budget = seconds if seconds is not None else self.solve_seconds
+        left = self.time_left()
+        if left is not None:
+            budget = left if budget is None else min(budget, left)
         self.solves += 1
-        return search_deal(
-            position, frontier=frontier, best_only=best_only,
-            max_seconds=seconds if seconds is not None else self.solve_seconds,
+        result = search_deal(
+            position, frontier=frontier, best_only=best_only, max_seconds=budget,
+            max_positions=self.max_positions,
         )
+        if result.status == "unknown":
+            self.cut += 1
+        return result
+
+    def time_left(self) -> float | None:
+        """Seconds left before the deadline (never below 0; None: none)."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.monotonic())
+
+    def check_time(self) -> None:
+        """Raise :class:`~lucie.solver.budget.BudgetExhaustedError` past the deadline."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise BudgetExhaustedError("seconds")
 
     def key(self, foundations: Foundations, redeals: int, merci_used: bool) -> StateKey:
         return (self.spec, canonical(foundations, self.rules), redeals, merci_used)
@@ -308,8 +343,7 @@ class Evaluator:
             return mean
         count = self.cache.count(key)
         while count < self.target:
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise OutOfTimeError
+            self.check_time()
             sample = self._sample(foundations, redeals, merci_used)
             self.cache.add(key, sample)
             count += 1
@@ -327,7 +361,8 @@ class Evaluator:
 
     def _deal_value(self, position: Position) -> float:
         """``max`` over the frontier of the value of stopping there (the
-        search budgeted by ``sample_seconds``)."""
+        search budgeted by ``sample_seconds`` and the time left)."""
+        self.check_time()
         if position.redeals_left == 0:  # only a win counts: the verdict is enough
             return 1.0 if self.verdict(position, self.sample_seconds).status == "solved" else 0.0
         result = self.solve(position, self.sample_seconds)
@@ -389,7 +424,7 @@ class Evaluator:
         reaches = _reaches(position, result)
         try:
             return self.choose(position, result), True
-        except OutOfTimeError:
+        except BudgetExhaustedError:
             pass
         values = [
             1.0 if sum(r.foundations) == 52 else (
@@ -415,7 +450,10 @@ class Evaluator:
     ) -> tuple[bool, int]:
         """Play the policy from ``position`` to the end with random redeals
         (the engine's redeal, uniformly shuffled); ``(won, score)``.
-        ``first``: the solver's result for ``position`` when already known."""
+        ``first``: the solver's result for ``position`` when already known.
+        Past the deadline it raises
+        :class:`~lucie.solver.budget.BudgetExhaustedError` (a playout cut
+        short would not be one of the policy)."""
         shuffler = RandomShuffler(self.rng)
         result = first
         while True:
@@ -423,6 +461,8 @@ class Evaluator:
                 return True, 52
             if result is None:
                 result = self.solve(position)
+                if result.status == "unknown":
+                    self.check_time()
             position = self.choose(position, result).reached()
             result = None
             if position.is_won:
@@ -492,13 +532,21 @@ def estimate_odds(
     target: int = DEFAULT_TARGET,
     exact_cards: int = DEFAULT_EXACT_CARDS,
     sample_seconds: float | None = None,
+    max_positions: int | None = PLAYER_MAX_POSITIONS,
 ) -> Odds:
     """The chance of winning from ``position`` with random redeals.
 
     Exact (``samples == 0`` in the answer) when no redeal is left or the
     current deal can be cleared.  Otherwise it plays ``samples`` playouts
-    (fewer if ``max_seconds`` runs out, at least one) of the policy described
-    in the module doc and returns the win rate with its Wilson interval.
+    of the policy described in the module doc and returns the win rate with
+    its Wilson interval.
+
+    ``max_seconds`` budgets the whole call, every search included: each
+    search gets at most the time left, and the playouts that cannot finish
+    in it are not played (fewer playouts, possibly none: then
+    ``budget_ran_out`` is set, ``samples`` is 0 and the interval is
+    ``(0, 1)``).  ``max_positions`` caps each search's memory (positions
+    held; :data:`~lucie.solver.budget.PLAYER_MAX_POSITIONS` by default).
     ``cache``: where values of between-deal states are kept (default: a
     memory cache; pass :meth:`ValueCache.default` for the disk cache);
     ``target``, ``exact_cards``, ``sample_seconds``: see :class:`Evaluator`.
@@ -511,23 +559,37 @@ def estimate_odds(
         return Odds(1.0, (1.0, 1.0), 0, 52.0)
     ev = Evaluator(
         position.rules, cache, rng=random.Random(seed), target=target, exact_cards=exact_cards,
-        sample_seconds=sample_seconds,
+        sample_seconds=sample_seconds, max_positions=max_positions,
+        deadline=start + max_seconds if max_seconds is not None else None,
     )
-    result = ev.solve(position)
+    # with redeals to come, half the budget at most for this deal's search:
+    # the playouts need the rest
+    root_seconds = None if max_seconds is None or position.redeals_left == 0 \
+        else max_seconds / 2
+    result = ev.solve(position, root_seconds)
     if result.status == "solved":
-        return Odds(1.0, (1.0, 1.0), 0, 52.0)
-    if position.redeals_left == 0 and result.status == "unsolvable":
-        best = max((sum(f) for f in _frontier(position, result)), default=position.score)
-        return Odds(0.0, (0.0, 0.0), 0, float(best))
+        return Odds(1.0, (1.0, 1.0), 0, 52.0, searches=ev.solves)
+    best = max((sum(f) for f in _frontier(position, result)), default=position.score)
+    if position.redeals_left == 0:
+        if result.status == "unsolvable":
+            return Odds(0.0, (0.0, 0.0), 0, float(best), searches=ev.solves)
+        # cut short in the last deal: no playout can say more than the search
+        return Odds(0.0, (0.0, 1.0), 0, float(best), True, ev.solves, ev.cut)
     wins = 0
     scores = 0
     n = 0
-    while n < samples:
-        won, score = ev.playout(position, result)
-        wins += won
-        scores += score
-        n += 1
-        if max_seconds is not None and time.monotonic() - start > max_seconds:
-            break
-    ev.cache.flush()
-    return Odds(wins / n, wilson(wins, n), n, scores / n)
+    out_of_time = False
+    try:
+        while n < samples:
+            won, score = ev.playout(position, result)
+            wins += won
+            scores += score
+            n += 1
+    except BudgetExhaustedError:
+        out_of_time = True
+    finally:
+        ev.cache.flush()
+    ran_out = out_of_time or result.status == "unknown" or ev.cut > 0
+    if n == 0:
+        return Odds(0.0, (0.0, 1.0), 0, None, True, ev.solves, ev.cut)
+    return Odds(wins / n, wilson(wins, n), n, scores / n, ran_out, ev.solves, ev.cut)

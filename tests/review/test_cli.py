@@ -225,7 +225,7 @@ def test_pick_on_demand(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_pick_none_found(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "pick", "-v", "shamrocks", "--difficulty", "easy",
-                         "--seconds", "0.2", "--cache", "off")
+                         "--seconds", "0.001", "--cache", "off")
     assert code == 2 and out == ""
     assert "shamrocks" in err and "--seconds" in err
 

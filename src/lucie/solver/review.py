@@ -75,8 +75,9 @@ from typing import Final, Literal
 
 from lucie.engine import Game, Move, Position
 from lucie.rules import Rules
+from lucie.solver.budget import BudgetExhaustedError
 from lucie.solver.cache import StateKey, ValueCache
-from lucie.solver.odds import DEFAULT_TARGET, Evaluator, Foundations, OutOfTimeError, _reaches
+from lucie.solver.odds import DEFAULT_TARGET, Evaluator, Foundations, _reaches
 
 ValueKind = Literal["exact", "estimate", "bound", "unknown"]
 Label = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
@@ -276,7 +277,7 @@ class Valuer:
                     continue
                 try:
                     self.ev.value(foundations, redeals, merci_used)
-                except OutOfTimeError:
+                except BudgetExhaustedError:
                     break
                 finally:
                     added = True
@@ -359,7 +360,7 @@ class Valuer:
         if sum(foundations) == 52:
             return Value.exact(1.0, clears=True, best_score=52)
         key = self.ev.key(foundations, position.redeals_left - 1, position.merci_used)
-        with contextlib.suppress(OutOfTimeError):
+        with contextlib.suppress(BudgetExhaustedError):
             self.ev.stop_value(position, foundations)
         got = self.cache.get(key)
         if got is None or got[1] == 0:

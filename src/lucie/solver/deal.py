@@ -81,6 +81,7 @@ from lucie.cards import DECK
 from lucie.engine import Move, Position
 from lucie.errors import LucieError
 from lucie.rules import Rules
+from lucie.solver.order import OrderMemo, merci_order_caps, order_caps
 from lucie.solver.shorten import shorten_line, wanders
 
 Status = Literal["solved", "unsolvable", "unknown"]
@@ -1394,7 +1395,7 @@ class _Search:
         if t.room and not merci:
             _room_caps(fans, p.foundations, caps, t.onto, t.under, t.max_fan or 0)
         elif t.dead_cards and not merci and not t.suit_down:
-            _stuck_caps(fans, p.foundations, caps, t.onto, t.fill_ok)
+            order_caps(fans, p.foundations, caps, t.onto, t.fill_ok)
         return self._walk(fans, p.foundations, cells, merci, caps)
 
     def _walk(
@@ -1454,7 +1455,7 @@ class _Search:
                None)]
         nodes = 0
         pushed: set[object] = set()
-        stuck_memo: StuckMemo = {}
+        order_memo: OrderMemo = {}
         # with the merci to come (suit-down): the caps of each card it may lift,
         # set by the position being expanded
         lift_caps: dict[int, tuple[int, int, int, int]] = {}
@@ -1627,11 +1628,11 @@ class _Search:
             elif room_caps and not merci:
                 _room_caps(fans, found, caps, onto, under, room_fan)
             elif general_dead and not merci:
-                _stuck_caps(fans, found, caps, onto, fill_ok, stuck_memo)
+                order_caps(fans, found, caps, onto, fill_ok, order_memo)
             elif merci and deadlocks:
                 lift_caps = _merci_reach_caps(fans, found, caps, any_fill)
             elif merci and dead_cards:
-                _merci_caps(fans, found, caps, onto, fill_ok, stuck_memo)
+                merci_order_caps(fans, found, caps, onto, fill_ok, order_memo)
             # ---- goal and frontier --------------------------------------
             fnd = (found[0], found[1], found[2], found[3])
             total = found[0] + found[1] + found[2] + found[3]

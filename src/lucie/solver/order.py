@@ -1,0 +1,186 @@
+"""Order caps: "must go home before" across suits (``docs/solver.md#order-caps``).
+
+Settings: no cells, no take-back, ``empty_fill`` ``none`` or ``king``, no
+merci to come (with the merci to come, :func:`merci_order_caps`).  A card
+is *stuck* when it can leave its fan only to go home: no empty fan may take
+it, and every card it may be laid on lies under it in its fan or is home
+(:func:`_is_stuck`).  A stuck card stays stuck until it goes home: the cards
+under it stay under it while it is there, and a card that is home never
+comes back.
+
+So a stuck card ``A`` lying anywhere above a card ``B`` in a fan goes home
+before ``B`` leaves that fan, and so before ``B`` goes home; and within a
+suit each card goes home after the one below it.  These "goes home before"
+relations make a graph on the cards; a card on a cycle, or after one, never
+goes home.  The least fixed point that finds them is simple: a suit's
+foundation may rise from rank ``r`` to ``r + 1`` when every stuck card lying
+above the card of rank ``r + 1`` of that suit has a rank its own suit may
+already reach.  Starting from the foundations as they are and raising while
+this allows gives the *order caps*; along any line from the position every
+card that goes home lies within them (by induction over the line: when a
+card goes home its predecessor is home, and every stuck card that lay above
+it has left its fan, which it can only do by going home, earlier).
+
+This contains the dead-card analysis (a stuck card above a lower card of its
+own suit, the cards under a dead stuck card, a stuck card whose suit is
+capped below it) and adds the cycles across suits: a king of spades above
+the two of hearts and the king of hearts above the two of spades can never
+both go home.  Under suit builds going down the reach caps
+(``_proof_reach``) contain these; the order caps serve the other builds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: Per card under a stuck card: per suit, the highest rank of a stuck card of
+#: that suit above it (-1: none).
+Need = tuple[int, int, int, int]
+#: One fan's share: ``(card, need)`` for its cards under a stuck card.
+FanNeeds = tuple[tuple[int, Need], ...]
+#: ``(encoded fan, foundations)`` -> that fan's :data:`FanNeeds` (None: no stuck card).
+OrderMemo = dict[tuple[int, tuple[int, int, int, int]], FanNeeds | None]
+
+
+def _cards(value: int) -> list[int]:
+    """The cards of an encoded fan (6-bit digits of ``card + 1``, top lowest), bottom first."""
+    out: list[int] = []
+    while value:
+        out.append((value & 63) - 1)
+        value >>= 6
+    out.reverse()
+    return out
+
+
+def _is_stuck(
+    cards: list[int],
+    p: int,
+    found: Sequence[int],
+    onto: tuple[tuple[int, ...], ...],
+    fill_ok: tuple[bool, ...],
+) -> bool:
+    """Whether ``cards[p]`` can leave its fan only to go home."""
+    a = cards[p]
+    if fill_ok[a]:
+        return False
+    below = cards[:p]
+    return all(t in below or found[t // 13] > t % 13 for t in onto[a])
+
+
+def fan_needs(
+    value: int,
+    found: Sequence[int],
+    onto: tuple[tuple[int, ...], ...],
+    fill_ok: tuple[bool, ...],
+) -> FanNeeds | None:
+    """What each card of the encoded fan waits for (None: no stuck card)."""
+    cards = _cards(value)
+    top = [-1, -1, -1, -1]
+    seen = False
+    out: list[tuple[int, Need]] = []
+    for p in range(len(cards) - 1, -1, -1):
+        c = cards[p]
+        if seen:
+            out.append((c, (top[0], top[1], top[2], top[3])))
+        if p and _is_stuck(cards, p, found, onto, fill_ok):
+            s, r = divmod(c, 13)
+            if r > top[s]:
+                top[s] = r
+            seen = True
+    return tuple(out) if seen else None
+
+
+def order_caps(
+    fans: Sequence[int],
+    found: Sequence[int],
+    caps: list[int],
+    onto: tuple[tuple[int, ...], ...],
+    fill_ok: tuple[bool, ...],
+    memo: OrderMemo | None = None,
+) -> list[int]:
+    """Lower ``caps`` to the order caps of a position (encoded fans); returns
+    the indexes of the fans that hold a stuck card.
+
+    Which cards of a fan wait for what depends on the fan and the
+    foundations alone; ``memo`` keeps that per ``(fan, foundations)`` across
+    the positions of one search.
+    """
+    needs: dict[int, Need] = {}
+    holding: list[int] = []
+    fkey = (found[0], found[1], found[2], found[3])
+    for i, f in enumerate(fans):
+        if f < 64:  # empty, or a single card: nothing lies under a stuck card
+            continue
+        if memo is None:
+            entry = fan_needs(f, found, onto, fill_ok)
+        else:
+            mkey = (f, fkey)
+            if mkey in memo:
+                entry = memo[mkey]
+            else:
+                entry = memo[mkey] = fan_needs(f, found, onto, fill_ok)
+        if entry is None:
+            continue
+        holding.append(i)
+        needs.update(entry)
+    if not needs:
+        return holding
+    level = [found[0], found[1], found[2], found[3]]
+    changed = True
+    while changed:
+        changed = False
+        for s in range(4):
+            while level[s] < caps[s]:
+                need = needs.get(s * 13 + level[s])
+                if need is not None and (need[0] >= level[0] or need[1] >= level[1]
+                                         or need[2] >= level[2] or need[3] >= level[3]):
+                    break
+                level[s] += 1
+                changed = True
+    for s in range(4):
+        if level[s] < caps[s]:
+            caps[s] = level[s]
+    return holding
+
+
+def merci_order_caps(
+    fans: Sequence[int],
+    found: Sequence[int],
+    caps: list[int],
+    onto: tuple[tuple[int, ...], ...],
+    fill_ok: tuple[bool, ...],
+    memo: OrderMemo | None = None,
+) -> None:
+    """Lower ``caps`` for a position with the merci still to come.
+
+    A line that never uses the merci stays within the plain order caps.  A
+    line that lifts a card ``z`` does, from the start, nothing the position
+    with ``z`` taken out of its fan forbids (``z`` then covers nothing and
+    is covered by nothing; once lifted it lies on a fan top, where the
+    cards under it are not under it now, and is never stuck over them in
+    the start position's sense).  So the caps are the larger, suit by suit,
+    of the plain caps and of the caps with each card taken out; only the
+    fans holding a stuck card can change them.
+    """
+    plain = [13, 13, 13, 13]
+    holding = order_caps(fans, found, plain, onto, fill_ok, memo)
+    if sum(plain) == 52:
+        return
+    best = plain
+    for i in holding:
+        cards = _cards(fans[i])
+        for k in range(len(cards)):
+            rest = cards[:k] + cards[k + 1:]
+            value = 0
+            for c in rest:
+                value = (value << 6) | (c + 1)
+            lifted = list(fans)
+            lifted[i] = value
+            cl = [13, 13, 13, 13]
+            order_caps(lifted, found, cl, onto, fill_ok, memo)
+            best = [max(best[s], cl[s]) for s in range(4)]
+            if sum(best) == 52:
+                return
+    for s in range(4):
+        if best[s] < caps[s]:
+            caps[s] = best[s]

@@ -16,16 +16,12 @@ from lucie.cli.common import (
     game_from_args,
     print_json,
 )
-from lucie.engine import FAN_NAMES, Game, parse_moves
+from lucie.cli.plain import play_plain
+from lucie.engine import Game, parse_moves
 from lucie.errors import LucieError
-from lucie.formats import (
-    DISPLAY_SEPARATOR,
-    format_foundations,
-    format_layout,
-    position_json,
-    save_game,
-)
+from lucie.formats import format_game, format_layout, position_json, save_game
 from lucie.rules import VARIANTS, Rules
+from lucie.store import Store, default_player
 
 
 def register(sub: Any) -> None:
@@ -74,31 +70,9 @@ def register(sub: Any) -> None:
 
 # ---------------------------------------------------------------------------
 
-
-def render(game: Game) -> str:
-    """The position of a game as text for people: a header, the
-    foundations, then one line per fan with its letter."""
-    p = game.position
-    rules = p.rules
-    deal = f"deal {game.deal}" if game.deal is not None else f"custom layout (seed {game.seed})"
-    extras = [f"score {p.score}/52", f"redeals left {p.redeals_left}"]
-    if rules.merci:
-        extras.append(
-            "merci used" if p.merci_used else (
-                "merci available" if p.merci_available else "merci in the last deal"
-            )
-        )
-    lines = [DISPLAY_SEPARATOR.join([f"{rules.name()}, {deal}", *extras])]
-    lines.append("Foundations: " + format_foundations(p))
-    if p.cells:
-        lines.append(
-            "Cells: " + "  ".join(
-                f"{i + 1}:{'-' if c is None else c}" for i, c in enumerate(p.cells)
-            )
-        )
-    for i, fan in enumerate(p.fans):
-        lines.append(f"  {FAN_NAMES[i]}: " + (" ".join(str(c) for c in fan) if fan else "-"))
-    return "\n".join(lines)
+#: The position as text for people; kept under its old name for ``lucie.rl``
+#: (new code: :func:`lucie.formats.format_game`).
+render = format_game
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -144,14 +118,19 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.deal is not None and args.variant is None:
+        args.variant = Rules()  # `--deal 7` is classic deal 7, whatever was played last
+    player: str = args.player or default_player()
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty() and (
-        importlib.util.find_spec("lucie.tui") is not None
-        and importlib.util.find_spec("textual") is not None
+        importlib.util.find_spec("textual") is not None
     ):
-        tui = importlib.import_module("lucie.tui")
+        from lucie import tui
+
+        args.player = player
         status: int = tui.run(args)
         return status
-    from lucie.cli.plain import play_plain
-
-    rules: Rules = args.variant or Rules()
-    return play_plain(Game(rules, args.deal))
+    store = Store(Path(args.db).expanduser() if args.db else None)
+    try:
+        return play_plain(store, player, args.variant, args.deal)
+    finally:
+        store.close()

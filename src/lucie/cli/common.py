@@ -65,6 +65,12 @@ def count(what: str, low: int = 1, high: int = 10**9) -> Callable[[str], int]:
         try:
             return parse_int(text, what=what, low=low, high=high)
         except LucieError as exc:
+            digits = text.strip()
+            if digits.isascii() and digits.isdigit() and len(digits) <= len(str(high)) + 1:
+                word = f"at least {low}" if int(digits) < low else f"at most {high}"
+                raise argparse.ArgumentTypeError(
+                    f"{what} {int(digits)} is out of range: it must be {word}"
+                ) from None
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     read.__name__ = what.replace(" ", "_")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, print_json
+from lucie.cli.common import add_json, add_variant, count, print_json
 from lucie.errors import LucieError
 from lucie.store import Store, default_player
 
@@ -32,7 +32,7 @@ def register(sub: Any) -> None:
                        description="List the stored games, newest first.")
     add_variant(p)
     p.add_argument("--player", "-p", default=None, help="only this player's games")
-    p.add_argument("--limit", "-n", type=int, default=None, metavar="N",
+    p.add_argument("--limit", "-n", type=count("games", 0, 10**9), default=None, metavar="N",
                    help="at most N games")
     add_json(p)
     _add_db(p)

@@ -109,6 +109,9 @@ class LineGame:
         self._base_seconds = opened.seconds
         self._t0 = time.monotonic()
         self.inp = stdin or sys.stdin
+        reconfigure = getattr(self.inp, "reconfigure", None)
+        if reconfigure is not None:  # a stray byte is a bad command, not a crash
+            reconfigure(errors="replace")
         self.out = stdout or sys.stdout
         self.finished_recorded = False
 

@@ -211,3 +211,38 @@ def test_resume_after_sigkill(tmp_path: Path) -> None:
     expected = Game(Rules(), 1)
     expected.push_all(DEAL1_MOVES)
     assert " ".join(str(m) for m in expected.legal_moves) in out
+
+
+def test_plain_lucie_without_a_terminal_is_line_mode(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """``lucie`` with its input from a pipe plays line mode, in ``$LUCIE_DB``."""
+    db = tmp_path / "env.sqlite3"
+    monkeypatch.setenv("LUCIE_DB", str(db))
+    monkeypatch.setenv("LUCIE_PLAYER", "cy")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("f>i\nq\n"))
+    assert main(["--deal", "1"]) == 0
+    assert "move> " in capsys.readouterr().out
+    assert unfinished_moves(db, "cy") == ["f>i"]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_terminal_game_gets_classic_for_a_bare_deal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``lucie play --deal 7`` hands the terminal game classic rules, so its
+    resume logic never picks an unfinished game of another variant."""
+    pytest.importorskip("textual")
+    import lucie.tui
+
+    seen: list[object] = []
+    monkeypatch.setattr(lucie.tui, "run", lambda args: seen.append(args.variant) or 0)
+    monkeypatch.setattr(sys, "stdin", _Terminal())
+    monkeypatch.setattr(sys, "stdout", _Terminal())
+    assert main(["play", "--deal", "7"]) == 0
+    assert main(["play", "--deal", "7", "--variant", "shamrocks"]) == 0
+    assert main(["play"]) == 0
+    assert seen == [Rules(), VARIANTS["shamrocks"].rules, None]

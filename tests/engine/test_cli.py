@@ -172,3 +172,16 @@ def test_variants_listing(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "variants", "--json")
     names = [v["name"] for v in json.loads(out)]
     assert code == 0 and names[0] == "classic" and len(names) == 10
+
+
+def test_replay_save_is_atomic(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A save that cannot be written says why and leaves no temporary file;
+    a failed replay leaves an existing save as it was."""
+    code, _, err = run(capsys, "replay", "-d", "1", "--save", str(tmp_path), "f>i")
+    assert code == 2 and str(tmp_path) in err
+    assert list(tmp_path.iterdir()) == []
+    path = tmp_path / "g.json"
+    assert run(capsys, "replay", "-d", "1", "--save", str(path), "f>i")[0] == 0
+    before = path.read_bytes()
+    assert run(capsys, "replay", "-d", "1", "--save", str(path), "f>i", "a>b")[0] == 2
+    assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["g.json"]

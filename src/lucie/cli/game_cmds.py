@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -92,16 +94,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
     moves = parse_moves(" ".join(args.moves))
     game.push_all(moves)
     if args.save:
-        try:
-            Path(args.save).write_text(save_game(game), encoding="utf-8")
-        except OSError as exc:
-            raise LucieError(f"{args.save}: {exc.strerror}") from None
+        write_atomically(Path(args.save), save_game(game))
     if args.json:
         print_json(position_json(game))
     else:
         print(render(game))
         print(f"Status: {game.outcome.status}, score {game.score}")
     return 0
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write *text* to *path* through a temporary file renamed over it, so
+    that a failure (disk full, a kill) leaves the old file whole."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise LucieError(f"{path}: {exc.strerror or exc}") from None
 
 
 def cmd_variants(args: argparse.Namespace) -> int:

@@ -151,7 +151,7 @@ class Move:
         src_kind: SourceKind
         if len(src_text) == 1 and src_text.lower() in FAN_NAMES:
             src_kind, src = "fan", FAN_NAMES.index(src_text.lower())
-        elif src_text.isdigit():
+        elif src_text.isascii() and src_text.isdigit() and len(src_text) <= 3:
             src_kind, src = "cell", int(src_text) - 1
             if src < 0:
                 raise MoveError(f"{text!r}: cells are numbered from 1")
@@ -167,7 +167,8 @@ class Move:
             dst_kind, dst = "foundation", -1
         elif len(dst_text) == 1 and dst_text.lower() in FAN_NAMES:
             dst_kind, dst = "fan", FAN_NAMES.index(dst_text.lower())
-        elif dst_text.isdigit() and int(dst_text) >= 1:
+        elif dst_text.isascii() and dst_text.isdigit() and len(dst_text) <= 3 \
+                and int(dst_text) >= 1:
             dst_kind, dst = "cell", int(dst_text) - 1
         else:
             raise MoveError(

@@ -46,6 +46,7 @@ from lucie.engine import (  # the layout text is written by the engine (Position
     format_moves,
 )
 from lucie.errors import CardError, LayoutError, LucieError, MoveError, SaveFileError
+from lucie.parsing import excerpt, parse_int, parse_json, strip_bom
 from lucie.rules import Rules
 
 #: Version of the saved-game format written by this lucie.
@@ -105,8 +106,10 @@ def parse_layout(text: str, rules: Rules) -> Position:
 
     Every problem is a :class:`LayoutError` that names it: an unknown card,
     a card given twice, a missing card, a foundation that skips a rank, too
-    many fans for the variant.
+    many fans for the variant, no card on the table at all.  A UTF-8
+    byte-order mark at the start is skipped.
     """
+    text = strip_bom(text)
     fans: list[list[Card]] = []
     foundations: tuple[int, int, int, int] | None = None
     cells: list[Card | None] | None = None
@@ -130,16 +133,16 @@ def parse_layout(text: str, rules: Rules) -> Position:
             for token in body.split():
                 cells.append(None if token == "-" else _parse_cards_line(token, where)[0])
         elif key == "redeals":
-            value = body.strip()
-            if not value.isdigit() or int(value) > rules.redeals:
-                raise LayoutError(
-                    f"{where}: redeals left {value!r} must be 0 to {rules.redeals}"
-                )
-            redeals_left = int(value)
+            redeals_left = parse_int(
+                body, what=f"{where}: redeals left", low=0, high=rules.redeals,
+                error=LayoutError,
+            )
         elif key == "merci":
             value = body.strip().lower()
             if value not in ("used", "available", "unused"):
-                raise LayoutError(f"{where}: merci must be used or available, not {value!r}")
+                raise LayoutError(
+                    f"{where}: merci must be used or available, not {excerpt(value)}"
+                )
             merci_used = value == "used"
         elif colon and len(head.strip()) == 1 and head.strip().lower() in FAN_NAMES:
             raise LayoutError(f"{where}: {head.strip()!r} is a fan letter, as the game "
@@ -187,6 +190,8 @@ def parse_layout(text: str, rules: Rules) -> Position:
         ]
         if missing:
             raise LayoutError("missing cards: " + " ".join(missing))
+    if not on_table:
+        raise LayoutError("the layout has no card on the table: there is nothing to play")
     for i, fan in enumerate(fans):
         if rules.max_fan is not None and len(fan) > max(rules.max_fan, rules.fan_size):
             raise LayoutError(
@@ -288,10 +293,16 @@ def game_from_json(data: object) -> Game:
     if not isinstance(data, dict):
         raise SaveFileError("not a lucie saved game (expected a JSON object)")
     if data.get("format") != SAVE_FORMAT:
-        raise SaveFileError(f"not a lucie saved game (format is {data.get('format')!r})")
+        raise SaveFileError(
+            f"not a lucie saved game (format is {excerpt(data.get('format'))})"
+        )
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise SaveFileError("the saved game has no format version")
+    if version < 1:
+        raise SaveFileError(
+            f"the saved game has format version {excerpt(version)}: versions start at 1"
+        )
     if version > SAVE_VERSION:
         raise SaveFileError(
             f"the saved game is format version {version}, newer than this lucie "
@@ -338,20 +349,20 @@ def game_from_json(data: object) -> Game:
     return game
 
 
-def load_game(text: str) -> Game:
-    """Load a saved game from its text (see :func:`game_from_json`)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SaveFileError(
-            f"the saved game is not valid JSON (truncated or damaged?): {exc.msg} "
-            f"at line {exc.lineno} column {exc.colno}"
-        ) from None
+def load_game(text: str | bytes) -> Game:
+    """Load a saved game from its text (see :func:`game_from_json`).
+
+    The text is read by :func:`lucie.parsing.parse_json`: a byte-order mark
+    is skipped; invalid JSON, deep nesting or absurd numbers are a
+    :class:`SaveFileError`.
+    """
+    data = parse_json(text, what="the saved game", error=SaveFileError)
     return game_from_json(data)
 
 
 __all__ = [
-    "SAVE_VERSION", "SavedGame", "format_foundations", "format_layout", "format_moves",
+    "SAVE_VERSION", "SavedGame", "format_foundations", "format_layout",
+    "format_moves",
     "game_from_json", "game_to_json", "load_game", "parse_layout", "position_json",
     "save_game",
 ]

@@ -97,6 +97,60 @@ def parse_int(
     return number
 
 
+_DECIMAL: Final = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)
+
+#: The most digits after the point :func:`parse_seconds` reads.
+FRACTION_DIGITS: Final = 9
+
+
+def parse_seconds(
+    value: object,
+    *,
+    what: str,
+    low: float,
+    high: float,
+    error: type[LucieError] = LucieError,
+) -> float:
+    """Read a number of seconds between *low* and *high* (inclusive).
+
+    *value* is a Python ``int`` or ``float`` (finite) or text of ASCII
+    digits with an optional fraction (``2``, ``0.5``, ``.5``, ``2.``),
+    blanks around it allowed.  No sign, no exponent (``1e30``), no ``nan``
+    or ``inf``, at most :data:`FRACTION_DIGITS` digits after the point.
+
+    >>> parse_seconds("0.25", what="--seconds", low=0.001, high=60)
+    0.25
+    >>> parse_seconds("1e30", what="--seconds", low=0.001, high=60)
+    Traceback (most recent call last):
+    ...
+    lucie.errors.LucieError: --seconds '1e30' is not a number of seconds from 0.001 to 60
+    """
+    bounds = f"from {low:g} to {high:g}"
+    number: float
+    if isinstance(value, bool):
+        raise error(f"{what} {excerpt(value)} is not a number of seconds {bounds}")
+    if isinstance(value, int | float):
+        number = float(value)
+        if number != number or number in (float("inf"), float("-inf")):
+            raise error(f"{what} {excerpt(value)} is not a number of seconds {bounds}")
+    elif isinstance(value, str):
+        text = value.strip()
+        whole, _, fraction = text.partition(".")
+        longest = len(str(int(high))) + 4
+        if (
+            not _DECIMAL.fullmatch(text)
+            or len(whole) > longest
+            or len(fraction) > FRACTION_DIGITS
+        ):
+            raise error(f"{what} {excerpt(value)} is not a number of seconds {bounds}")
+        number = float(text)
+    else:
+        raise error(f"{what} {excerpt(value)} is not a number of seconds {bounds}")
+    if not low <= number <= high:
+        raise error(f"{what} {excerpt(value)} is out of range ({bounds} seconds)")
+    return number
+
+
 def strip_bom(text: str) -> str:
     """*text* without a leading UTF-8 byte-order mark.
 

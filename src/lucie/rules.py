@@ -33,6 +33,7 @@ from typing import Final, Literal
 
 from lucie.cards import KING, Card
 from lucie.errors import RulesError
+from lucie.parsing import excerpt, parse_int
 
 Build = Literal["suit", "alternate", "any"]
 Direction = Literal["down", "updown"]
@@ -252,7 +253,7 @@ class Rules:
         values: dict[str, object] = {}
         for key, value in settings.items():
             if key not in known:
-                raise RulesError(f"unknown setting {key!r}")
+                raise RulesError(f"unknown setting {excerpt(key)}")
             values[key] = _coerce(key, value)
         return cls(**values)  # type: ignore[arg-type]
 
@@ -267,7 +268,7 @@ class Rules:
             name = parts.pop(0).lower()
             if name not in VARIANTS:
                 raise RulesError(
-                    f"unknown variant {name!r} (known: {', '.join(VARIANTS)})"
+                    f"unknown variant {excerpt(name)} (known: {', '.join(VARIANTS)})"
                 )
             base = VARIANTS[name].rules
         settings = base.settings()
@@ -275,9 +276,11 @@ class Rules:
             key, sep, value = part.partition("=")
             key = key.strip().replace("-", "_")
             if not sep:
-                raise RulesError(f"{part!r} is not a setting=value pair")
+                raise RulesError(f"{excerpt(part)} is not a setting=value pair")
             if key not in settings:
-                raise RulesError(f"unknown setting {key!r} (known: {', '.join(settings)})")
+                raise RulesError(
+                    f"unknown setting {excerpt(key)} (known: {', '.join(settings)})"
+                )
             settings[key] = _coerce(key, value.strip())
         return cls.from_settings(settings)
 
@@ -340,30 +343,45 @@ _BOOL_KEYS: Final = {
 }
 _INT_KEYS: Final = {"fan_size", "redeals", "cells"}
 _OPT_INT_KEYS: Final = {"fans", "max_fan"}
+#: The bounds of each numeric setting, as :func:`_coerce` reads them (the
+#: deal adds its own checks: ``fans`` must fit the cards dealt, ``max_fan``
+#: be at least ``fan_size``).
+SETTING_BOUNDS: Final[dict[str, tuple[int, int]]] = {
+    "fan_size": (1, 13),
+    "redeals": (0, MAX_REDEALS),
+    "cells": (0, MAX_CELLS),
+    "fans": (1, 26),
+    "max_fan": (1, 52),
+}
 
 
 def _coerce(key: str, value: object) -> object:
-    """Turn a setting's value (text from a spec, or JSON) into its type."""
+    """Turn a setting's value (text from a spec, or JSON) into its type.
+
+    Numbers go through :func:`lucie.parsing.parse_int` within
+    :data:`SETTING_BOUNDS`; ``fans`` and ``max_fan`` also take ``none``.
+    """
     if key in _BOOL_KEYS:
         if isinstance(value, bool):
             return value
         if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
             return value.lower() in _TRUE
-        raise RulesError(f"{key}={value!r}: expected on or off")
+        raise RulesError(f"{key}={excerpt(value)}: expected on or off")
     if key in _INT_KEYS or key in _OPT_INT_KEYS:
-        if value is None or (isinstance(value, str) and value.lower() in {"none", "auto"}):
+        if value is None or (isinstance(value, str) and value.strip().lower() in {"none", "auto"}):
             if key in _OPT_INT_KEYS:
                 return None
             raise RulesError(f"{key} needs a number")
-        if isinstance(value, bool):
-            raise RulesError(f"{key}={value!r}: expected a whole number")
-        if isinstance(value, int):
-            return value
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        raise RulesError(f"{key}={value!r}: expected a whole number")
-    if not isinstance(value, str):
-        raise RulesError(f"{key}={value!r}: expected a word")
+        low, high = SETTING_BOUNDS[key]
+        try:
+            return parse_int(value, what=key, low=low, high=high, error=RulesError)
+        except RulesError:
+            shown = value if isinstance(value, str) and len(value) <= 20 else excerpt(value)
+            raise RulesError(
+                f"{key}={shown}: expected a whole number from {low} to {high}"
+            ) from None
+    if not isinstance(value, str) or len(value) > 20:
+        raise RulesError(f"{key}={excerpt(value)}: expected a word")
     return value.lower()
 
 

@@ -120,3 +120,38 @@ class TestRules:
         sh = VARIANTS["shamrocks"].rules
         assert sh.accepts((c("9S"), c("4D")), c("5H"))
         assert not sh.accepts((c("9S"), c("2D"), c("4D")), c("5H"))  # full at 3
+
+
+class TestSettingNumbers:
+    """Issue 25.4: every numeric setting is read by ``parse_int`` within
+    ``SETTING_BOUNDS``; anything else is a ``RulesError`` naming the setting."""
+
+    @pytest.mark.parametrize("key", ["cells", "redeals", "fan_size", "fans", "max_fan"])
+    @pytest.mark.parametrize("value", ["²", "--5", "-0", "+3", "1e30", "3.0", "9" * 5000,
+                                       "٣", "0x3", "", "nan", "3 4"])
+    def test_odd_numbers_are_refused(self, key: str, value: str) -> None:
+        with pytest.raises(RulesError, match=f"^{key}=") as info:
+            Rules.parse(f"classic,{key}={value}")
+        assert len(str(info.value)) < 120
+
+    @pytest.mark.parametrize("key", ["cells", "redeals", "fan_size", "fans", "max_fan"])
+    def test_bounds_are_the_documented_ones(self, key: str) -> None:
+        from lucie.rules import SETTING_BOUNDS
+
+        low, high = SETTING_BOUNDS[key]
+        for bad in (low - 1, high + 1, 2**63):
+            with pytest.raises(RulesError):
+                Rules.parse(f"classic,{key}={bad}")
+            with pytest.raises(RulesError):
+                Rules.from_settings({key: bad})
+
+    def test_numbers_within_bounds_are_read(self) -> None:
+        assert Rules.parse("classic, cells= 4 ,redeals=0").cells == 4
+        assert Rules.parse("classic,max_fan=52").max_fan == 52
+        assert Rules.parse("classic,max_fan=none").max_fan is None
+        assert Rules.from_settings({"cells": 2}).cells == 2
+
+    def test_json_booleans_and_floats_are_not_numbers(self) -> None:
+        for value in (True, 2.0, [2], {"n": 2}):
+            with pytest.raises(RulesError, match=r"^cells="):
+                Rules.from_settings({"cells": value})

@@ -121,13 +121,19 @@ class TestReplay:
         assert path.read_text() == text[:40]
 
 
+def _plain(tmp_path: Path, script: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``lucie play --plain --deal 1`` in a subprocess, with its own database."""
+    return subprocess.run(
+        [sys.executable, "-m", "lucie", "play", "--plain", "--deal", "1",
+         "--db", str(tmp_path / "games.sqlite3")],
+        input=script, capture_output=True, text=True, timeout=timeout,
+    )
+
+
 class TestPlayPlain:
-    def test_scripted_session(self) -> None:
+    def test_scripted_session(self, tmp_path: Path) -> None:
         script = "m\nf>i\nu\ny\nzz\na>b\nd>f\n?\nR\nq\n"
-        proc = subprocess.run(
-            [sys.executable, "-m", "lucie", "play", "--plain", "--deal", "1"],
-            input=script, capture_output=True, text=True, timeout=60,
-        )
+        proc = _plain(tmp_path, script)
         assert proc.returncode == 0, proc.stderr
         out = proc.stdout
         assert "b>e f>i g>F m>p p>n R" in out
@@ -137,31 +143,21 @@ class TestPlayPlain:
         assert "redeals left 1" in out
         assert "u undo" in out  # the help
 
-    def test_words_and_hint(self) -> None:
+    def test_words_and_hint(self, tmp_path: Path) -> None:
         """A new user types words: undo, hint; a non-move points at the help."""
-        proc = subprocess.run(
-            [sys.executable, "-m", "lucie", "play", "--plain", "--deal", "1"],
-            input="f>i\nundo\nredo\nhint\nhello\nq\n", capture_output=True, text=True,
-            timeout=120,
-        )
+        proc = _plain(tmp_path, "f>i\nundo\nredo\nhint\nhello\nq\n", timeout=120)
         assert proc.returncode == 0, proc.stderr
         out = proc.stdout
         assert "undone: f>i" in out and "redone: f>i" in out
         assert "hint: " in out
         assert "! 'hello' is not a move" in out and "? for help" in out
 
-    def test_fan_f_hint(self) -> None:
-        proc = subprocess.run(
-            [sys.executable, "-m", "lucie", "play", "--plain", "--deal", "1"],
-            input="g>f\nq\n", capture_output=True, text=True, timeout=60,
-        )
+    def test_fan_f_hint(self, tmp_path: Path) -> None:
+        proc = _plain(tmp_path, "g>f\nq\n")
         assert "did you mean g>F, onto fan f?" in proc.stdout
 
-    def test_end_of_input_quits(self) -> None:
-        proc = subprocess.run(
-            [sys.executable, "-m", "lucie", "play", "--plain", "--deal", "1"],
-            input="", capture_output=True, text=True, timeout=60,
-        )
+    def test_end_of_input_quits(self, tmp_path: Path) -> None:
+        proc = _plain(tmp_path, "")
         assert proc.returncode == 0
 
 
@@ -176,3 +172,16 @@ def test_variants_listing(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "variants", "--json")
     names = [v["name"] for v in json.loads(out)]
     assert code == 0 and names[0] == "classic" and len(names) == 10
+
+
+def test_replay_save_is_atomic(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A save that cannot be written says why and leaves no temporary file;
+    a failed replay leaves an existing save as it was."""
+    code, _, err = run(capsys, "replay", "-d", "1", "--save", str(tmp_path), "f>i")
+    assert code == 2 and str(tmp_path) in err
+    assert list(tmp_path.iterdir()) == []
+    path = tmp_path / "g.json"
+    assert run(capsys, "replay", "-d", "1", "--save", str(path), "f>i")[0] == 0
+    before = path.read_bytes()
+    assert run(capsys, "replay", "-d", "1", "--save", str(path), "f>i", "a>b")[0] == 2
+    assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["g.json"]

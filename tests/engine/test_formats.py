@@ -68,7 +68,7 @@ JC JC2"""
             ("Foundations: C-Q C-K H-K S-K\nKC", "suit C given twice"),
             ("2C KC", "the C foundation would skip 2C"),
             ("Bogus: 1\nKC", "unknown header 'Bogus'"),
-            ("Redeals: 7\nKC", "redeals left '7'"),
+            ("Redeals: 7\nKC", "redeals left 7 is out of range (0 to 2)"),
         ],
     )
     def test_bad_layouts_name_the_problem(self, text: str, words: str) -> None:
@@ -161,3 +161,53 @@ class TestSavedGames:
     def test_not_an_object(self) -> None:
         with pytest.raises(SaveFileError, match="expected a JSON object"):
             load_game("[1, 2]")
+
+
+class TestHostileFiles:
+    """Issue 25.4: a byte-order mark is accepted; an empty table, deep JSON
+    and unknown format versions are refused with a message."""
+
+    def test_a_bom_before_a_layout_is_skipped(self) -> None:
+        text = format_layout(Position.deal(Rules(), 5))
+        assert parse_layout("\ufeff" + text, Rules()) == parse_layout(text, Rules())
+
+    def test_a_bom_before_a_saved_game_is_skipped(self) -> None:
+        game = Game(Rules(), 1)
+        game.push_all(["f>i", "b>e"])
+        text = save_game(game)
+        assert load_game("\ufeff" + text).moves == game.moves
+        assert load_game(("\ufeff" + text).encode()).moves == game.moves
+
+    @pytest.mark.parametrize("text", [
+        "Foundations: C-K D-K H-K S-K",
+        "Foundations: C-K D-K H-K S-K\n-\n-",
+        "Cells: - - - -\nFoundations: C-K D-K H-K S-K",
+    ])
+    def test_a_layout_without_any_card_is_refused(self, text: str) -> None:
+        rules = Rules.parse("classic,cells=4")
+        with pytest.raises(LayoutError, match="no card on the table"):
+            parse_layout(text, rules)
+
+    @pytest.mark.parametrize("depth", [33, 1000, 100_000])
+    def test_deep_json_is_a_clear_error(self, depth: int) -> None:
+        with pytest.raises(SaveFileError, match="nests deeper than 32 levels"):
+            load_game("[" * depth + "]" * depth)
+
+    @pytest.mark.parametrize("version", [-1, 0, 2, 10**30, "1", 1.0, None, True])
+    def test_unknown_versions_are_refused(self, version: object) -> None:
+        data = json.loads(save_game(Game(Rules(), 1)))
+        data["version"] = version
+        with pytest.raises(SaveFileError, match="version"):
+            load_game(json.dumps(data))
+
+    def test_version_1_loads(self) -> None:
+        data = json.loads(save_game(Game(Rules(), 1)))
+        assert data["version"] == 1
+        assert load_game(json.dumps(data)).deal == 1
+
+    @pytest.mark.parametrize("move", ["²>a", "a>²", "9" * 5000 + ">a", "a>" + "1" * 5000])
+    def test_odd_digits_in_a_saved_move_are_a_clear_error(self, move: str) -> None:
+        data = json.loads(save_game(Game(Rules(), 1)))
+        data["moves"] = [move]
+        with pytest.raises(SaveFileError, match="does not replay"):
+            load_game(json.dumps(data))

@@ -2,8 +2,10 @@
 
 ``lucie`` with no arguments opens the game (the terminal UI when it is
 installed, else the plain line mode).  Sub-commands live in modules of this
-package, each with a ``register(subparsers)`` function; a module whose
-optional dependencies are missing is simply not offered.
+package, each with a ``register(subparsers)`` function; a module imports its
+optional dependencies (Textual, Starlette, the solver) only when its command
+runs, so every command is listed and one whose dependencies are missing says
+so when it is used.
 
 Every user error is reported as ``lucie: error: <what is wrong>`` with exit
 status 2, never a traceback.
@@ -13,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import sys
 from collections.abc import Sequence
 
@@ -41,8 +42,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"lucie {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        if importlib.util.find_spec(name) is None:
-            continue
         module = importlib.import_module(name)
         module.register(sub)
     return parser

@@ -1,24 +1,112 @@
-"""Options and helpers shared by the sub-commands."""
+"""Options, argument types and helpers shared by the sub-commands.
+
+Every number a sub-command reads goes through one of the argument types
+here, and each of them through :func:`lucie.parsing.parse_int` or
+:func:`lucie.parsing.parse_seconds`: ASCII digits only, within the bounds
+below.  A bad value is argparse's usual ``error: argument --x: ...`` with
+exit status 2.
+
+==================  ===========================================
+type                accepts
+==================  ===========================================
+``deal_number``     1 to 2^63-1 (what the store can hold)
+``seed``            0 to 2^63-1
+``count(...)``      whole numbers within the bounds it is given
+``seconds(...)``    0.001 to a week, digits with an optional fraction
+``budget(...)``     as ``seconds``, or ``none``/``off`` for no budget
+``port``            0 to 65535
+``rules_spec``      a variant name with optional settings
+==================  ===========================================
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from lucie.deals import check_deal_number
+from lucie.deals import MAX_DEAL, check_deal_number
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
 from lucie.formats import load_game, parse_layout
+from lucie.parsing import parse_int, parse_seconds
 from lucie.rules import VARIANTS, Rules
+
+#: The shortest and the longest time budget an option accepts, in seconds.
+MIN_SECONDS: Final = 0.001
+MAX_SECONDS: Final = 7 * 24 * 3600.0
+#: The largest file (layout or saved game) lucie reads, in bytes.
+MAX_FILE_BYTES: Final = 4 * 1024 * 1024
 
 
 def deal_number(text: str) -> int:
     """argparse type for a deal number (a clear message when it is bad)."""
     try:
         return check_deal_number(text)
+    except LucieError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def seed(text: str) -> int:
+    """argparse type for a random seed: 0 to 2^63-1."""
+    try:
+        return parse_int(text, what="seed", low=0, high=MAX_DEAL)
+    except LucieError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def count(what: str, low: int = 1, high: int = 10**9) -> Callable[[str], int]:
+    """argparse type for a whole number of *what* from *low* to *high*."""
+
+    def read(text: str) -> int:
+        try:
+            return parse_int(text, what=what, low=low, high=high)
+        except LucieError as exc:
+            digits = text.strip()
+            if digits.isascii() and digits.isdigit() and len(digits) <= len(str(high)) + 1:
+                word = f"at least {low}" if int(digits) < low else f"at most {high}"
+                raise argparse.ArgumentTypeError(
+                    f"{what} {int(digits)} is out of range: it must be {word}"
+                ) from None
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    read.__name__ = what.replace(" ", "_")
+    return read
+
+
+def seconds(what: str = "time budget", high: float = MAX_SECONDS) -> Callable[[str], float]:
+    """argparse type for a number of seconds (``MIN_SECONDS`` to *high*)."""
+
+    def read(text: str) -> float:
+        try:
+            return parse_seconds(text, what=what, low=MIN_SECONDS, high=high)
+        except LucieError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    read.__name__ = what.replace(" ", "_")
+    return read
+
+
+def budget(what: str = "time budget") -> Callable[[str], float | None]:
+    """argparse type for a time budget in seconds, or ``none``/``off`` for none."""
+    read_seconds = seconds(what)
+
+    def read(text: str) -> float | None:
+        if text.strip().lower() in ("none", "off"):
+            return None
+        return read_seconds(text)
+
+    read.__name__ = what.replace(" ", "_")
+    return read
+
+
+def port(text: str) -> int:
+    """argparse type for a TCP port: 0 (any free one) to 65535."""
+    try:
+        return parse_int(text, what="port", low=0, high=65535)
     except LucieError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -51,17 +139,37 @@ def add_json(parser: argparse.ArgumentParser) -> None:
 
 
 def read_text(path: str) -> str:
-    """Read a file, or standard input for ``-``; errors name the file."""
-    if path == "-":
-        return sys.stdin.read()
+    """Read a file, or standard input for ``-``; errors name the file.
+
+    At most :data:`MAX_FILE_BYTES` are read: no layout or saved game is
+    larger, and a device like ``/dev/zero`` must not fill the memory.
+    """
+    name = "standard input" if path == "-" else path
     try:
-        return Path(path).read_text(encoding="utf-8")
+        if path == "-":
+            stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
+            if stream is None:  # a text stream without bytes (tests)
+                text = sys.stdin.read(MAX_FILE_BYTES + 1)
+                if len(text) > MAX_FILE_BYTES:
+                    raise LucieError(f"{name}: larger than {MAX_FILE_BYTES} bytes")
+                return text
+            data = stream.read(MAX_FILE_BYTES + 1)
+        else:
+            with Path(path).open("rb") as f:
+                data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise LucieError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise LucieError(f"{path}: not a text file (UTF-8 expected)") from None
+    except IsADirectoryError:
+        raise LucieError(f"{path}: is a directory, not a file") from None
     except OSError as exc:
-        raise LucieError(f"{path}: {exc.strerror}") from None
+        raise LucieError(f"{name}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise LucieError(f"{name}: larger than {MAX_FILE_BYTES} bytes, not a layout "
+                         "or a saved game")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LucieError(f"{name}: not a text file (UTF-8 expected)") from None
 
 
 def game_from_args(args: argparse.Namespace) -> Game:
@@ -80,8 +188,9 @@ def game_from_args(args: argparse.Namespace) -> Game:
     if layout is not None:
         if args.deal is not None:
             raise LucieError("give either --deal or --layout, not both")
+        text = read_text(layout)
         try:
-            position = parse_layout(read_text(layout), rules)
+            position = parse_layout(text, rules)
         except LucieError as exc:
             raise type(exc)(f"{layout}: {exc}") from None
         return Game(rules, position=position, seed=getattr(args, "seed", None))

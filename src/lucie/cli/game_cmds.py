@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,12 +18,14 @@ from lucie.cli.common import (
     game_from_args,
     print_json,
 )
+from lucie.cli.plain import play_plain
 from lucie.cli.review_cmds import add_daily, use_daily
 from lucie.engine import Game, parse_moves
 from lucie.errors import LucieError
 from lucie.formats import format_layout, position_json, save_game
 from lucie.rules import VARIANTS, Rules
-from lucie.text import render as render  # also used by cli.plain
+from lucie.store import Store, default_player
+from lucie.text import render
 
 
 def register(sub: Any) -> None:
@@ -91,16 +95,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
     moves = parse_moves(" ".join(args.moves))
     game.push_all(moves)
     if args.save:
-        try:
-            Path(args.save).write_text(save_game(game), encoding="utf-8")
-        except OSError as exc:
-            raise LucieError(f"{args.save}: {exc.strerror}") from None
+        write_atomically(Path(args.save), save_game(game))
     if args.json:
         print_json(position_json(game))
     else:
         print(render(game))
         print(f"Status: {game.outcome.status}, score {game.score}")
     return 0
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write *text* to *path* through a temporary file renamed over it, so
+    that a failure (disk full, a kill) leaves the old file whole."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise LucieError(f"{path}: {exc.strerror or exc}") from None
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
@@ -118,14 +132,19 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     use_daily(args)
+    if args.deal is not None and args.variant is None:
+        args.variant = Rules()  # `--deal 7` is classic deal 7, whatever was played last
+    player: str = args.player or default_player()
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty() and (
-        importlib.util.find_spec("lucie.tui") is not None
-        and importlib.util.find_spec("textual") is not None
+        importlib.util.find_spec("textual") is not None
     ):
-        tui = importlib.import_module("lucie.tui")
+        from lucie import tui
+
+        args.player = player
         status: int = tui.run(args)
         return status
-    from lucie.cli.plain import play_plain
-
-    rules: Rules = args.variant or Rules()
-    return play_plain(Game(rules, args.deal))
+    store = Store(Path(args.db).expanduser() if args.db else None)
+    try:
+        return play_plain(store, player, args.variant, args.deal)
+    finally:
+        store.close()

@@ -7,38 +7,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, deal_number, game_from_args, print_json
+from lucie.cli.common import (
+    add_json,
+    add_variant,
+    budget,
+    count,
+    deal_number,
+    game_from_args,
+    print_json,
+    seconds,
+    seed,
+)
 from lucie.errors import LucieError
 from lucie.rules import Rules
 from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 seconds")
-    return value
-
-
-def _budget(text: str) -> float | None:
-    """A search budget in seconds, or ``none`` for no budget."""
-    if text.strip().lower() in ("none", "off"):
-        return None
-    return _seconds(text)
-
 
 #: Default budgets of the searches a study or an estimate makes: far above
 #: what any classic, Trefoil, Fan or no-redeal search takes (milliseconds),
@@ -82,7 +64,7 @@ def register(sub: Any) -> None:
         "redeals) and say what kind of move it is.",
     )
     _add_source(p)
-    p.add_argument("--seconds", type=_seconds, default=2.0, metavar="S",
+    p.add_argument("--seconds", type=seconds(), default=2.0, metavar="S",
                    help="time budget (default 2)")
     _add_cache(p)
     add_json(p)
@@ -94,15 +76,15 @@ def register(sub: Any) -> None:
         "redeals under (near-)optimal play, with a 95% interval.",
     )
     _add_source(p)
-    p.add_argument("--samples", type=_positive_int, default=400, metavar="N",
+    p.add_argument("--samples", type=count("samples", 1, 10**7), default=400, metavar="N",
                    help="playouts (default 400)")
-    p.add_argument("--sample-seed", type=int, default=None, metavar="S",
+    p.add_argument("--sample-seed", type=seed, default=None, metavar="S",
                    help="seed of the sampling (default: random)")
-    p.add_argument("--seconds", type=_seconds, default=None, metavar="S",
+    p.add_argument("--seconds", type=seconds(), default=None, metavar="S",
                    help="stop sampling after this long")
-    p.add_argument("--target", type=_positive_int, default=None, metavar="K",
+    p.add_argument("--target", type=count("samples per value", 1, 10**6), default=None, metavar="K",
                    help="samples per between-deal state value (default 24)")
-    p.add_argument("--sample-seconds", type=_budget, default=SAMPLE_SECONDS, metavar="S",
+    p.add_argument("--sample-seconds", type=budget(), default=SAMPLE_SECONDS, metavar="S",
                    help="time budget of each search made to sample values "
                    f"(default {SAMPLE_SECONDS:g}; 'none' for no budget)")
     _add_cache(p)
@@ -116,25 +98,26 @@ def register(sub: Any) -> None:
         "interval, the mean score and the score distribution.",
     )
     add_variant(p)
-    p.add_argument("--games", "-n", type=_positive_int, required=True, metavar="N",
+    p.add_argument("--games", "-n", type=count("games", 1, 10**7), required=True, metavar="N",
                    help="number of games")
-    p.add_argument("--seed", type=int, default=None, metavar="S",
+    p.add_argument("--seed", type=seed, default=None, metavar="S",
                    help="seed the deal numbers are drawn from (default: random, shown)")
-    p.add_argument("--jobs", "-j", type=_positive_int, default=None, metavar="J",
+    p.add_argument("--jobs", "-j", type=count("worker processes", 1, 1024), default=None,
+                   metavar="J",
                    help="worker processes (default: every core)")
     p.add_argument("--policy", choices=("optimal", "hint"), default="optimal",
                    help="optimal (default) or hint")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run on a Dask cluster (e.g. tcp://127.0.0.1:8786)")
-    p.add_argument("--target", type=_positive_int, default=None, metavar="K",
+    p.add_argument("--target", type=count("samples per value", 1, 10**6), default=None, metavar="K",
                    help="samples per between-deal state value (default 24; hints, "
                    "with --policy hint, take 16)")
-    p.add_argument("--hint-seconds", type=_seconds, default=2.0, metavar="S",
+    p.add_argument("--hint-seconds", type=seconds(), default=2.0, metavar="S",
                    help="time budget of each hint with --policy hint (default 2)")
-    p.add_argument("--solve-seconds", type=_budget, default=SOLVE_SECONDS, metavar="S",
+    p.add_argument("--solve-seconds", type=budget(), default=SOLVE_SECONDS, metavar="S",
                    help=f"time budget of each one-deal search (default {SOLVE_SECONDS:g}; "
                    "'none' for no budget; a search cut short is counted in the report)")
-    p.add_argument("--sample-seconds", type=_budget, default=SAMPLE_SECONDS, metavar="S",
+    p.add_argument("--sample-seconds", type=budget(), default=SAMPLE_SECONDS, metavar="S",
                    help="time budget of each search made to sample values "
                    f"(default {SAMPLE_SECONDS:g}; 'none' for no budget)")
     p.add_argument("--plot", metavar="FILE.png", default=None,

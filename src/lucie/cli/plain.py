@@ -1,16 +1,26 @@
-"""Plain line mode: ``lucie play --plain``.
+"""Plain line mode: ``lucie play --plain`` (and ``lucie`` without a terminal).
 
 Shows the position, reads one command per line from standard input.  Works
 with pipes too, so it can be scripted and tested.
+
+It keeps games in the store exactly as the terminal game does: the
+player's unfinished game resumes (see :func:`open_game`), the move list is
+saved after every change, so nothing but the line being typed is lost when
+the program is killed, and a finished game counts in ``lucie stats``.
 """
 
 from __future__ import annotations
 
 import sys
+import time
+from dataclasses import dataclass
 from typing import TextIO
 
 from lucie.engine import Game, Move
 from lucie.errors import LucieError, MoveError
+from lucie.rules import Rules
+from lucie.store import Store, StoreError
+from lucie.text import render
 
 HELP = """\
 Moves:  c>g   top card of fan c onto fan g      c>f   fan c to its foundation
@@ -20,69 +30,223 @@ Moves:  c>g   top card of fan c onto fan g      c>f   fan c to its foundation
         R     redeal (gather, shuffle and deal the cards left)
 Keys:   u undo   y redo   a autoplay to the foundations   m list legal moves
         hint  the best move and why   ? this help   q quit
-        (undo, redo, auto and moves may be typed as words too)"""
+        resign  give up this game (it counts as lost in the statistics)
+        (undo, redo, auto and moves may be typed as words too)
+Every move is saved: quit at any time, `lucie play` resumes the game."""
 
 
-def play_plain(game: Game, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """Play ``game`` in line mode; returns 0 (quit or game over)."""
-    from lucie.cli.game_cmds import render
+@dataclass(slots=True)
+class Opened:
+    """A game ready to play: its store id, the game, the time already
+    played, and whether it was resumed."""
 
-    inp = stdin or sys.stdin
-    out = stdout or sys.stdout
+    game_id: int
+    game: Game
+    seconds: float
+    resumed: bool
 
-    def say(text: str = "") -> None:
-        print(text, file=out, flush=True)
 
-    say(render(game))
-    say("Type a move (like c>g), ? for help, q to quit.")
-    while True:
-        outcome = game.outcome
-        if outcome.finished:
-            word = "You won!" if outcome.status == "won" else "No move left: the game is lost."
-            say(f"{word} Score {outcome.score}/52. (u to undo, q to quit)")
-        print("move> ", end="", file=out, flush=True)
-        line = inp.readline()
-        if not line:
-            say()
-            return 0
-        cmd = line.strip()
-        if not cmd:
+def open_game(
+    store: Store, player: str, rules: Rules | None = None, deal: int | None = None,
+) -> Opened:
+    """Resume the player's unfinished game, or start (and claim) a new one.
+
+    - no variant and no deal: the latest unfinished game of any variant;
+    - a variant: the latest unfinished game of that variant;
+    - a deal number: an unfinished game of that very deal in the variant
+      given, classic when none is given (``--deal 7`` is classic deal 7,
+      never a game of another variant).
+
+    A game another running program plays (see :meth:`Store.claim`) is left
+    alone, and so is a row whose saved game no longer loads.
+    """
+    if deal is not None and rules is None:
+        rules = Rules()
+    found = _resumable(store, player, rules, deal)
+    if found is not None:
+        gid, game = found
+        try:
+            seconds = float(store.record(gid).seconds)
+        except (TypeError, ValueError):
+            seconds = 0.0
+        return Opened(gid, game, seconds, True)
+    game = Game(rules or Rules(), deal)
+    gid = store.start_game(game, player)
+    store.claim(gid)
+    return Opened(gid, game, 0.0, False)
+
+
+def _resumable(
+    store: Store, player: str, rules: Rules | None, deal: int | None,
+) -> tuple[int, Game] | None:
+    if deal is None:
+        found = store.unfinished(player, rules)
+        if found is not None and store.claim(found[0]):
+            return found
+        return None
+    for record in store.history(player, rules):
+        if record.status != "playing" or record.deal != deal:
             continue
         try:
+            game = store.game(record.id)
+        except StoreError:
+            continue
+        if game.rules == rules and store.claim(record.id):
+            return record.id, game
+    return None
+
+
+class LineGame:
+    """One game of line mode, saved in the store after every change."""
+
+    def __init__(self, store: Store, player: str, opened: Opened,
+                 stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+        self.store = store
+        self.player = player
+        self.game_id = opened.game_id
+        self.game = opened.game
+        self.resumed = opened.resumed
+        self._base_seconds = opened.seconds
+        self._t0 = time.monotonic()
+        self.inp = stdin or sys.stdin
+        reconfigure = getattr(self.inp, "reconfigure", None)
+        if reconfigure is not None:  # a stray byte is a bad command, not a crash
+            reconfigure(errors="replace")
+        self.out = stdout or sys.stdout
+        self.finished_recorded = False
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def seconds(self) -> float:
+        return self._base_seconds + time.monotonic() - self._t0
+
+    # -- the store ----------------------------------------------------------
+
+    def save(self) -> None:
+        """Save the move list; record the end of the game once, and take it
+        back if an undo reopens a finished game."""
+        game = self.game
+        try:
+            if self.finished_recorded and not game.outcome.finished:
+                self.store.reopen(self.game_id)
+                self.finished_recorded = False
+            self.store.record_move(self.game_id, game, self.seconds())
+            if game.outcome.finished and not self.finished_recorded:
+                self.store.finish_game(self.game_id, game, self.seconds())
+                self.finished_recorded = True
+                self._say_stats()
+        except StoreError as exc:
+            self.say(f"! could not save: {exc}")
+
+    def _say_stats(self) -> None:
+        s = self.store.stats(self.player, self.game.rules)
+        self.say(f"{self.player}: {s.games} game{'s' if s.games != 1 else ''} of "
+                 f"{self.game.rules.name()} finished, {s.wins} won "
+                 f"({100 * s.win_rate:.0f}%), average score {s.average_score:.1f}, "
+                 f"streak {s.current_streak}")
+
+    def release(self) -> None:
+        try:
+            self.store.record_move(self.game_id, self.game, self.seconds())
+            self.store.release(self.game_id)
+        except StoreError as exc:
+            self.say(f"! could not save: {exc}")
+
+    # -- the loop -----------------------------------------------------------
+
+    def run(self) -> int:
+        """Read commands until ``q`` or the end of the input; returns 0."""
+        try:
+            if self.game.outcome.finished:
+                self.save()  # ended just before the program was stopped
+            return self._loop()
+        finally:
+            self.release()
+
+    def _loop(self) -> int:
+        game = self.game
+        self.say(render(game))
+        if self.resumed:
+            self.say(f"Welcome back: your game resumes where you left it "
+                     f"({len(game.moves)} moves played).")
+        self.say("Type a move (like c>g), ? for help, q to quit.")
+        while True:
+            outcome = game.outcome
+            if outcome.finished:
+                word = {"won": "You won!", "resigned": "You resigned."}.get(
+                    outcome.status, "No move left: the game is lost.")
+                self.say(f"{word} Score {outcome.score}/52. (u to undo, q to quit)")
+            print("move> ", end="", file=self.out, flush=True)
+            line = self.inp.readline()
+            if not line:
+                self.say()
+                return 0
+            cmd = line.strip()
+            if not cmd:
+                continue
             if cmd in ("q", "quit", "exit"):
                 return 0
-            if cmd in ("?", "h", "help"):
-                say(HELP)
+            try:
+                changed = self.command(cmd)
+            except LucieError as exc:
+                self.say(f"! {exc}")
                 continue
-            if cmd in ("u", "undo"):
-                say(f"undone: {game.pop()}")
-            elif cmd in ("y", "redo"):
-                say(f"redone: {game.redo()}")
-            elif cmd in ("m", "moves"):
-                say(" ".join(str(m) for m in game.legal_moves) or "(no legal move)")
-                continue
-            elif cmd == "hint":
-                from lucie.solver.hints import hint
+            if changed:
+                self.save()
+                self.say(render(game))
 
-                say(f"hint: {hint(game.position)}")
-                continue
-            elif cmd in ("a", "auto", "autoplay"):
-                moves = game.autoplay()
-                say("autoplay: " + (" ".join(map(str, moves)) or "nothing to play"))
-            else:
-                try:
-                    move = Move.parse(cmd)
-                except LucieError as exc:
-                    raise LucieError(f"{exc}; ? for help") from None
-                try:
-                    game.push(move)
-                except MoveError as exc:
-                    alt = _fan_f_alternative(game, cmd)
-                    raise MoveError(f"{exc}{alt}") from None
-        except LucieError as exc:
-            say(f"! {exc}")
-            continue
-        say(render(game))
+    def command(self, cmd: str) -> bool:
+        """Carry out one command; True if the game changed (then it is saved)."""
+        game = self.game
+        if cmd in ("?", "h", "help"):
+            self.say(HELP)
+            return False
+        if cmd in ("m", "moves"):
+            self.say(" ".join(str(m) for m in game.legal_moves) or "(no legal move)")
+            return False
+        if cmd == "hint":
+            from lucie.solver.hints import hint
+
+            self.say(f"hint: {hint(game.position)}")
+            return False
+        if cmd in ("u", "undo"):
+            self.say(f"undone: {game.pop()}")
+        elif cmd in ("y", "redo"):
+            self.say(f"redone: {game.redo()}")
+        elif cmd in ("a", "auto", "autoplay"):
+            moves = game.autoplay()
+            self.say("autoplay: " + (" ".join(map(str, moves)) or "nothing to play"))
+            return bool(moves)
+        elif cmd == "resign":
+            if game.outcome.finished:
+                raise LucieError("the game is over already")
+            game.resign()
+        else:
+            try:
+                move = Move.parse(cmd)
+            except LucieError as exc:
+                raise LucieError(f"{exc}; ? for help") from None
+            try:
+                game.push(move)
+            except MoveError as exc:
+                alt = _fan_f_alternative(game, cmd)
+                raise MoveError(f"{exc}{alt}") from None
+        return True
+
+
+def play_plain(
+    store: Store,
+    player: str,
+    rules: Rules | None = None,
+    deal: int | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """Play in line mode: resume the player's unfinished game (see
+    :func:`open_game`) or deal a new one; returns 0 (quit or end of input)."""
+    opened = open_game(store, player, rules, deal)
+    return LineGame(store, player, opened, stdin, stdout).run()
 
 
 def _fan_f_alternative(game: Game, cmd: str) -> str:

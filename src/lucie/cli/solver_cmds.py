@@ -11,7 +11,15 @@ import time
 from typing import Any
 
 from lucie.cards import SUITS
-from lucie.cli.common import add_json, add_variant, deal_number, print_json, read_text
+from lucie.cli.common import (
+    add_json,
+    add_variant,
+    count,
+    deal_number,
+    print_json,
+    read_text,
+    seconds,
+)
 from lucie.engine import Position, format_moves
 from lucie.errors import LucieError
 from lucie.formats import parse_layout
@@ -43,9 +51,9 @@ def register(sub: Any) -> None:
                    help="solve numbered deal N instead of a layout")
     add_variant(p)
     add_json(p)
-    p.add_argument("--max-nodes", type=_positive_int, default=None, metavar="N",
+    p.add_argument("--max-nodes", type=count("positions", 1, 10**12), default=None, metavar="N",
                    help="stop with 'unknown' after N positions")
-    p.add_argument("--max-seconds", type=_positive_float, default=DEFAULT_SECONDS,
+    p.add_argument("--max-seconds", type=seconds(), default=DEFAULT_SECONDS,
                    metavar="S", help=f"stop with 'unknown' after S seconds "
                    f"(default {DEFAULT_SECONDS:g})")
     p.add_argument("--verdict-only", action="store_true",
@@ -53,22 +61,6 @@ def register(sub: Any) -> None:
     p.add_argument("--whole-game", action="store_true",
                    help="search the numbered deal across its redeals (needs --deal)")
     p.set_defaults(func=cmd_solve)
-
-
-def _positive_int(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
-    return int(text)
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: the time budget must be positive")
-    return value
 
 
 def _foundations(found: tuple[int, int, int, int]) -> dict[str, int]:

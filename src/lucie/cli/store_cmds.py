@@ -7,20 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, print_json
+from lucie.cli.common import add_json, add_variant, count, print_json
 from lucie.errors import LucieError
-from lucie.parsing import parse_int
 from lucie.store import Damaged, Store, default_player
 
 #: The largest ``--limit`` (far more games than anyone plays).
 MAX_LIMIT = 1_000_000_000
 
-
-def _limit(text: str) -> int:
-    try:
-        return parse_int(text, what="--limit", low=0, high=MAX_LIMIT)
-    except LucieError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _add_db(p: argparse.ArgumentParser) -> None:
@@ -43,7 +36,7 @@ def register(sub: Any) -> None:
                        description="List the stored games, newest first.")
     add_variant(p)
     p.add_argument("--player", "-p", default=None, help="only this player's games")
-    p.add_argument("--limit", "-n", type=_limit, default=None, metavar="N",
+    p.add_argument("--limit", "-n", type=count("games", 0, MAX_LIMIT), default=None, metavar="N",
                    help="at most N games")
     add_json(p)
     _add_db(p)

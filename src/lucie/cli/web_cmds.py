@@ -13,7 +13,7 @@ import urllib.parse
 import webbrowser
 from typing import Any
 
-from lucie.cli.common import add_deal, add_variant
+from lucie.cli.common import add_deal, add_variant, port
 from lucie.errors import LucieError
 from lucie.rules import Rules
 
@@ -27,7 +27,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: 127.0.0.1, this machine only)")
-    p.add_argument("--port", type=_port, default=0,
+    p.add_argument("--port", type=port, default=0,
                    help="port to listen on (default: a free one)")
     p.add_argument("--no-browser", action="store_true", help="do not open the browser")
     p.add_argument("--db", metavar="PATH", default=None,
@@ -36,16 +36,6 @@ def register(sub: Any) -> None:
     add_variant(p)
     add_deal(p)
     p.set_defaults(func=cmd_web)
-
-
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"port {port} is not between 0 and 65535")
-    return port
 
 
 def is_loopback(host: str) -> bool:

@@ -1,0 +1,248 @@
+"""Line mode (``lucie play --plain``) is a real game: it keeps its games in
+the store as the terminal game does (issue 25.1), and ``--deal N`` without a
+variant plays classic deal N (issue 27)."""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lucie.cli import main
+from lucie.engine import Game, Position
+from lucie.rules import VARIANTS, Rules
+from lucie.solver.deal import solve_deal
+from lucie.store import Store
+
+#: Moves legal one after the other in classic deal 1 (checked by the engine
+#: in ``test_moves_are_legal``).
+DEAL1_MOVES = ["f>i", "b>e", "m>p"]
+
+
+def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+         db: Path, script: str, *args: str) -> tuple[int, str, str]:
+    """Run ``lucie play --plain --db DB ARGS`` in-process with ``script`` as input."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    try:
+        code = main(["play", "--plain", "--db", str(db), *args])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def unfinished_moves(db: Path, player: str, rules: Rules | None = None) -> list[str] | None:
+    with Store(db) as store:
+        found = store.unfinished(player, rules)
+    return None if found is None else [str(m) for m in found[1].moves]
+
+
+def test_moves_are_legal() -> None:
+    Game(Rules(), 1).push_all(DEAL1_MOVES)
+
+
+def test_the_database_is_created_and_every_move_saved(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    code, out, _ = play(monkeypatch, capsys, db, "f>i\nb>e\nzz\nq\n", "--deal", "1",
+                        "--player", "ann")
+    assert code == 0 and "! 'zz' is not a move" in out
+    assert db.exists()
+    assert unfinished_moves(db, "ann") == ["f>i", "b>e"]
+    assert unfinished_moves(db, "bob") is None  # --player is honoured
+
+
+def test_an_unfinished_game_resumes(monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str],
+                                    tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    play(monkeypatch, capsys, db, "f>i\nb>e\n", "--deal", "1", "--player", "ann")  # EOF
+    code, out, _ = play(monkeypatch, capsys, db, "m>p\nu\nu\nq\n", "--player", "ann")
+    assert code == 0 and "Welcome back" in out and "deal 1" in out
+    assert "undone: m>p" in out and "undone: b>e" in out
+    assert unfinished_moves(db, "ann") == ["f>i"]
+    # another player starts a game of their own
+    code, out, _ = play(monkeypatch, capsys, db, "q\n", "--player", "bob")
+    assert "Welcome back" not in out
+    assert unfinished_moves(db, "ann") == ["f>i"]
+
+
+def test_deal_without_variant_is_classic(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    shamrocks = VARIANTS["shamrocks"].rules
+    play(monkeypatch, capsys, db, "m\n", "--variant", "shamrocks", "--deal", "7",
+         "--player", "ann")
+    first = Game(shamrocks, 7).legal_moves[0]
+    play(monkeypatch, capsys, db, f"{first}\nq\n", "--player", "ann")  # resumes it
+    assert unfinished_moves(db, "ann", shamrocks) == [str(first)]
+    code, out, _ = play(monkeypatch, capsys, db, "q\n", "--deal", "7", "--player", "ann")
+    assert code == 0 and "La Belle Lucie, deal 7" in out and "Welcome back" not in out
+    assert unfinished_moves(db, "ann", shamrocks) == [str(first)]  # left alone
+
+
+def test_an_older_unfinished_game_of_the_deal_resumes(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    play(monkeypatch, capsys, db, "f>i\nq\n", "--deal", "1", "--player", "ann")
+    play(monkeypatch, capsys, db, "q\n", "--deal", "3", "--player", "ann")
+    code, out, _ = play(monkeypatch, capsys, db, "q\n", "--deal", "1", "--player", "ann")
+    assert code == 0 and "Welcome back" in out and "La Belle Lucie, deal 1" in out
+
+
+def test_finished_games_count_in_stats(monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    deal = next(n for n in range(1, 100)
+                if solve_deal(Position.deal(Rules(), n), max_seconds=10).status == "solved")
+    line = [str(m) for m in solve_deal(Position.deal(Rules(), deal)).moves]
+    code, out, _ = play(monkeypatch, capsys, db, "\n".join(line) + "\n",
+                        "--deal", str(deal), "--player", "ann")
+    assert code == 0 and "You won!" in out and "1 game of La Belle Lucie finished" in out
+    with Store(db) as store:
+        stats = store.stats("ann", Rules())
+        assert (stats.games, stats.wins) == (1, 1)
+    # the won game is over: it does not resume; a resigned game counts as lost
+    code, out, _ = play(monkeypatch, capsys, db, "f>i\nresign\nq\n", "--player", "ann")
+    assert "Welcome back" not in out and "You resigned" in out
+    code, out, _ = run_stats(capsys, db, "ann")
+    assert code == 0 and "games 2, won 1" in out
+    assert unfinished_moves(db, "ann") is None
+
+
+def test_undo_after_the_end_reopens_the_game(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    deal = 13
+    result = solve_deal(Position.deal(Rules(), deal))
+    assert result.status == "solved"
+    line = [str(m) for m in result.moves]
+    code, out, _ = play(monkeypatch, capsys, db, "\n".join([*line, "u", "q"]) + "\n",
+                        "--deal", str(deal), "--player", "ann")
+    assert code == 0 and "You won!" in out and f"undone: {line[-1]}" in out
+    with Store(db) as store:
+        assert store.stats("ann", Rules()).games == 0
+    assert unfinished_moves(db, "ann") == line[:-1]
+
+
+def run_stats(capsys: pytest.CaptureFixture[str], db: Path, player: str) -> tuple[int, str, str]:
+    code = main(["stats", "--db", str(db), "--player", player])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("kind", ["directory", "under_a_file", "not_a_database"])
+def test_an_unusable_database_exits_2(monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str],
+                                      tmp_path: Path, kind: str) -> None:
+    if kind == "directory":
+        db = tmp_path / "dir"
+        db.mkdir()
+    elif kind == "under_a_file":
+        (tmp_path / "file").write_text("x")
+        db = tmp_path / "file" / "a.db"
+    else:
+        db = tmp_path / "notes.txt"
+        db.write_text("my notes\n" * 100)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    content = db.read_bytes() if db.is_file() else None
+    code, out, err = play(monkeypatch, capsys, db, "f>i\nq\n", "--deal", "1")
+    assert code == 2 and err.startswith("lucie: error: ") and "Traceback" not in err
+    assert str(db if kind != "under_a_file" else db.parent) in err
+    assert "move>" not in out
+    if content is not None:
+        assert db.read_bytes() == content
+    after = sorted(p.name for p in tmp_path.iterdir())
+    assert [n for n in after if n not in before and ".backup-" not in n] == []
+
+
+def _read_until_prompt(proc: subprocess.Popen[bytes], timeout: float = 60) -> str:
+    assert proc.stdout is not None
+    buf = b""
+    deadline = time.monotonic() + timeout
+    while not buf.endswith(b"move> "):
+        left = deadline - time.monotonic()
+        ready, _, _ = select.select([proc.stdout], [], [], max(left, 0))
+        if not ready:
+            raise AssertionError(f"no prompt within {timeout} s: {buf[-300:]!r}")
+        chunk = os.read(proc.stdout.fileno(), 65536)
+        if not chunk:
+            raise AssertionError(f"line mode stopped: {buf[-300:]!r}")
+        buf += chunk
+    return buf.decode()
+
+
+@pytest.mark.slow
+def test_resume_after_sigkill(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    cmd = [sys.executable, "-m", "lucie", "play", "--plain", "--db", str(db),
+           "--player", "kim"]
+    proc = subprocess.Popen([*cmd, "--deal", "1"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None
+    try:
+        _read_until_prompt(proc)
+        for move in DEAL1_MOVES:
+            proc.stdin.write(f"{move}\n".encode())
+            proc.stdin.flush()
+            _read_until_prompt(proc)
+        os.kill(proc.pid, signal.SIGKILL)
+        assert proc.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert unfinished_moves(db, "kim") == DEAL1_MOVES
+    again = subprocess.run(cmd, input=b"m\nq\n", capture_output=True, timeout=60)
+    out = again.stdout.decode()
+    assert again.returncode == 0 and "Welcome back" in out and "(3 moves played)" in out
+    expected = Game(Rules(), 1)
+    expected.push_all(DEAL1_MOVES)
+    assert " ".join(str(m) for m in expected.legal_moves) in out
+
+
+def test_plain_lucie_without_a_terminal_is_line_mode(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """``lucie`` with its input from a pipe plays line mode, in ``$LUCIE_DB``."""
+    db = tmp_path / "env.sqlite3"
+    monkeypatch.setenv("LUCIE_DB", str(db))
+    monkeypatch.setenv("LUCIE_PLAYER", "cy")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("f>i\nq\n"))
+    assert main(["--deal", "1"]) == 0
+    assert "move> " in capsys.readouterr().out
+    assert unfinished_moves(db, "cy") == ["f>i"]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_terminal_game_gets_classic_for_a_bare_deal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``lucie play --deal 7`` hands the terminal game classic rules, so its
+    resume logic never picks an unfinished game of another variant."""
+    pytest.importorskip("textual")
+    import lucie.tui
+
+    seen: list[object] = []
+    monkeypatch.setattr(lucie.tui, "run", lambda args: seen.append(args.variant) or 0)
+    monkeypatch.setattr(sys, "stdin", _Terminal())
+    monkeypatch.setattr(sys, "stdout", _Terminal())
+    assert main(["play", "--deal", "7"]) == 0
+    assert main(["play", "--deal", "7", "--variant", "shamrocks"]) == 0
+    assert main(["play"]) == 0
+    assert seen == [Rules(), VARIANTS["shamrocks"].rules, None]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import importlib.util
+import io
 import json
 import subprocess
 import sys
@@ -147,7 +148,7 @@ def test_review_needs_a_game(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_review_budget(capsys: pytest.CaptureFixture[str], saved: Path) -> None:
-    code, out, _ = run(capsys, "review", "--load", str(saved), "--seconds", "0.000001",
+    code, out, _ = run(capsys, "review", "--load", str(saved), "--seconds", "0.001",
                        "--cache", "off", "--no-progress")
     assert code == 0
     assert "time budget" in out and "?" in out
@@ -274,14 +275,15 @@ def test_daily_differs_across_dates_and_variants() -> None:
 
 
 def test_show_and_play_daily(capsys: pytest.CaptureFixture[str],
-                             monkeypatch: pytest.MonkeyPatch) -> None:
+                             monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     code, out, _ = run(capsys, "show", "--daily", "--json", "-v", "trefoil")
     assert code == 0
     assert json.loads(out)["deal"] == daily_deal(Rules.parse("trefoil"), today())
-    played: list[Game] = []
-    monkeypatch.setattr("lucie.cli.plain.play_plain", lambda game: played.append(game) or 0)
-    code, _, _ = run(capsys, "play", "--daily", "--plain")
-    assert code == 0 and played[0].deal == daily_deal(Rules(), today())
+    # line mode plays (and stores) the deal of the day
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    code, out, _ = run(capsys, "play", "--daily", "--plain", "--db", str(tmp_path / "g.db"))
+    assert code == 0
+    assert f"La Belle Lucie, deal {daily_deal(Rules(), today())} " in out
     code, _, err = run(capsys, "play", "--daily", "--deal", "3", "--plain")
     assert code == 2 and "--daily" in err
 

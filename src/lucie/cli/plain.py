@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
-from lucie.engine import Game, Move
+from lucie.engine import Game, Move, format_moves
 from lucie.errors import LucieError, MoveError
 from lucie.rules import Rules
 from lucie.store import Store, StoreError
@@ -211,9 +211,11 @@ class LineGame:
             self.say(f"hint: {hint(game.position)}")
             return False
         if cmd in ("u", "undo"):
-            self.say(f"undone: {game.pop()}")
+            step = game.undo_step()  # the move and the cards autoplay sent home after it
+            self.say(f"undone: {format_moves(step.moves)}")
         elif cmd in ("y", "redo"):
-            self.say(f"redone: {game.redo()}")
+            step = game.redo_step()
+            self.say(f"redone: {format_moves(step.moves)}")
         elif cmd in ("a", "auto", "autoplay"):
             moves = game.autoplay()
             self.say("autoplay: " + (" ".join(map(str, moves)) or "nothing to play"))
@@ -228,7 +230,7 @@ class LineGame:
             except LucieError as exc:
                 raise LucieError(f"{exc}; ? for help") from None
             try:
-                game.push(move)
+                game.play(move, autoplay=False)
             except MoveError as exc:
                 alt = _fan_f_alternative(game, cmd)
                 raise MoveError(f"{exc}{alt}") from None

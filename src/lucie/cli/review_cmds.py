@@ -9,35 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, print_json, read_text
+from lucie.cli.common import add_json, add_variant, count, print_json, read_text, seconds, seed
 from lucie.deals import MAX_DEAL
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
-from lucie.parsing import parse_int
 from lucie.rules import Rules
 from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < 1e7:
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 seconds")
-    return value
-
-
-def _whole(what: str) -> Callable[[str], int]:
-    """argparse type for a whole number from 1 (named ``what`` in errors)."""
-
-    def read(text: str) -> int:
-        try:
-            return parse_int(text, what=what, low=1, high=MAX_DEAL)
-        except LucieError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    return read
 
 
 def _add_cache(p: argparse.ArgumentParser) -> None:
@@ -85,14 +62,14 @@ def register(sub: Any) -> None:
     )
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--load", metavar="GAME.json", help="a saved game file ('-' for stdin)")
-    src.add_argument("--game", type=_whole("game id"), metavar="ID",
+    src.add_argument("--game", type=count("game id", 1, MAX_DEAL), metavar="ID",
                      help="a game of the store, by id")
     p.add_argument("--db", metavar="PATH", default=None,
                    help="with --game: the games database (default: $LUCIE_DB or the user "
                    "data dir)")
-    p.add_argument("--seconds", type=_seconds, default=REVIEW_SECONDS, metavar="S",
+    p.add_argument("--seconds", type=seconds("review time"), default=REVIEW_SECONDS, metavar="S",
                    help=f"time budget of the whole review (default {REVIEW_SECONDS:g})")
-    p.add_argument("--hint-seconds", type=_seconds, default=HINT_SECONDS, metavar="S",
+    p.add_argument("--hint-seconds", type=seconds("hint time"), default=HINT_SECONDS, metavar="S",
                    help=f"time budget of each best move (default {HINT_SECONDS:g})")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_cache(p)
@@ -109,9 +86,9 @@ def register(sub: Any) -> None:
     p.add_argument("--difficulty", choices=DIFFICULTIES, required=True,
                    help="clearable: the first deal can be cleared without a redeal; "
                    "easy, medium, hard: thirds of the deals by winning chance")
-    p.add_argument("--seconds", type=_seconds, default=PICK_SECONDS, metavar="S",
+    p.add_argument("--seconds", type=seconds("pick time"), default=PICK_SECONDS, metavar="S",
                    help=f"time budget (default {PICK_SECONDS:g})")
-    p.add_argument("--seed", type=_whole("seed"), default=None, metavar="N",
+    p.add_argument("--seed", type=seed, default=None, metavar="N",
                    help="seed of the random deal numbers (default: random)")
     _add_cache(p)
     add_json(p)

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from lucie.cards import Card
-from lucie.engine import FAN_NAMES, REDEAL, Game, Move, autoplay_moves
+from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Step
 from lucie.errors import DealError, LucieError, MoveError, SaveFileError
 from lucie.formats import game_from_json, save_game
 from lucie.parsing import parse_json
@@ -38,7 +38,7 @@ from lucie.web.inputs import (
 from lucie.web.registry import Registry, Session
 from lucie.web.store_link import StoreLink
 from lucie.web.thinking import PoolBudgetError, SolverFailedError, SolverPool, hint_job, odds_job
-from lucie.web.views import deals_as_text, moving_card, state_json, target_key
+from lucie.web.views import deals_as_text, state_json, target_key
 
 #: Longest a hint or an odds estimate may think (seconds).
 MAX_THINK: Final = 30.0
@@ -146,42 +146,28 @@ class Api:
         session = await self._session(request)
         return state_json(session)
 
-    async def _changed(self, session: Session, applied: list[Move],
-                       messages: list[str]) -> dict[str, Any]:
-        """Record a change and answer with the new state, the moves applied
-        and what they did.  Called under ``session.lock``."""
-        if applied:
+    async def _changed(self, session: Session, step: Step | None) -> dict[str, Any]:
+        """Record a change and answer with the new state, the moves the
+        step applied and what each did.  Called under ``session.lock``."""
+        if step is not None:
             await self.registry.changed(session)
         data = state_json(session)
-        data["applied"] = [str(m) for m in applied]
-        data["messages"] = messages
+        data["applied"] = [str(m) for m in step.moves] if step is not None else []
+        data["messages"] = list(step.texts) if step is not None else []
         return data
 
-    @staticmethod
-    def _autoplay(game: Game, applied: list[Move], messages: list[str]) -> None:
-        """Play the autoplay moves, noting each in ``applied`` and ``messages``."""
-        for move in autoplay_moves(game.position):
-            messages.append(game.describe(move))
-            game.push(move)
-            applied.append(move)
-
     async def _play(self, session: Session, move: Move, autoplay: bool) -> Any:
-        """Play ``move`` (checked first: an illegal one changes nothing),
-        then the autoplay moves if asked."""
+        """Play ``move`` as the player's step (with the safe foundation
+        moves after it if ``autoplay``); an illegal one changes nothing."""
         game = session.game
         async with session.lock:
             if game.resigned:
                 raise ApiError(409, "the game was resigned: undo or start a new game")
-            position = game.position
-            why = position.why_illegal(move)
+            why = game.position.why_illegal(move)
             if why is not None:
                 raise ApiError(409, f"{move}: {why}", reason=why, move=str(move))
-            messages = [position.describe(move)]
-            game.push(move)
-            applied = [move]
-            if autoplay and not game.outcome.finished:
-                self._autoplay(game, applied, messages)
-            return await self._changed(session, applied, messages)
+            step = game.play(move, autoplay=autoplay)
+            return await self._changed(session, step)
 
     async def move(self, request: Request) -> Any:
         session = await self._session(request)
@@ -209,6 +195,12 @@ class Api:
             raise ApiError(400, str(exc)) from None
         if len(fan_text) != 1 or fan_text not in FAN_NAMES:
             raise ApiError(400, f"field 'fan' must be a fan letter, not {fan_text!r}")
+        position = session.game.position
+        kind, where = position.where(card)
+        if kind == "fan" and position.top(where) != card:  # a buried card: the merci
+            why = position.why_no_merci()
+            if why is not None:
+                raise ApiError(409, f"no merci now: {why}", reason=why)
         move = Move.card_to_fan(card, FAN_NAMES.index(fan_text))
         return await self._play(session, move, flag(data, "autoplay"))
 
@@ -217,22 +209,22 @@ class Api:
         await read_object(request)
         game = session.game
         async with session.lock:
-            applied: list[Move] = []
-            messages: list[str] = []
-            if not game.resigned:
-                self._autoplay(game, applied, messages)
-            return await self._changed(session, applied, messages)
+            played = [] if game.resigned else game.autoplay()
+            return await self._changed(session, game.steps[-1] if played else None)
 
     async def undo(self, request: Request) -> Any:
+        """Take back the player's last step: the move and the cards autoplay
+        sent home after it."""
         session = await self._session(request)
         await read_object(request)
         async with session.lock:
             if not session.game.can_undo:
                 raise ApiError(409, "nothing to undo")
-            move = session.game.pop()
+            step = session.game.undo_step()
             await self.registry.changed(session)
             data = state_json(session)
-        data["undone"] = str(move)
+        data["undone"] = [str(m) for m in step.moves]
+        data["messages"] = [f"Undone: {step.text}"]
         return data
 
     async def redo(self, request: Request) -> Any:
@@ -242,13 +234,10 @@ class Api:
             if not session.game.can_redo:
                 raise ApiError(409, "nothing to redo")
             try:
-                move = session.game.redo()
+                step = session.game.redo_step()
             except MoveError as exc:  # pragma: no cover - redo replays a legal move
                 raise ApiError(409, str(exc)) from None
-            await self.registry.changed(session)
-            data = state_json(session)
-        data["applied"] = [str(move)]
-        return data
+            return await self._changed(session, step)
 
     async def restart(self, request: Request) -> Any:
         session = await self._session(request)
@@ -323,7 +312,8 @@ class Api:
         data: dict[str, Any] = {**found, "card": None, "target": None}
         move = Move.parse(found["move"]) if isinstance(found.get("move"), str) else None
         if move is not None and not move.is_redeal and position.is_legal(move):
-            card = moving_card(position, move)
+            card = position.moving_card(move)
+            assert card is not None  # a legal move that is not a redeal moves a card
             data["card"] = str(card)
             data["target"] = target_key(move, card)
         return data

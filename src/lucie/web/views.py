@@ -117,5 +117,8 @@ def state_json(session: Session) -> dict[str, Any]:
         seconds=round(session.seconds(), 1),
         finished=data["status"] != "playing",
         recorded=session.store_id is not None,
+        daily=session.daily,
+        # the difficulty asked for, once the game is over (no spoilers before)
+        difficulty=session.difficulty if game.outcome.finished else None,
     )
     return deals_as_text(data)

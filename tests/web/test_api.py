@@ -97,7 +97,7 @@ class TestVariants:
     def test_features(self, client: TestClient) -> None:
         features = client.get("/api/features").json()
         assert features["stats"] is True
-        assert set(features) == {"hint", "odds", "stats"}
+        assert set(features) == {"hint", "odds", "review", "difficulty", "stats"}
 
 
 # -- games ---------------------------------------------------------------------

@@ -535,6 +535,13 @@
 
   // -- keyboard ----------------------------------------------------------------
 
+  // Of the slots ``among``, the one whose middle is nearest to ``slot``'s, left to right.
+  function nearest(slot, among) {
+    const mid = (n) => { const r = n.getBoundingClientRect(); return r.left + Math.min(r.width, 2 * r.height) / 2; };
+    const x = mid(slot);
+    return among.reduce((best, n) => (Math.abs(mid(n) - x) < Math.abs(mid(best) - x) ? n : best));
+  }
+
   // The slots of the top row, left to right: the redeal pile, the foundations, the cells.
   function topRow() {
     const stock = $("stock");
@@ -575,11 +582,9 @@
       const i = fans.indexOf(slot) + arrows[e.key];
       if (i >= 0 && i < fans.length) { e.preventDefault(); fans[i].focus(); }
       else if (e.key === "ArrowUp" && top.length) {
-        // from the first row of fans up to the foundations (the slot above, roughly)
+        // from the first row of fans up to the top row: the slot above
         e.preventDefault();
-        const col = fans.indexOf(slot) % cols;
-        const found = [...$("foundations").children];
-        (found[Math.min(col, found.length - 1)] || top[0]).focus();
+        nearest(slot, top).focus();
       }
       return;
     }
@@ -588,7 +593,7 @@
     e.preventDefault();
     if (e.key === "ArrowLeft" && k > 0) top[k - 1].focus();
     else if (e.key === "ArrowRight" && k < top.length - 1) top[k + 1].focus();
-    else if (e.key === "ArrowDown" && fans.length) fans[Math.min(k, fans.length - 1)].focus();
+    else if (e.key === "ArrowDown" && fans.length) nearest(slot, fans.slice(0, cols)).focus();
   }
 
   function onGlobalKey(e) {
@@ -829,18 +834,19 @@
   // The deal's difficulty, told once the game is over (never before).
   async function showDifficulty() {
     const box = $("d-end-difficulty");
-    box.textContent = state.difficulty ? `You asked for a ${state.difficulty} deal.` : "";
+    const asked = state.difficulty ? `You asked for a ${state.difficulty} deal. ` : "";
+    box.textContent = asked;
     if (!features.difficulty || state.deal == null) return;
-    const asked = state.id;
+    const id = state.id;
     try {
       const r = await call("GET", gamePath("/difficulty"));
-      if (!state || state.id !== asked) return;
+      if (!state || state.id !== id) return;
       const parts = [];
       if (r.difficulty) parts.push(`This deal is ${r.difficulty}`);
       if (r.clearable === true) parts.push("its first deal can be cleared without a redeal");
       else if (r.clearable === false) parts.push("its first deal cannot be cleared without a redeal");
       if (r.value && r.value.chance != null) parts.push(`winning chance ${window.LucieCharts.fmtValue(r.value)}`);
-      box.textContent = parts.length ? parts.join("; ") + "." : box.textContent;
+      if (parts.length) box.textContent = asked + parts.join("; ") + ".";
     } catch (_) { /* the difficulty is a bonus: the dialog stands without it */ }
   }
 

@@ -445,12 +445,12 @@ def test_statistics_on_a_phone(page_at: Any, win: tuple[int, list[Move]]) -> Non
     api_moves(page, [state(page)["legal_moves"][0]])
     page.evaluate("""async () => fetch(`/api/games/${window.lucie.state.id}/resign`,
         {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})""")
-    page.goto(page.url.split("/?")[0].rstrip("/") + f"/?variant=trefoil&deal={deal}")
+    origin = page.evaluate("location.origin")
+    page.goto(f"{origin}/?variant=trefoil&deal={deal}")
     page.wait_for_selector("body.ready")
     api_moves(page, [str(m) for m in line])
     assert state(page)["status"] == "won"
-    page.keyboard.press("Escape")
-    page.goto(page.url.split("?")[0].rstrip("/").removesuffix("/stats") + "/stats")
+    page.goto(f"{origin}/stats")
     page.wait_for_selector("body.ready")
     page.wait_for_selector("#stats-games tbody tr >> nth=1")
     # the recent games fit the screen
@@ -463,7 +463,8 @@ def test_statistics_on_a_phone(page_at: Any, win: tuple[int, list[Move]]) -> Non
             .filter(n => !n.closest('.dot')).map(n => n.getBoundingClientRect());
         const dots = [...document.querySelectorAll('#chart-time > circle.dot')]
             .map(n => n.getBoundingClientRect());
-        const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        const hit = (a, b) => a.left < b.right && b.left < a.right
+            && a.top < b.bottom && b.top < a.bottom;
         return dots.filter(d => legend.some(l => hit(l, d))).length;
     }""")
     assert overlaps == 0

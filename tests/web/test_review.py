@@ -68,7 +68,7 @@ def test_review_of_a_won_game_has_no_mistake(client: TestClient,
 
 def test_a_redeal_that_throws_a_win_away_is_a_mistake(client: TestClient,
                                                       win: tuple[int, list[Move]]) -> None:
-    deal, line = win
+    deal, _ = win
     gid = new(client, variant="trefoil", deal=deal)["id"]
     post(client, gid, "redeal")
     review = client.get(f"/api/games/{gid}/review?seconds=20").json()

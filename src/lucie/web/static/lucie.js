@@ -604,6 +604,7 @@
       return;
     }
     const k = e.key;
+    if ($("game").hidden) return; // the statistics or a review are shown: no game key acts unseen
     if ((e.ctrlKey || e.metaKey) && (k === "z" || k === "Z")) { e.preventDefault(); undo(); return; }
     if ((e.ctrlKey || e.metaKey) && (k === "y" || k === "Y")) { e.preventDefault(); redo(); return; }
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -916,7 +917,9 @@
     const fmt = window.LucieCharts.fmtValue;
     let t = `Move ${m.index}: ${m.move}${m.label ? ` (${m.label})` : ""}. Winning chance before: ${fmt(m.value_before)}; ` +
       `after: ${fmt(m.value_after)}.`;
-    if (m.best_move && m.best_move !== m.move) t += ` Better: ${m.best_move}. ${m.text}`;
+    if (m.best_move && m.best_move !== m.move) {
+      t += (m.label === "best" || m.label === "good" ? ` The solver's move: ${m.best_move}. ` : ` Better: ${m.best_move}. `) + m.text;
+    }
     else if (m.best_move) t += ` The best move. ${m.text}`;
     else t += ` ${m.text}`;
     $("review-move-text").textContent = t;

@@ -590,3 +590,18 @@ def test_new_game_by_difficulty_and_the_deal_of_the_day(page_at: Any) -> None:
     today = datetime.datetime.now(datetime.UTC).date()
     assert state(page)["deal"] == str(daily_deal(Rules(), today))
     assert "deal of the day" in page.locator("#f-deal").inner_text()
+
+
+def test_resign_is_offered_when_the_solver_proves_the_game_lost(page_at: Any) -> None:
+    page = page_at("/?variant=noredeal&deal=1")  # no redeal, and no way to clear it
+    if page.evaluate("document.getElementById('b-hint').hidden"):
+        pytest.skip("the solver is not installed")
+    page.on("dialog", lambda d: d.accept())
+    assert page.locator("#resign-offer").is_hidden()
+    page.keyboard.press("h")
+    page.locator("#resign-offer").wait_for(state="visible", timeout=30_000)
+    assert "can no longer be won" in page.locator("#resign-offer").inner_text()
+    page.locator("#offer-resign").click()
+    page.locator("#d-end").wait_for(state="visible")
+    assert state(page)["status"] == "resigned"
+    assert page.locator("#resign-offer").is_hidden()

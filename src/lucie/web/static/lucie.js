@@ -224,10 +224,8 @@
     const changed = !state || state.id !== next.id || state.moves.join(" ") !== next.moves.join(" ");
     state = next;
     stateAt = performance.now();
-    if (changed) {
-      $("odds").hidden = true;
-      $("resign-offer").hidden = true;
-    }
+    if (changed) $("odds").hidden = true;
+    if (changed || next.finished) $("resign-offer").hidden = true;
     saved.set("lucie.game", state.id);
     held = null;
     press = null;

@@ -45,7 +45,9 @@ LONGEST_ERROR = 400
 JSON = {"Content-Type": "application/json"}
 
 GAME_POSTS = ("move", "redeal", "merci", "autoplay", "undo", "redo", "restart", "resign")
-GAME_GETS = ("", "/save", "/hint", "/odds")
+GAME_GETS = ("", "/save", "/hint", "/odds", "/review", "/difficulty")
+#: The GETs that make the solver think.
+THINKING = ("/hint", "/odds", "/review", "/difficulty")
 
 
 # -- what was saved --------------------------------------------------------------
@@ -127,7 +129,7 @@ def test_every_method_on_every_endpoint(h: Hostile) -> None:
     game = f"/api/games/{h.gid}"
     paths = ["/", "/stats", "/static/lucie.js", "/api/variants", "/api/features",
              "/api/games", "/api/games/load", "/api/stats", "/api/history",
-             *(game + tail for tail in GAME_GETS if tail not in ("/hint", "/odds")),
+             *(game + tail for tail in GAME_GETS if tail not in THINKING),
              *(f"{game}/{action}" for action in GAME_POSTS)]
     for path in paths:
         for method in ("PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "BREW"):
@@ -172,6 +174,12 @@ def test_query_strings(h: Hostile) -> None:
         h.send(f"odds seconds={value[:20]}", "GET", f"{game}/odds?seconds={value}",
                expect="clean_error")
         h.send(f"history limit={value[:20]}", "GET", f"/api/history?limit={value}",
+               expect="clean_error")
+        h.send(f"review seconds={value[:20]}", "GET", f"{game}/review?seconds={value}",
+               expect="clean_error")
+        h.send(f"difficulty seconds={value[:20]}", "GET",
+               f"{game}/difficulty?seconds={value}", expect="clean_error")
+        h.send(f"stored review {value[:20]}", "GET", f"/api/history/{value}/review",
                expect="clean_error")
     for value in ("nope", "classic,cells=99", "classic,cells=²", "x" * 5000, "%ff",
                   "classic,cells=1e9", "trefoil,merci=maybe"):
@@ -302,7 +310,8 @@ def test_saved_games_of_every_shape(h: Hostile) -> None:
         | st.text(max_size=30),
         lambda children: st.lists(children, max_size=4)
         | st.dictionaries(st.sampled_from(["move", "card", "fan", "autoplay", "variant",
-                                           "deal", "abandon", "text", "version", "moves"])
+                                           "deal", "abandon", "text", "version", "moves",
+                                           "difficulty", "daily"])
                           | st.text(max_size=8), children, max_size=5),
         max_leaves=12,
     ),

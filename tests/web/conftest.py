@@ -20,7 +20,7 @@ import uvicorn
 
 from lucie.engine import Move, Position
 from lucie.rules import Rules
-from lucie.web.app import create_app
+from lucie.web.app import create_app, stop_app
 
 
 @pytest.fixture
@@ -110,7 +110,7 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
-        self.app.state.solver.close()
+        stop_app(self.app)
 
 
 @pytest.fixture

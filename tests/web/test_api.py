@@ -97,7 +97,7 @@ class TestVariants:
     def test_features(self, client: TestClient) -> None:
         features = client.get("/api/features").json()
         assert features["stats"] is True
-        assert set(features) == {"hint", "odds", "stats"}
+        assert set(features) == {"hint", "odds", "review", "difficulty", "stats"}
 
 
 # -- games ---------------------------------------------------------------------
@@ -237,8 +237,21 @@ class TestMove:
         gid = new(client, deal=2)["id"]
         r = post(client, gid, "move", move=str(first), autoplay=True)
         assert r.json()["applied"] == [str(first), *expected]
+        texts = [game.positions[0].describe(first)]
         for move in expected:
+            texts.append(game.describe(Move.parse(move)))
             game.push(move)
+        assert r.json()["messages"] == texts
+        same_position(r.json(), game)
+        # undo takes back the move and the cards autoplay sent home after it
+        r = post(client, gid, "undo")
+        assert r.json()["undone"] == [str(first), *expected] and r.json()["moves"] == []
+        n = len(expected)
+        assert r.json()["messages"] == [
+            f"Undone: {texts[0]}; autoplay sent {n} card{'s' if n > 1 else ''} home"]
+        # redo plays the whole step again
+        r = post(client, gid, "redo")
+        assert r.json()["applied"] == [str(first), *expected]
         same_position(r.json(), game)
 
     def test_cells(self, client: TestClient) -> None:
@@ -257,7 +270,8 @@ class TestUndoRedoRestart:
         post(client, gid, "move", move="f>i")
         post(client, gid, "move", move="m>p")
         r = post(client, gid, "undo")
-        assert r.json()["undone"] == "m>p" and r.json()["moves"] == ["f>i"]
+        assert r.json()["undone"] == ["m>p"] and r.json()["moves"] == ["f>i"]
+        assert r.json()["messages"] == ["Undone: 8C from fan m onto 9C in fan p"]
         assert r.json()["can_redo"] is True
         r = post(client, gid, "redo")
         assert r.json()["moves"] == ["f>i", "m>p"] and r.json()["can_redo"] is False
@@ -329,8 +343,9 @@ class TestAutoplayResign:
         r = post(client, gid, "autoplay")
         assert r.json()["applied"] == expected and r.json()["moves"] == expected
         assert post(client, gid, "autoplay").json()["applied"] == []
-        # undo takes them back one by one
-        assert post(client, gid, "undo").json()["moves"] == expected[:-1]
+        # autoplay's moves are one step: undo takes them all back
+        assert post(client, gid, "undo").json()["undone"] == expected
+        assert client.get(f"/api/games/{gid}").json()["moves"] == []
 
     def test_resign(self, client: TestClient) -> None:
         gid = new(client, deal=1)["id"]

@@ -362,10 +362,10 @@ def test_autoplay_hint_save_and_load(page_at: Any, tmp_path: Path) -> None:
     from lucie.formats import load_game
 
     assert [str(m) for m in load_game(path.read_text()).moves] == expected
-    # undo everything, then load the file back
-    for n in range(len(expected) - 1, -1, -1):
-        page.keyboard.press("u")
-        wait_moves(page, n)
+    # autoplay's moves are one step: one undo takes them all back
+    page.keyboard.press("u")
+    wait_moves(page, 0)
+    assert page.locator("#status").inner_text().startswith("Undone: ")
     page.locator("#load-file").set_input_files(str(path))
     page.wait_for_function(f"window.lucie.state.moves.length === {len(expected)}")
     assert "Loaded saved.json" in page.locator("#status").inner_text()
@@ -385,3 +385,223 @@ def test_autoplay_hint_save_and_load(page_at: Any, tmp_path: Path) -> None:
             assert page.locator(".card.hint").count() == 1
             assert page.locator(".slot.hint-target").count() == 1
             assert page.locator("#overlay line.arrow").count() == 1
+
+
+# -- the rough edges of issue 27.3, and the review -------------------------------
+
+
+def api_moves(page: Any, moves: list[str]) -> None:
+    """Play moves through the API from the page (then reload it)."""
+    page.evaluate("""async (moves) => {
+        const id = window.lucie.state.id;
+        for (const move of moves) {
+            const r = await fetch(`/api/games/${id}/move`, {method: "POST",
+                headers: {"Content-Type": "application/json"}, body: JSON.stringify({move})});
+            if (!r.ok) throw new Error(await r.text());
+        }
+    }""", moves)
+    page.reload()
+    page.wait_for_selector("body.ready")
+
+
+def test_a_buried_card_is_not_lifted_without_the_merci_mode(page_at: Any) -> None:
+    page = page_at("/?variant=merci&deal=2")
+    page.keyboard.press("d")
+    wait_moves(page, 1)
+    page.keyboard.press("d")
+    wait_moves(page, 2)
+    s = state(page)
+    assert s["merci_moves"]
+    fan_index = next(k for k, f in enumerate(s["fans"]) if len(f) >= 2)
+    buried = s["fans"][fan_index][0]
+    onto = next(k for k, f in enumerate(s["fans"]) if f and k != fan_index)
+    # dragged without asking for the merci: nothing moves, the page says how to ask
+    drag(page, buried, f"#fans > .slot:nth-child({onto + 1})")
+    page.wait_for_function("document.getElementById('status').textContent.includes('press M')")
+    assert state(page)["moves"] == ["R", "R"] and not state(page)["merci_used"]
+    # with the merci mode on, the same drag lifts it
+    page.keyboard.press("m")
+    drag(page, buried, f"#fans > .slot:nth-child({onto + 1})")
+    wait_moves(page, 3)
+    assert state(page)["merci_used"] and state(page)["fans"][onto][-1] == buried
+
+
+def test_the_table_scales_to_a_large_window(page_at: Any) -> None:
+    page = page_at("/?variant=classic&deal=3", 2560, 1440)
+    width = page.evaluate("document.getElementById('table').getBoundingClientRect().width")
+    card = page.locator('#fans .card').first.bounding_box()
+    assert card is not None
+    assert width > 2400 and card["width"] > 150
+    bottom = page.evaluate("""Math.max(...[...document.querySelectorAll('#fans .card')]
+        .map(c => c.getBoundingClientRect().bottom))""")
+    assert 0.6 * 1440 < bottom <= 1440  # the lower half is used, and all shows
+    assert page.evaluate("document.documentElement.scrollWidth") <= 2560
+    shoot(page, "table-2560.png")
+
+
+def test_statistics_on_a_phone(page_at: Any, win: tuple[int, list[Move]]) -> None:
+    deal, line = win
+    page = page_at("/?variant=trefoil&deal=5", 390, 844)
+    api_moves(page, [state(page)["legal_moves"][0]])
+    page.evaluate("""async () => fetch(`/api/games/${window.lucie.state.id}/resign`,
+        {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})""")
+    origin = page.evaluate("location.origin")
+    page.goto(f"{origin}/?variant=trefoil&deal={deal}")
+    page.wait_for_selector("body.ready")
+    api_moves(page, [str(m) for m in line])
+    assert state(page)["status"] == "won"
+    page.goto(f"{origin}/stats")
+    page.wait_for_selector("body.ready")
+    page.wait_for_selector("#stats-games tbody tr >> nth=1")
+    # the recent games fit the screen
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    table = page.locator("#stats-games").bounding_box()
+    assert table is not None and table["x"] + table["width"] <= 390
+    # the legend covers no point (the latest game, won, is at the top right)
+    overlaps = page.evaluate("""() => {
+        const legend = [...document.querySelectorAll('#chart-time .legend-box > *')]
+            .filter(n => !n.closest('.dot')).map(n => n.getBoundingClientRect());
+        const dots = [...document.querySelectorAll('#chart-time > circle.dot')]
+            .map(n => n.getBoundingClientRect());
+        const hit = (a, b) => a.left < b.right && b.left < a.right
+            && a.top < b.bottom && b.top < a.bottom;
+        return dots.filter(d => legend.some(l => hit(l, d))).length;
+    }""")
+    assert overlaps == 0
+    shoot(page, "stats-390.png")
+
+
+def test_arrows_reach_the_foundations(page_at: Any) -> None:
+    page = page_at("/?variant=merci&deal=2")
+    assert state(page)["fans"][7][-1] == "AD"
+    page.locator("#fans > .slot:nth-child(8)").focus()  # fan h, second row
+    page.keyboard.press("Enter")
+    assert page.locator(".card.held").get_attribute("data-card") == "AD"
+    page.keyboard.press("ArrowUp")  # fan b
+    page.keyboard.press("ArrowUp")  # the top row, the slot above fan b
+    assert page.evaluate("document.activeElement.closest('#top-row') !== null")
+    # left and right along the top row, to the diamonds foundation
+    for _ in range(8):
+        page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.id") == "stock"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.target") == "foundation:0"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.target") == "foundation:1"
+    page.keyboard.press("Enter")
+    wait_moves(page, 1)
+    assert state(page)["moves"] == ["h>f"]
+    page.locator("#stock").focus()
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.target") == "fan:0"
+
+
+def test_status_messages_are_cleared_on_undo_redo_restart(page_at: Any) -> None:
+    page = page_at("/?variant=classic&deal=1")
+    page.locator('.card[data-card="7D"]').click()
+    page.locator("#fans > .slot:nth-child(9)").click()
+    wait_moves(page, 1)
+
+    def refused() -> None:
+        drag(page, "4S", "#fans > .slot:nth-child(2)")
+        page.wait_for_function("document.getElementById('status').className === 'error'")
+
+    refused()
+    page.keyboard.press("u")
+    wait_moves(page, 0)
+    page.wait_for_function("document.getElementById('status').className !== 'error'")
+    assert page.locator("#status").inner_text() == "Undone: 7D from fan f onto 8D in fan i"
+    refused()
+    page.keyboard.press("y")
+    wait_moves(page, 1)
+    page.wait_for_function("document.getElementById('status').className !== 'error'")
+    assert page.locator("#status").inner_text() == "7D from fan f onto 8D in fan i"
+    refused()
+    page.keyboard.press("Shift+R")
+    wait_moves(page, 0)
+    page.wait_for_function("document.getElementById('status').textContent === ''")
+
+
+def test_resign(page_at: Any) -> None:
+    page = page_at("/?variant=classic&deal=1")
+    page.on("dialog", lambda d: d.accept())
+    page.locator('.card[data-card="7D"]').click()
+    page.locator("#fans > .slot:nth-child(9)").click()
+    wait_moves(page, 1)
+    page.locator("#b-resign").click()
+    page.locator("#d-end").wait_for(state="visible")
+    assert page.locator("#d-end-title").inner_text() == "Game resigned"
+    assert state(page)["status"] == "resigned" and page.locator("#b-resign").is_disabled()
+
+
+def test_review_from_the_end_and_from_the_statistics(page_at: Any,
+                                                     win: tuple[int, list[Move]]) -> None:
+    deal, line = win
+    page = page_at(f"/?variant=trefoil&deal={deal}")
+    api_moves(page, [str(m) for m in line])
+    page.locator("#d-end").wait_for(state="visible")
+    page.locator("#end-review").click()
+    page.wait_for_selector("#chart-review circle.pt", timeout=60_000)
+    assert page.locator("#chart-review circle.pt").count() == len(line) + 1
+    assert "No mistake" in page.locator("#review-mistakes").inner_text()
+    assert "Winning chance at the start: 100%" in page.locator("#review-summary").inner_text()
+    page.locator("#chart-review circle.pt").nth(2).click()
+    text = page.locator("#review-move-text").inner_text()
+    assert text.startswith(f"Move 3: {line[2]} (best)") and "before: 100%" in text
+    assert page.locator("#review-board .card").count() > 40
+    assert page.locator("#review-board .card.played").count() == 1
+    shoot(page, "review-1280.png")
+    page.locator("#b-review-back").click()
+    assert page.locator("#fans").is_visible()
+    # the statistics' recent games: Review on the row
+    page.keyboard.press("Escape")
+    page.keyboard.press("s")
+    page.wait_for_selector("#stats-games button.review")
+    page.locator("#stats-games button.review").first.click()
+    page.wait_for_selector("#chart-review circle.pt", timeout=60_000)
+    assert page.locator("#chart-review circle.pt").count() == len(line) + 1
+    page.locator("#b-review-back").click()
+    assert page.locator("#stats-page").is_visible()
+
+
+def test_new_game_by_difficulty_and_the_deal_of_the_day(page_at: Any) -> None:
+    import datetime
+
+    from lucie.daily import daily_deal
+
+    page = page_at("/?variant=classic&deal=1")
+    page.on("dialog", lambda d: d.accept())
+    page.locator("#b-new").click()
+    page.locator("#new-difficulty").select_option("clearable")
+    page.locator("#new-ok").click()
+    page.wait_for_function("window.lucie.state.deal !== '1'", timeout=60_000)
+    assert state(page)["difficulty"] is None  # not told before the end
+    assert "told at the end" in page.locator("#status").inner_text()
+    api_moves(page, [state(page)["legal_moves"][0]])
+    page.locator("#b-resign").click()
+    page.locator("#d-end").wait_for(state="visible")
+    page.wait_for_function(
+        "document.getElementById('d-end-difficulty').textContent.includes('cleared without')",
+        timeout=60_000)
+    assert "You asked for a clearable deal. " in page.locator("#d-end-difficulty").inner_text()
+    page.locator("#end-new").click()
+    page.locator("#new-daily").click()
+    page.wait_for_function("window.lucie.state.daily !== null")
+    today = datetime.datetime.now(datetime.UTC).date()
+    assert state(page)["deal"] == str(daily_deal(Rules(), today))
+    assert "deal of the day" in page.locator("#f-deal").inner_text()
+
+
+def test_resign_is_offered_when_the_solver_proves_the_game_lost(page_at: Any) -> None:
+    page = page_at("/?variant=noredeal&deal=1")  # no redeal, and no way to clear it
+    if page.evaluate("document.getElementById('b-hint').hidden"):
+        pytest.skip("the solver is not installed")
+    page.on("dialog", lambda d: d.accept())
+    assert page.locator("#resign-offer").is_hidden()
+    page.keyboard.press("h")
+    page.locator("#resign-offer").wait_for(state="visible", timeout=30_000)
+    assert "can no longer be won" in page.locator("#resign-offer").inner_text()
+    page.locator("#offer-resign").click()
+    page.locator("#d-end").wait_for(state="visible")
+    assert state(page)["status"] == "resigned"
+    assert page.locator("#resign-offer").is_hidden()

@@ -125,3 +125,18 @@ def test_opens_the_browser(serve: type[Served], tmp_path: Path) -> None:
     while not opened.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert opened.read_text().strip() == "http://" + url
+
+
+def test_the_clock_does_not_lose_time_across_a_restart(serve: type[Served]) -> None:
+    """Stopping the server saves the seconds played of the games in play:
+    after a restart the clock goes on from there."""
+    s = serve(["--no-browser"])
+    base = "http://" + s.url.split("/")[0]
+    gid = httpx.post(base + "/api/games", json={"deal": 1}).json()["id"]
+    httpx.post(f"{base}/api/games/{gid}/move", json={"move": "f>i"})
+    time.sleep(2)  # the player thinks; then the server is stopped (SIGTERM)
+    _, err = s.stop()
+    assert "Traceback" not in err, err
+    again = serve(["--no-browser"])
+    base = "http://" + again.url.split("/")[0]
+    assert httpx.get(f"{base}/api/games/{gid}").json()["seconds"] >= 2

@@ -101,7 +101,7 @@ def cmd_web(args: argparse.Namespace) -> int:
         )
     import uvicorn
 
-    from lucie.web.app import create_app
+    from lucie.web.app import create_app, stop_app
     from lucie.web.store_link import StoreLink
 
     host: str = args.host
@@ -119,7 +119,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     print(f"lucie: statistics in {link.store.path}", flush=True)
     # Ctrl+C: in-flight requests get a moment, then are cancelled (a search
     # in progress with them: its worker process is killed)
-    config = uvicorn.Config(app, log_level="warning", lifespan="off",
+    config = uvicorn.Config(app, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=1)
     pool = app.state.solver
 
@@ -141,7 +141,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     try:
         server.run(sockets=[sock])
     finally:
-        pool.close()
+        stop_app(app)  # saves the clocks of the games in play, stops the solver
         sock.close()
         link.close()
     return 0

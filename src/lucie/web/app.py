@@ -9,6 +9,9 @@ a request).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -33,7 +36,7 @@ from lucie.web.views import state_json, table_json
 STATIC: Final = Path(__file__).with_name("static")
 
 __all__ = ["MAX_BODY", "MAX_GAMES", "MAX_THINK", "STATIC", "ApiError", "Registry", "Session",
-           "create_app", "state_json", "table_json"]
+           "create_app", "state_json", "stop_app", "table_json"]
 
 
 class SecurityHeaders:
@@ -70,6 +73,17 @@ async def _http_error(request: Request, exc: Exception) -> Response:
             exc.status_code, str(exc.detail))
         return JSONResponse({"error": text}, status_code=exc.status_code)
     return Response(str(exc.detail), status_code=exc.status_code, media_type="text/plain")
+
+
+def stop_app(app: Starlette) -> None:
+    """The server has stopped (call it after the server loop ends): save
+    the clock of every game still being played, so it resumes from there
+    after a restart (the app's lifespan does it too, when the server runs
+    it), and stop the solver's workers."""
+    try:
+        app.state.registry.save_clocks()
+    finally:
+        app.state.solver.close()
 
 
 async def _index(request: Request) -> Response:
@@ -114,6 +128,9 @@ def create_app(
         Route(game + "/save", api(a.save)),
         Route(game + "/hint", api(a.hint)),
         Route(game + "/odds", api(a.odds)),
+        Route(game + "/review", api(a.review)),
+        Route(game + "/difficulty", api(a.difficulty)),
+        Route("/api/history/{store_id}/review", api(a.review_stored)),
         Route("/api/stats", api(a.stats)),
         Route("/api/history", api(a.history)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -121,7 +138,14 @@ def create_app(
     middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts:
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
-    app = Starlette(routes=routes, middleware=middleware,
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        # the server is stopping: the clocks of the games in play are saved
+        await asyncio.to_thread(registry.save_clocks)
+
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={HTTPException: _http_error})
     app.state.registry = registry
     app.state.solver = pool

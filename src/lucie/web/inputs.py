@@ -3,12 +3,15 @@ its query parameters.  Every problem is an :class:`ApiError` (4xx)."""
 
 from __future__ import annotations
 
+import datetime
+import functools
 import math
 import re
 from typing import Any, Final
 
 from starlette.requests import Request
 
+from lucie.daily import daily_deal
 from lucie.deals import check_deal_number
 from lucie.errors import LucieError
 from lucie.parsing import excerpt, parse_int, parse_json
@@ -155,3 +158,44 @@ def int_param(request: Request, key: str, default: int, low: int, high: int) -> 
         return parse_int(text, what=f"parameter {key!r}", low=low, high=high)
     except LucieError as exc:
         raise ApiError(400, str(exc)) from None
+
+
+#: The difficulties a new game may ask for (:mod:`lucie.solver.difficulty`).
+DIFFICULTIES: Final = ("clearable", "easy", "medium", "hard")
+
+
+def difficulty_from(value: object) -> str | None:
+    """Field ``difficulty``: one of :data:`DIFFICULTIES`, or None for any deal."""
+    if value is None or value in ("", "any"):
+        return None
+    if not isinstance(value, str) or value not in DIFFICULTIES:
+        shown = excerpt(value) if isinstance(value, str) else type(value).__name__
+        raise ApiError(400, f"field 'difficulty' must be one of any, {', '.join(DIFFICULTIES)}"
+                            f" (not {shown})")
+    return value
+
+
+def int_param_text(text: str, what: str) -> int:
+    """A path part as a positive whole number (a game's number in the store)."""
+    try:
+        return parse_int(text, what=what, low=1, high=2**63 - 1)
+    except LucieError as exc:
+        raise ApiError(400, str(exc)) from None
+
+
+@functools.lru_cache(maxsize=4096)
+def _daily(spec: str, day: str) -> int | None:
+    try:
+        return daily_deal(Rules.parse(spec), datetime.date.fromisoformat(day))
+    except (LucieError, ValueError):
+        return None
+
+
+def daily_mark(row: dict[str, Any]) -> str | None:
+    """The date (``YYYY-MM-DD``, UTC) of which a stored game played the deal
+    of the day, derived from its variant, deal and start date; else None."""
+    started, deal, spec = row.get("started"), row.get("deal"), row.get("variant")
+    if not (isinstance(started, str) and isinstance(deal, int) and isinstance(spec, str)):
+        return None
+    day = started[:10]
+    return day if _daily(spec, day) == deal else None

@@ -8,6 +8,7 @@ interleave on one game.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from collections import OrderedDict
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from lucie.engine import Game
+from lucie.errors import LucieError
 from lucie.parsing import excerpt
 from lucie.web.errors import ApiError
 from lucie.web.store_link import StoreLink
@@ -36,6 +38,10 @@ class Session:
     finished_seconds: float | None = None
     #: The solver calls (``hint``, ``odds``) being worked out for this game.
     thinking: set[str] = field(default_factory=set)
+    #: The difficulty the player asked for (shown once the game is over).
+    difficulty: str | None = None
+    #: The date (UTC) whose deal of the day this is, if the player asked for it.
+    daily: str | None = None
 
     def seconds(self) -> float:
         if self.finished_seconds is not None:
@@ -115,6 +121,21 @@ class Registry:
                 session.recorded = None
                 await self.store.reopened(session.store_id)
             await self.store.moved(session.store_id, game, session.seconds())
+
+    def save_clocks(self) -> int:
+        """Save the seconds played of every game in memory still being
+        played (the server is stopping: the clock resumes from them after a
+        restart); returns how many were saved.  Not in the event loop."""
+        if self.store is None:
+            return 0
+        saved = 0
+        for session in list(self.sessions.values()):
+            if session.store_id is None or session.game.outcome.finished:
+                continue
+            with contextlib.suppress(LucieError):
+                self.store.save_clock(session.store_id, session.game, session.seconds())
+                saved += 1
+        return saved
 
     async def abandon(self, game_id: object) -> None:
         """The player left a game for a new one: a game with moves that is

@@ -17,18 +17,22 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from lucie.cards import Card
-from lucie.engine import FAN_NAMES, REDEAL, Game, Move, autoplay_moves
+from lucie.daily import daily_deal, today
+from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Step
 from lucie.errors import DealError, LucieError, MoveError, SaveFileError
 from lucie.formats import game_from_json, save_game
 from lucie.parsing import parse_json
-from lucie.rules import VARIANTS
+from lucie.rules import VARIANTS, Rules
 from lucie.web.errors import ApiError
 from lucie.web.inputs import (
     check_post,
+    daily_mark,
     deal_from,
+    difficulty_from,
     flag,
     float_param,
     int_param,
+    int_param_text,
     read_body,
     read_json,
     read_object,
@@ -37,11 +41,25 @@ from lucie.web.inputs import (
 )
 from lucie.web.registry import Registry, Session
 from lucie.web.store_link import StoreLink
-from lucie.web.thinking import PoolBudgetError, SolverFailedError, SolverPool, hint_job, odds_job
-from lucie.web.views import deals_as_text, moving_card, state_json, target_key
+from lucie.web.thinking import (
+    PoolBudgetError,
+    SolverFailedError,
+    SolverPool,
+    difficulty_job,
+    hint_job,
+    odds_job,
+    pick_job,
+    review_job,
+)
+from lucie.web.views import deals_as_text, state_json, target_key
 
 #: Longest a hint or an odds estimate may think (seconds).
 MAX_THINK: Final = 30.0
+#: A game review's budget by default and at most (seconds).
+REVIEW_SECONDS: Final = 30.0
+MAX_REVIEW: Final = 120.0
+#: Longest the search for a deal of a difficulty may take (seconds).
+PICK_SECONDS: Final = 20.0
 
 
 def _has_solver(name: str) -> bool:
@@ -106,6 +124,8 @@ class Api:
     def __init__(self, registry: Registry, pool: SolverPool) -> None:
         self.registry = registry
         self.pool = pool
+        #: the stored games being reviewed
+        self.reviewing: set[str] = set()
 
     async def _session(self, request: Request) -> Session:
         return await self.registry.get(request.path_params["game_id"])
@@ -116,6 +136,17 @@ class Api:
         data = await read_object(request)
         rules = rules_from(data.get("variant"))
         deal = deal_from(data.get("deal"))
+        difficulty = difficulty_from(data.get("difficulty"))
+        daily = flag(data, "daily")
+        if sum((deal is not None, difficulty is not None, daily)) > 1:
+            raise ApiError(400, "give at most one of a deal number, a difficulty and "
+                                "'daily'")
+        day = None
+        if daily:
+            day = today()
+            deal = daily_deal(rules, day)
+        elif difficulty is not None:
+            deal = await self._pick(request, rules, difficulty)
         try:
             game = Game(rules, deal)
         except LucieError as exc:
@@ -124,7 +155,21 @@ class Api:
         # leaves the game in play as it was
         await self.registry.abandon(data.get("abandon"))
         session = await self.registry.add(game)
+        session.difficulty = difficulty
+        session.daily = day.isoformat() if day is not None else None
         return state_json(session)
+
+    async def _pick(self, request: Request, rules: Rules, difficulty: str) -> int:
+        """A deal of ``difficulty``, picked by the solver in the pool."""
+        _import_solver("difficulty", "a deal by difficulty")
+        try:
+            deal = await self._think(request, set(), "pick", pick_job, rules.spec(),
+                                     difficulty, PICK_SECONDS, budget=PICK_SECONDS)
+        except PoolBudgetError as exc:
+            raise ApiError(503, f"no {difficulty} deal was found in time ({exc}): "
+                                "try again") from None
+        assert isinstance(deal, int)
+        return deal
 
     async def load_game(self, request: Request) -> Any:
         data = await read_json(request)
@@ -146,42 +191,28 @@ class Api:
         session = await self._session(request)
         return state_json(session)
 
-    async def _changed(self, session: Session, applied: list[Move],
-                       messages: list[str]) -> dict[str, Any]:
-        """Record a change and answer with the new state, the moves applied
-        and what they did.  Called under ``session.lock``."""
-        if applied:
+    async def _changed(self, session: Session, step: Step | None) -> dict[str, Any]:
+        """Record a change and answer with the new state, the moves the
+        step applied and what each did.  Called under ``session.lock``."""
+        if step is not None:
             await self.registry.changed(session)
         data = state_json(session)
-        data["applied"] = [str(m) for m in applied]
-        data["messages"] = messages
+        data["applied"] = [str(m) for m in step.moves] if step is not None else []
+        data["messages"] = list(step.texts) if step is not None else []
         return data
 
-    @staticmethod
-    def _autoplay(game: Game, applied: list[Move], messages: list[str]) -> None:
-        """Play the autoplay moves, noting each in ``applied`` and ``messages``."""
-        for move in autoplay_moves(game.position):
-            messages.append(game.describe(move))
-            game.push(move)
-            applied.append(move)
-
     async def _play(self, session: Session, move: Move, autoplay: bool) -> Any:
-        """Play ``move`` (checked first: an illegal one changes nothing),
-        then the autoplay moves if asked."""
+        """Play ``move`` as the player's step (with the safe foundation
+        moves after it if ``autoplay``); an illegal one changes nothing."""
         game = session.game
         async with session.lock:
             if game.resigned:
                 raise ApiError(409, "the game was resigned: undo or start a new game")
-            position = game.position
-            why = position.why_illegal(move)
+            why = game.position.why_illegal(move)
             if why is not None:
                 raise ApiError(409, f"{move}: {why}", reason=why, move=str(move))
-            messages = [position.describe(move)]
-            game.push(move)
-            applied = [move]
-            if autoplay and not game.outcome.finished:
-                self._autoplay(game, applied, messages)
-            return await self._changed(session, applied, messages)
+            step = game.play(move, autoplay=autoplay)
+            return await self._changed(session, step)
 
     async def move(self, request: Request) -> Any:
         session = await self._session(request)
@@ -209,6 +240,12 @@ class Api:
             raise ApiError(400, str(exc)) from None
         if len(fan_text) != 1 or fan_text not in FAN_NAMES:
             raise ApiError(400, f"field 'fan' must be a fan letter, not {fan_text!r}")
+        position = session.game.position
+        kind, where = position.where(card)
+        if kind == "fan" and position.top(where) != card:  # a buried card: the merci
+            why = position.why_no_merci()
+            if why is not None:
+                raise ApiError(409, f"no merci now: {why}", reason=why)
         move = Move.card_to_fan(card, FAN_NAMES.index(fan_text))
         return await self._play(session, move, flag(data, "autoplay"))
 
@@ -217,22 +254,22 @@ class Api:
         await read_object(request)
         game = session.game
         async with session.lock:
-            applied: list[Move] = []
-            messages: list[str] = []
-            if not game.resigned:
-                self._autoplay(game, applied, messages)
-            return await self._changed(session, applied, messages)
+            played = [] if game.resigned else game.autoplay()
+            return await self._changed(session, game.steps[-1] if played else None)
 
     async def undo(self, request: Request) -> Any:
+        """Take back the player's last step: the move and the cards autoplay
+        sent home after it."""
         session = await self._session(request)
         await read_object(request)
         async with session.lock:
             if not session.game.can_undo:
                 raise ApiError(409, "nothing to undo")
-            move = session.game.pop()
+            step = session.game.undo_step()
             await self.registry.changed(session)
             data = state_json(session)
-        data["undone"] = str(move)
+        data["undone"] = [str(m) for m in step.moves]
+        data["messages"] = [f"Undone: {step.text}"]
         return data
 
     async def redo(self, request: Request) -> Any:
@@ -242,13 +279,10 @@ class Api:
             if not session.game.can_redo:
                 raise ApiError(409, "nothing to redo")
             try:
-                move = session.game.redo()
+                step = session.game.redo_step()
             except MoveError as exc:  # pragma: no cover - redo replays a legal move
                 raise ApiError(409, str(exc)) from None
-            await self.registry.changed(session)
-            data = state_json(session)
-        data["applied"] = [str(move)]
-        return data
+            return await self._changed(session, step)
 
     async def restart(self, request: Request) -> Any:
         session = await self._session(request)
@@ -282,14 +316,15 @@ class Api:
 
     # -- the solver -----------------------------------------------------------
 
-    async def _think(self, request: Request, session: Session, kind: str,
+    async def _think(self, request: Request, busy: set[str], kind: str,
                      job: Callable[..., Any], *args: Any, budget: float) -> Any:
         """Run a solver ``job`` in the pool, for at most ``budget`` seconds
         (and the pool's margin); stop it if the client goes away.  One call
-        of each kind per game at a time."""
-        if kind in session.thinking:
+        of each kind at a time per ``busy`` set (a game's, or the store's
+        for ``key``)."""
+        if kind in busy:
             raise ApiError(429, f"a {kind} for this game is already being worked out")
-        session.thinking.add(kind)
+        busy.add(kind)
         work = asyncio.ensure_future(self.pool.run(job, *args, budget=budget))
         gone = asyncio.ensure_future(_client_gone(request))
         try:
@@ -304,7 +339,7 @@ class Api:
             except SolverFailedError as exc:
                 raise ApiError(503, str(exc)) from None
         finally:
-            session.thinking.discard(kind)
+            busy.discard(kind)
             gone.cancel()
             work.cancel()
 
@@ -314,8 +349,8 @@ class Api:
         _import_solver("hints", "a hint")
         position = session.game.position
         try:
-            found = await self._think(request, session, "hint", hint_job, position, seconds,
-                                      budget=seconds)
+            found = await self._think(request, session.thinking, "hint", hint_job, position,
+                                      seconds, budget=seconds)
         except PoolBudgetError as exc:
             found = {"move": None, "kind": "none", "clears": None, "budget_ran_out": True,
                      "text": f"No hint: {exc}."}
@@ -323,7 +358,8 @@ class Api:
         data: dict[str, Any] = {**found, "card": None, "target": None}
         move = Move.parse(found["move"]) if isinstance(found.get("move"), str) else None
         if move is not None and not move.is_redeal and position.is_legal(move):
-            card = moving_card(position, move)
+            card = position.moving_card(move)
+            assert card is not None  # a legal move that is not a redeal moves a card
             data["card"] = str(card)
             data["target"] = target_key(move, card)
         return data
@@ -336,13 +372,70 @@ class Api:
         position = session.game.position
         moves = len(session.game.moves)
         try:
-            data = await self._think(request, session, "odds", odds_job, position, samples,
+            data = await self._think(request, session.thinking, "odds", odds_job, position, samples,
                                      seconds, budget=seconds)
             data["budget_ran_out"] = False
         except PoolBudgetError as exc:
             data = {"win_rate": None, "ci95": None, "samples": 0, "mean_score": None,
                     "budget_ran_out": True, "text": f"No odds: {exc}."}
         data["moves_played"] = moves
+        return data
+
+    async def review(self, request: Request) -> Any:
+        """The review of the game in play, move by move."""
+        session = await self._session(request)
+        seconds = float_param(request, "seconds", REVIEW_SECONDS, 1.0, MAX_REVIEW)
+        _import_solver("review", "a game review")
+        async with session.lock:
+            if not session.game.moves:
+                raise ApiError(422, "no move to review yet")
+            saved = save_game(session.game)
+        return await self._review(request, session.thinking, saved, seconds)
+
+    async def review_stored(self, request: Request) -> Any:
+        """The review of a game of the statistics (by its number there)."""
+        store = self._store()
+        number = int_param_text(request.path_params["store_id"], "game number")
+        seconds = float_param(request, "seconds", REVIEW_SECONDS, 1.0, MAX_REVIEW)
+        _import_solver("review", "a game review")
+        saved = await store.saved_game(number)
+        if saved is None:
+            raise ApiError(404, f"no game {number} of yours in the statistics")
+        return await self._review(request, self.reviewing, saved, seconds, key=number)
+
+    async def _review(self, request: Request, busy: set[str], saved: str, seconds: float,
+                      key: int | None = None) -> Any:
+        kind = "review" if key is None else f"review of game {key}"
+        try:
+            # the review keeps to its own budget; the pool's is a backstop
+            data = await self._think(request, busy, kind, review_job, saved, seconds,
+                                     budget=seconds + 3)
+        except PoolBudgetError as exc:
+            raise ApiError(503, f"the review did not finish in time ({exc})") from None
+        assert isinstance(data, dict)
+        deals_as_text(data)
+        return data
+
+    async def difficulty(self, request: Request) -> Any:
+        """How hard the deal of a finished game is (never before its end:
+        no spoilers)."""
+        session = await self._session(request)
+        game = session.game
+        if not game.outcome.finished:
+            raise ApiError(409, "the deal's difficulty is shown once the game is over")
+        if game.deal is None:
+            raise ApiError(422, "a game from a layout has no deal number to rate")
+        seconds = float_param(request, "seconds", 10.0, 0.5, MAX_THINK)
+        _import_solver("difficulty", "the deal's difficulty")
+        try:
+            data = await self._think(request, session.thinking, "difficulty", difficulty_job,
+                                     game.rules.spec(), game.deal, seconds,
+                                     budget=seconds + 3)
+        except PoolBudgetError as exc:
+            raise ApiError(503, f"the deal could not be rated in time ({exc})") from None
+        assert isinstance(data, dict)
+        if session.difficulty is not None:  # the player asked for this third
+            data["asked"] = session.difficulty
         return data
 
     # -- statistics ---------------------------------------------------------
@@ -365,12 +458,14 @@ class Api:
         limit = int_param(request, "limit", 1000, 1, 100_000)
         games = await store.history(rules, limit)
         for row in games:
+            row["daily"] = daily_mark(row)
             deals_as_text(row)
         return {"games": games}
 
     async def features(self, request: Request) -> Any:
         """What this server can do: the page hides what is missing."""
         return {"hint": _has_solver("hints"), "odds": _has_solver("odds"),
+                "review": _has_solver("review"), "difficulty": _has_solver("difficulty"),
                 "stats": self.registry.store is not None}
 
     async def variants(self, request: Request) -> Any:

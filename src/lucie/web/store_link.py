@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lucie.engine import Game
+from lucie.formats import save_game
 from lucie.rules import Rules
 from lucie.store import Store, StoreError, default_player
 
@@ -109,6 +110,26 @@ class StoreLink:
         return await self._run(work)
 
     # -- reading back -----------------------------------------------------
+
+    async def saved_game(self, game_id: int) -> str | None:
+        """The saved game (lucie JSON) of stored game ``game_id`` if it is
+        this player's, else None."""
+
+        def work() -> str | None:
+            try:
+                record = self.store.record(game_id)
+                if record.player != (self.player or default_player()):
+                    return None
+                return save_game(self.store.game(game_id))
+            except StoreError:
+                return None
+
+        return await self._run(work)
+
+    def save_clock(self, game_id: int, game: Game, seconds: float) -> None:
+        """Save the seconds played of a game still being played, now (in
+        the calling thread: for the server's shutdown)."""
+        self._worker.submit(lambda: self.store.record_move(game_id, game, seconds)).result()
 
     async def stats(self, rules: Rules | None) -> dict[str, Any]:
         def work() -> dict[str, Any]:

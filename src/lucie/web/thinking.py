@@ -22,7 +22,7 @@ import os
 import signal
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from lucie.engine import Position
 from lucie.errors import LucieError
@@ -48,7 +48,8 @@ def _serve(conn: Connection) -> None:
     """A worker's life: run each ``(fn, args)`` received, send back
     ``("ok", result)`` or ``("error", message)``; stop at end of input."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for module in ("lucie.solver.hints", "lucie.solver.odds"):  # ready before the first call
+    # ready before the first call
+    for module in ("lucie.solver.hints", "lucie.solver.odds", "lucie.solver.review"):
         with contextlib.suppress(ImportError):
             importlib.import_module(module)
     try:
@@ -220,4 +221,62 @@ def odds_job(position: Position, samples: int, seconds: float) -> dict[str, Any]
             "samples": result.samples, "mean_score": result.mean_score}
 
 
-__all__ = ["PoolBudgetError", "SolverFailedError", "SolverPool", "hint_job", "odds_job"]
+def _board(position: Position) -> dict[str, Any]:
+    """What the review view draws of a position: the fans, the top card of
+    each foundation (or None) and the cells."""
+    return {
+        "fans": [[str(c) for c in fan] for fan in position.fans],
+        "foundations": [position.foundation_top(s) and str(position.foundation_top(s))
+                        for s in range(4)],
+        "cells": [str(c) if c is not None else None for c in position.cells],
+        "redeals_left": position.redeals_left,
+    }
+
+
+def review_job(saved: str, seconds: float) -> dict[str, Any]:
+    """``lucie.solver.review.review_game`` of a saved game as JSON
+    (:meth:`Review.to_json`), each move with the position before it
+    (``board``), the card it moved (``card``) and the card the best move
+    moves (``best_card``); ``final_board``: the position after the last."""
+    from lucie.engine import Move
+    from lucie.formats import load_game
+    from lucie.solver.review import review_game
+
+    game = load_game(saved)
+    review = review_game(game, max_seconds=seconds)
+    data = review.to_json()
+    positions = game.positions
+    moves = cast("list[dict[str, Any]]", data["moves"])
+    for entry, position in zip(moves, positions, strict=False):
+        entry["board"] = _board(position)
+        card = position.moving_card(Move.parse(entry["move"]))
+        entry["card"] = str(card) if card is not None else None
+        best = entry["best_move"]
+        best_card = position.moving_card(Move.parse(best)) if best else None
+        entry["best_card"] = str(best_card) if best_card is not None else None
+    data["final_board"] = _board(positions[-1])
+    return data
+
+
+def pick_job(spec: str, difficulty: str, seconds: float) -> int:
+    """A deal number of the variant ``spec`` that fits ``difficulty``
+    (:func:`lucie.solver.difficulty.pick_deal`)."""
+    from lucie.rules import Rules
+    from lucie.solver.difficulty import DIFFICULTIES, pick_deal
+
+    if difficulty not in DIFFICULTIES:
+        raise LucieError(f"unknown difficulty {difficulty!r}")
+    return pick_deal(Rules.parse(spec), difficulty, max_seconds=seconds).deal
+
+
+def difficulty_job(spec: str, deal: int, seconds: float) -> dict[str, Any]:
+    """How hard deal ``deal`` of ``spec`` is
+    (:func:`lucie.solver.difficulty.deal_difficulty`), as JSON."""
+    from lucie.rules import Rules
+    from lucie.solver.difficulty import deal_difficulty
+
+    return deal_difficulty(Rules.parse(spec), deal, max_seconds=seconds).to_json()
+
+
+__all__ = ["PoolBudgetError", "SolverFailedError", "SolverPool", "difficulty_job", "hint_job",
+           "odds_job", "pick_job", "review_job"]

@@ -7,7 +7,7 @@ import functools
 from typing import Any
 
 from lucie.cards import DECK, Card
-from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position
+from lucie.engine import FAN_NAMES, REDEAL, Game, Move
 from lucie.formats import position_json
 from lucie.web.registry import Session
 
@@ -18,16 +18,6 @@ def target_key(move: Move, card: Card) -> str:
     if move.dst_kind == "cell":
         return f"cell:{move.dst}"
     return f"fan:{move.dst}"
-
-
-def moving_card(position: Position, move: Move) -> Card:
-    if move.src_kind == "fan":
-        return position.fans[move.src][-1]
-    if move.src_kind == "cell":
-        cell = position.cells[move.src]
-        assert cell is not None
-        return cell
-    return Card(move.src)
 
 
 def _notation(move: Move) -> tuple[str, str]:
@@ -71,17 +61,19 @@ def table_json(game: Game, legal: list[Move] | None = None) -> dict[str, Any]:
     for move in legal:
         if move.is_redeal:
             continue
-        card = moving_card(p, move)
-        key = str(card)
+        moved = p.moving_card(move)
+        if moved is None:  # pragma: no cover - a legal move moves a card
+            continue
+        key = str(moved)
         entry = sources.get(key)
         if entry is None:  # a merci (buried card) or a take-back (foundation top)
-            if card in buried:
-                where = f"fan:{buried[card]}"
+            if moved in buried:
+                where = f"fan:{buried[moved]}"
                 merci = True
             else:
-                where = f"foundation:{card.suit_index}"
+                where = f"foundation:{moved.suit_index}"
             entry = sources[key] = {"source": key, "where": where, "targets": []}
-        entry["targets"].append({"target": target_key(move, card), "move": str(move)})
+        entry["targets"].append({"target": target_key(move, moved), "move": str(move)})
     tops: dict[str, str | None] = {}
     for s, count in enumerate(p.foundations):
         tops[str(s)] = str(DECK[s * 13 + count - 1]) if count else None
@@ -125,5 +117,8 @@ def state_json(session: Session) -> dict[str, Any]:
         seconds=round(session.seconds(), 1),
         finished=data["status"] != "playing",
         recorded=session.store_id is not None,
+        daily=session.daily,
+        # the difficulty asked for, once the game is over (no spoilers before)
+        difficulty=session.difficulty if game.outcome.finished else None,
     )
     return deals_as_text(data)

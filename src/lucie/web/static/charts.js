@@ -16,8 +16,9 @@
   }
 
   // games: oldest first, each {score, status}
+  // The legend sits above the plot (a band of its own), never over a point.
   function timeChart(games) {
-    const W = 640, H = 220, L = 34, R = 10, T = 12, B = 28;
+    const W = 640, H = 236, L = 34, R = 10, T = 30, B = 28;
     const svg = frame(W, H);
     const n = games.length;
     svg.setAttribute("aria-label", `Scores of the last ${n} finished games, oldest first`);
@@ -48,13 +49,15 @@
       c.appendChild(tip);
       svg.appendChild(c);
     });
-    const lx = W - R - 190;
-    svg.appendChild(svgEl("circle", { cx: lx, cy: T + 6, r: 4, class: "dot won" }));
-    text(svg, lx + 8, T + 10, "won", "legend");
-    svg.appendChild(svgEl("circle", { cx: lx + 50, cy: T + 6, r: 4, class: "dot lost" }));
-    text(svg, lx + 58, T + 10, "lost", "legend");
-    svg.appendChild(svgEl("line", { x1: lx + 96, x2: lx + 116, y1: T + 6, y2: T + 6, class: "avg" }));
-    text(svg, lx + 120, T + 10, "average score", "legend");
+    const lx = W - R - 190, ly = 9;
+    const legend = svgEl("g", { class: "legend-box" });
+    legend.appendChild(svgEl("circle", { cx: lx, cy: ly, r: 4, class: "dot won" }));
+    text(legend, lx + 8, ly + 4, "won", "legend");
+    legend.appendChild(svgEl("circle", { cx: lx + 50, cy: ly, r: 4, class: "dot lost" }));
+    text(legend, lx + 58, ly + 4, "lost", "legend");
+    legend.appendChild(svgEl("line", { x1: lx + 96, x2: lx + 116, y1: ly, y2: ly, class: "avg" }));
+    text(legend, lx + 120, ly + 4, "average score", "legend");
+    svg.appendChild(legend);
     return svg;
   }
 
@@ -85,5 +88,72 @@
     return svg;
   }
 
-  window.LucieCharts = { timeChart, scoreChart };
+  // The winning chance before each move of a reviewed game (and after the
+  // last): a point per move coloured by its label, a band for the 95%
+  // interval of an estimate, "≥" over a lower bound, a gap where the value
+  // is unknown.  onPick(i) is called with the move's index when a point is
+  // clicked (or chosen with Enter).
+  function reviewChart(review, onPick) {
+    const W = 640, H = 230, L = 40, R = 12, T = 14, B = 28;
+    const svg = frame(W, H);
+    const values = review.moves.map((m) => m.value_before);
+    values.push(review.final_value);
+    const n = values.length;
+    svg.setAttribute("aria-label", `Winning chance before each of the ${n - 1} moves`);
+    const x = (i) => L + (n <= 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (n - 1));
+    const y = (p) => T + (1 - p) * (H - T - B);
+    for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+      svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y(p), y2: y(p), class: "grid" }));
+      text(svg, L - 4, y(p) + 4, `${Math.round(p * 100)}%`, "axis", "end");
+    }
+    text(svg, L, H - 6, "move 1", "axis");
+    text(svg, W - R, H - 6, `after move ${n - 1}`, "axis", "end");
+    // the interval band of the estimates, segment by segment
+    values.forEach((v, i) => {
+      if (i === 0 || v.chance == null || values[i - 1].chance == null) return;
+      const a = values[i - 1], b = v;
+      if (a.kind !== "estimate" && b.kind !== "estimate") return;
+      const d = `M${x(i - 1)} ${y(a.high)} L${x(i)} ${y(b.high)} L${x(i)} ${y(b.low)} L${x(i - 1)} ${y(a.low)} Z`;
+      svg.appendChild(svgEl("path", { d, class: "band" }));
+    });
+    let d = "", pen = false;
+    values.forEach((v, i) => {
+      if (v.chance == null) { pen = false; return; }
+      d += (pen ? "L" : "M") + x(i).toFixed(1) + " " + y(v.chance).toFixed(1);
+      pen = true;
+    });
+    if (d) svg.appendChild(svgEl("path", { d, class: "chance" }));
+    const points = [];
+    values.forEach((v, i) => {
+      if (v.chance == null) return;
+      const m = review.moves[i];
+      const c = svgEl("circle", { cx: x(i), cy: y(v.chance), r: n > 120 ? 3.5 : 5,
+        class: `pt ${m ? m.label || "" : "end"}`, tabindex: 0, role: "button" });
+      c.dataset.index = String(i);
+      const tip = svgEl("title");
+      tip.textContent = m ? `move ${i + 1} (${m.move}): ${fmtValue(v)} before${m.label ? ", " + m.label : ""}`
+        : `after the last move: ${fmtValue(v)}`;
+      c.appendChild(tip);
+      c.addEventListener("click", () => onPick(i));
+      c.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(i); } });
+      svg.appendChild(c);
+      points.push(c);
+      if (v.kind === "bound") text(svg, x(i), y(v.chance) - 8, "≥", "bound", "middle");
+    });
+    if (n <= 1) text(svg, W / 2, H / 2, "No move to review", "empty", "middle");
+    return svg;
+  }
+
+  // A value as words: "100%", "23% (15–33%)", "at least 23%", "unknown".
+  function fmtValue(v) {
+    if (!v || v.chance == null) return "unknown";
+    const pc = (p) => `${Math.round(p * 100)}%`;
+    let t = v.kind === "bound" ? `at least ${pc(v.chance)}` : pc(v.chance);
+    if (v.kind === "estimate") t += ` (95% interval ${pc(v.low)}–${pc(v.high)})`;
+    if (v.kind === "exact" && v.chance > 0 && v.chance < 1) t += " (exact)";
+    if (v.best_score != null && v.best_score < 52) t += `, best score ${v.best_score}`;
+    return t;
+  }
+
+  window.LucieCharts = { timeChart, scoreChart, reviewChart, fmtValue };
 })();

@@ -73,6 +73,8 @@
       try {
         const data = await call(method, gamePath(tail), body);
         render(data);
+        // what the command did; a message about the position before no longer applies
+        setStatus((data.messages || []).join("; "), "info");
         return data;
       } catch (e) {
         setStatus(e.message, "error");
@@ -107,7 +109,8 @@
   function renderFacts() {
     $("title").textContent = state.variant_title;
     document.title = `${state.variant_title} – lucie`;
-    $("f-deal").textContent = state.deal != null ? String(state.deal) : `custom (${state.seed})`;
+    $("f-deal").textContent = (state.deal != null ? String(state.deal) : `custom (${state.seed})`) +
+      (state.daily ? ` (deal of the day, ${state.daily})` : "");
     $("f-score").textContent = `${state.score}/52`;
     $("f-deals").textContent = String(state.redeals_left);
     $("f-merci-box").hidden = !state.has_merci;
@@ -123,6 +126,7 @@
     $("b-merci").disabled = !state.merci_moves;
     $("b-merci").setAttribute("aria-pressed", String(merciMode));
     $("b-restart").disabled = !state.can_undo;
+    $("b-resign").disabled = state.finished;
     $("b-hint").hidden = !features.hint;
     $("b-odds").hidden = !features.odds;
     $("b-stats").hidden = !features.stats;
@@ -196,7 +200,13 @@
     cols = width < 560 ? 3 : width < 900 ? 4 : nf % 4 === 0 && width < 1100 ? 4 : 6;
     const gap = width < 560 ? 6 : 12;
     const slotW = (width - gap * (cols - 1)) / cols;
-    const cardW = Math.max(36, Math.min(86, Math.floor(slotW / 2.0)));
+    // cards as large as the window allows: half a column wide, and every
+    // row of fans (and the top row) within the window's height
+    const rows = Math.ceil(nf / cols) + 1;
+    const top = table.getBoundingClientRect().top + window.scrollY;
+    const roomH = window.innerHeight - top - 90;
+    const fitH = Math.floor((roomH - rows * (gap + 12)) / (rows * 1.4));
+    const cardW = Math.max(36, Math.min(Math.floor(slotW / 2.0), Math.max(86, fitH)));
     const root = document.documentElement.style;
     root.setProperty("--cols", String(cols));
     root.setProperty("--gap", gap + "px");
@@ -211,8 +221,11 @@
     for (const [code, el] of cardEls) {
       if (el.isConnected) before.set(code, el.getBoundingClientRect());
     }
+    const changed = !state || state.id !== next.id || state.moves.join(" ") !== next.moves.join(" ");
     state = next;
     stateAt = performance.now();
+    if (changed) $("odds").hidden = true;
+    if (changed || next.finished) $("resign-offer").hidden = true;
     saved.set("lucie.game", state.id);
     held = null;
     press = null;
@@ -324,7 +337,16 @@
 
   // -- holding a card -----------------------------------------------------------
 
-  function pickable(code) { return !!(state && state.sources[code]); }
+  // A buried card (a merci) is picked only in merci mode: the player asks for it.
+  function buried(code) {
+    const el = cardEls.get(code);
+    const src = state && state.sources[code];
+    return !!(src && el && src.where.startsWith("fan:") && !el.classList.contains("top"));
+  }
+
+  function pickable(code) {
+    return !!(state && state.sources[code]) && (merciMode || !buried(code));
+  }
 
   function targetSlot(key) {
     const [kind, n] = key.split(":");
@@ -439,6 +461,9 @@
       return null;
     }
     if (code && merciMode) setStatus(`${cardLabel(code)} cannot be lifted`, "error");
+    else if (code && state.sources[code] && buried(code)) {
+      setStatus(`${cardLabel(code)} is buried: press M (or the Merci button) first to lift it with the merci`, "info");
+    }
     return null;
   }
 
@@ -508,6 +533,19 @@
 
   // -- keyboard ----------------------------------------------------------------
 
+  // Of the slots ``among``, the one whose middle is nearest to ``slot``'s, left to right.
+  function nearest(slot, among) {
+    const mid = (n) => { const r = n.getBoundingClientRect(); return r.left + Math.min(r.width, 2 * r.height) / 2; };
+    const x = mid(slot);
+    return among.reduce((best, n) => (Math.abs(mid(n) - x) < Math.abs(mid(best) - x) ? n : best));
+  }
+
+  // The slots of the top row, left to right: the redeal pile, the foundations, the cells.
+  function topRow() {
+    const stock = $("stock");
+    return [...(stock.hidden ? [] : [stock]), ...$("foundations").children, ...$("cells").children];
+  }
+
   function focusables() {
     return [...$("fans").children, ...$("foundations").children, ...$("cells").children];
   }
@@ -535,11 +573,25 @@
       return;
     }
     const arrows = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols };
-    if (e.key in arrows && slot.classList.contains("fan")) {
-      const fans = [...$("fans").children];
+    if (!(e.key in arrows)) return;
+    const fans = [...$("fans").children];
+    const top = topRow();
+    if (slot.classList.contains("fan")) {
       const i = fans.indexOf(slot) + arrows[e.key];
       if (i >= 0 && i < fans.length) { e.preventDefault(); fans[i].focus(); }
+      else if (e.key === "ArrowUp" && top.length) {
+        // from the first row of fans up to the top row: the slot above
+        e.preventDefault();
+        nearest(slot, top).focus();
+      }
+      return;
     }
+    const k = top.indexOf(slot);
+    if (k < 0) return;
+    e.preventDefault();
+    if (e.key === "ArrowLeft" && k > 0) top[k - 1].focus();
+    else if (e.key === "ArrowRight" && k < top.length - 1) top[k + 1].focus();
+    else if (e.key === "ArrowDown" && fans.length) nearest(slot, fans.slice(0, cols)).focus();
   }
 
   function onGlobalKey(e) {
@@ -550,6 +602,7 @@
       return;
     }
     const k = e.key;
+    if ($("game").hidden) return; // the statistics or a review are shown: no game key acts unseen
     if ((e.ctrlKey || e.metaKey) && (k === "z" || k === "Z")) { e.preventDefault(); undo(); return; }
     if ((e.ctrlKey || e.metaKey) && (k === "y" || k === "Y")) { e.preventDefault(); redo(); return; }
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -577,6 +630,21 @@
         setStatus((data.messages || []).join("; "), "info");
       } catch (e) { setStatus(e.message, "error"); }
     });
+  }
+
+  // Resign: the game ends and counts as lost (a confirmation first).
+  function resign() {
+    if (!state || state.finished) return null;
+    if (!window.confirm("Resign this game? It counts as lost in the statistics.")) return null;
+    drop();
+    return act("POST", "/resign", {});
+  }
+
+  // Offer resigning prominently (the game can no longer be won).
+  function offerResign(why) {
+    if (!state || state.finished) return;
+    $("resign-why").textContent = why;
+    $("resign-offer").hidden = false;
   }
 
   function toggleMerci() {
@@ -628,6 +696,7 @@
         if (askedAt() !== asked) { setStatus("That hint was for an earlier position.", "info"); return; }
         clearHint();
         setStatus(h.move ? `Hint: ${h.text}` : h.text || "No hint.", "hint");
+        if (h.kind === "lost") offerResign("The solver has proved this game can no longer be won.");
         if (h.move === "R") $("stock").classList.add("hint");
         if (h.card && h.target) {
           const el = cardEls.get(h.card), slot = targetSlot(h.target);
@@ -665,6 +734,9 @@
         const pc = (x) => `${Math.round(x * 100)}%`;
         const when = askedAt() === asked ? "Odds from here" : `Odds from move ${o.moves_played}`;
         if (o.win_rate == null) { box.textContent = o.text || "No odds."; return; }
+        if (askedAt() === asked && o.win_rate === 0 && o.samples === 0) {
+          offerResign("The solver has proved this game can no longer be won.");
+        }
         box.textContent = `${when}: ${pc(o.win_rate)} to win (95% interval ${pc(o.ci95[0])}–${pc(o.ci95[1])}), ` +
           (o.mean_score != null ? `mean score ${o.mean_score.toFixed(1)}, ` : "") + (o.samples ? `from ${o.samples} play-outs.` : "exact.");
       } catch (e) { box.textContent = e.message; }
@@ -679,13 +751,15 @@
     render(data);
   }
 
-  async function newGame(variant, deal) {
-    const body = { abandon: state ? state.id : null };
+  async function newGame(variant, deal, extra) {
+    const body = { abandon: state ? state.id : null, ...(extra || {}) };
     if (variant) body.variant = variant;
     if (deal) body.deal = deal;
     const data = await call("POST", "/api/games", body);
     renderFresh(data);
-    setStatus(`New game: ${data.variant_title}, deal ${data.deal}.`, "info");
+    setStatus(data.daily ? `Deal of the day (${data.daily}): ${data.variant_title}, deal ${data.deal}.` :
+      `New game: ${data.variant_title}, deal ${data.deal}` +
+      (body.difficulty && body.difficulty !== "any" ? ` (asked for: ${body.difficulty}; told at the end).` : "."), "info");
     return data;
   }
 
@@ -706,6 +780,8 @@
     showSummary();
     $("new-deal").value = "";
     $("new-error").textContent = "";
+    $("new-busy").textContent = "";
+    $("new-difficulty-box").hidden = !features.difficulty;
     $("d-new").showModal();
   }
 
@@ -714,14 +790,22 @@
     $("new-variant-summary").textContent = v ? v.summary : "";
   }
 
-  async function submitNew(e) {
-    e.preventDefault();
-    const deal = $("new-deal").value.trim();
+  async function submitNew(e, daily) {
+    if (e) e.preventDefault();
+    const deal = daily ? "" : $("new-deal").value.trim();
+    const difficulty = features.difficulty && !deal && !daily ? $("new-difficulty").value : "any";
+    const extra = daily ? { daily: true } : difficulty !== "any" ? { difficulty } : {};
+    $("new-error").textContent = "";
+    $("new-busy").textContent = difficulty !== "any" ? `Finding a ${difficulty} deal…` : "";
+    for (const b of ["new-ok", "new-daily"]) $(b).disabled = true;
     try {
-      await enqueue(() => newGame($("new-variant").value, deal || null));
+      await enqueue(() => newGame($("new-variant").value, deal || null, extra));
       $("d-new").close();
     } catch (err) {
       $("new-error").textContent = err.message;
+    } finally {
+      $("new-busy").textContent = "";
+      for (const b of ["new-ok", "new-daily"]) $(b).disabled = false;
     }
   }
 
@@ -741,7 +825,136 @@
       `${state.moves.length} moves. ${state.variant_title}, deal ${state.deal ?? "custom"}.`;
     $("end-undo").hidden = won || !state.can_undo;
     $("end-stats").hidden = !features.stats;
+    $("end-review").hidden = !features.review || !state.moves.length;
+    showDifficulty();
     setTimeout(() => { if (!$("d-end").open) $("d-end").showModal(); }, 260);
+  }
+
+  // The deal's difficulty, told once the game is over (never before).
+  async function showDifficulty() {
+    const box = $("d-end-difficulty");
+    const asked = state.difficulty ? `You asked for a ${state.difficulty} deal. ` : "";
+    box.textContent = asked;
+    if (!features.difficulty || state.deal == null) return;
+    const id = state.id;
+    try {
+      const r = await call("GET", gamePath("/difficulty"));
+      if (!state || state.id !== id) return;
+      const parts = [];
+      if (r.difficulty) parts.push(`This deal is ${r.difficulty}`);
+      if (r.clearable === true) parts.push("its first deal can be cleared without a redeal");
+      else if (r.clearable === false) parts.push("its first deal cannot be cleared without a redeal");
+      if (r.value && r.value.chance != null) parts.push(`winning chance ${window.LucieCharts.fmtValue(r.value)}`);
+      if (parts.length) box.textContent = asked + parts.join("; ") + ".";
+    } catch (_) { /* the difficulty is a bonus: the dialog stands without it */ }
+  }
+
+  // -- game review ---------------------------------------------------------------
+
+  let reviewFrom = "game";   // the view to go back to
+  let reviewed = null;       // the review shown
+
+  async function openReview(path, title) {
+    reviewFrom = !$("stats-page").hidden ? "stats" : "game";
+    $("game").hidden = true;
+    $("tools").hidden = true;
+    $("stats-page").hidden = true;
+    $("review-page").hidden = false;
+    $("review-title").textContent = title;
+    $("review-summary").textContent = "Reviewing the game, move by move… (this takes a few seconds)";
+    $("chart-review").replaceChildren();
+    $("review-mistakes").replaceChildren();
+    $("review-move-text").textContent = "";
+    $("review-board").replaceChildren();
+    try {
+      reviewed = await call("GET", path);
+    } catch (e) {
+      $("review-summary").textContent = e.message;
+      return;
+    }
+    const r = reviewed;
+    const pc = (p) => `${Math.round(p * 100)}%`;
+    const fmt = window.LucieCharts.fmtValue;
+    $("review-summary").textContent = `${r.moves.length} moves. Winning chance at the start: ${fmt(r.start_value)}; ` +
+      `chance thrown away: ${pc(r.thrown_away)}; ${r.mistakes} mistake${r.mistakes === 1 ? "" : "s"}` +
+      (r.accuracy != null ? `; accuracy ${Math.round(r.accuracy)}%` : "") + "." +
+      (r.budget_ran_out ? " The time budget ran out: some values are unknown." : "");
+    $("chart-review").replaceChildren(window.LucieCharts.reviewChart(r, pickReviewed));
+    const list = $("review-mistakes");
+    const bad = r.moves.filter((m) => m.label === "mistake" || m.label === "blunder");
+    if (!bad.length) {
+      const li = document.createElement("li");
+      li.textContent = "No mistake.";
+      li.className = "none";
+      list.appendChild(li);
+    }
+    for (const m of bad) {
+      const li = document.createElement("li");
+      li.tabIndex = 0;
+      li.textContent = `Move ${m.index}, ${m.move}: ${m.label} (lost ${pc(m.loss)}); better: ${m.best_move || "?"}`;
+      li.onclick = () => pickReviewed(m.index - 1);
+      li.onkeydown = (e) => { if (e.key === "Enter") pickReviewed(m.index - 1); };
+      list.appendChild(li);
+    }
+    const first = bad.length ? bad[0].index - 1 : 0;
+    if (r.moves.length) pickReviewed(first);
+  }
+
+  // Show move i of the review: the position before it, the move played and the better one.
+  function pickReviewed(i) {
+    const r = reviewed;
+    const m = r && r.moves[i];
+    for (const c of document.querySelectorAll("#chart-review .pt")) {
+      c.classList.toggle("picked", c.dataset.index === String(i));
+    }
+    if (!m) {
+      $("review-move-text").textContent = `After the last move: ${window.LucieCharts.fmtValue(r.final_value)}.`;
+      drawBoard(r.final_board, null, null);
+      return;
+    }
+    const fmt = window.LucieCharts.fmtValue;
+    let t = `Move ${m.index}: ${m.move}${m.label ? ` (${m.label})` : ""}. Winning chance before: ${fmt(m.value_before)}; ` +
+      `after: ${fmt(m.value_after)}.`;
+    if (m.best_move && m.best_move !== m.move) {
+      t += (m.label === "best" || m.label === "good" ? ` The solver's move: ${m.best_move}. ` : ` Better: ${m.best_move}. `) + m.text;
+    }
+    else if (m.best_move) t += ` The best move. ${m.text}`;
+    else t += ` ${m.text}`;
+    $("review-move-text").textContent = t;
+    drawBoard(m.board, m.card, m.best_move !== m.move ? m.best_card : null);
+  }
+
+  function drawBoard(board, played, best) {
+    const box = $("review-board");
+    box.replaceChildren();
+    const slot = (label, cards) => {
+      const div = document.createElement("div");
+      div.className = "rv-slot";
+      const step = cards.length > 1 ? Math.min(16, 56 / (cards.length - 1)) : 0;
+      cards.forEach((code, k) => {
+        const el = makeCard(code);
+        el.style.left = `${Math.round(k * step)}px`;
+        if (code === played) el.classList.add("played");
+        if (code === best) el.classList.add("best");
+        div.appendChild(el);
+      });
+      const name = document.createElement("span");
+      name.className = "rv-label";
+      name.textContent = label;
+      div.appendChild(name);
+      box.appendChild(div);
+    };
+    board.foundations.forEach((top, s) => slot(SUIT_WORDS[SUIT_ORDER[s]].toLowerCase(), top ? [top] : []));
+    board.cells.forEach((code, c) => slot(`cell ${c + 1}`, code ? [code] : []));
+    board.fans.forEach((fan, i) => slot(`fan ${"abcdefghijklmnopqrstuvwxyz"[i]}`, fan));
+  }
+
+  function closeReview() {
+    $("review-page").hidden = true;
+    if (reviewFrom === "stats") { $("stats-page").hidden = false; return; }
+    $("game").hidden = false;
+    $("tools").hidden = false;
+    if (state) layout();
   }
 
   // -- statistics page --------------------------------------------------------
@@ -750,6 +963,7 @@
     if (!features.stats) { setStatus("No statistics store is available.", "info"); return; }
     $("game").hidden = true;
     $("tools").hidden = true;
+    $("review-page").hidden = true;
     $("stats-page").hidden = false;
     if (push && location.pathname !== "/stats") history.pushState({ stats: true }, "", "/stats");
     const sel = $("stats-variant");
@@ -759,6 +973,7 @@
 
   function hideStats(push) {
     $("stats-page").hidden = true;
+    $("review-page").hidden = true;
     $("game").hidden = false;
     $("tools").hidden = false;
     if (push && location.pathname === "/stats") history.pushState({}, "", "/");
@@ -793,13 +1008,43 @@
       for (const g of h.games.slice(0, 25)) {
         const tr = document.createElement("tr");
         const when = g.finished ? g.finished.replace("T", " ").slice(0, 16) : "—";
-        for (const cell of [g.id, g.deal ?? "custom", g.status, g.score, g.moves, fmtTime(g.seconds), when]) {
+        const cells = [g.id, (g.deal ?? "custom") + (g.daily ? " ★" : ""), g.status, g.score, g.moves,
+          fmtTime(g.seconds), when];
+        cells.forEach((cell, k) => {
+          const td = document.createElement("td");
+          td.textContent = String(cell);
+          if (k === 4 || k === 6) td.className = "wide";
+          tr.appendChild(td);
+        });
+        const td = document.createElement("td");
+        if (features.review && g.moves > 0) {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.className = "review";
+          b.textContent = "Review";
+          b.setAttribute("aria-label", `Review game ${g.id}`);
+          b.onclick = () => openReview(`/api/history/${g.id}/review`, `Review of game ${g.id} (deal ${g.deal ?? "custom"})`);
+          td.appendChild(b);
+        }
+        tr.appendChild(td);
+        tr.className = g.status;
+        body.appendChild(tr);
+      }
+      // the player's own result for each deal of the day
+      const daily = $("stats-daily").tBodies[0];
+      daily.replaceChildren();
+      const days = h.games.filter((g) => g.daily);
+      $("stats-daily").hidden = !days.length;
+      $("stats-daily-none").hidden = days.length > 0;
+      for (const g of days) {
+        const tr = document.createElement("tr");
+        for (const cell of [g.daily, g.deal, g.status, g.score, fmtTime(g.seconds)]) {
           const td = document.createElement("td");
           td.textContent = String(cell);
           tr.appendChild(td);
         }
         tr.className = g.status;
-        body.appendChild(tr);
+        daily.appendChild(tr);
       }
     } catch (e) {
       $("stats-numbers").textContent = e.message;
@@ -840,6 +1085,14 @@
     $("b-hint").onclick = hint;
     $("b-auto").onclick = toggleAuto;
     $("b-restart").onclick = restart;
+    $("b-resign").onclick = resign;
+    $("offer-resign").onclick = resign;
+    $("b-review-back").onclick = closeReview;
+    $("new-daily").onclick = () => submitNew(null, true);
+    $("end-review").onclick = () => {
+      $("d-end").close();
+      openReview(gamePath("/review"), `Review of deal ${state.deal ?? "custom"}`);
+    };
     $("b-odds").onclick = odds;
     $("b-stats").onclick = () => showStats(true);
     $("b-rules").onclick = openRules;

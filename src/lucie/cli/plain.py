@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
 from typing import TextIO
 
 from lucie.engine import Game, Move, format_moves
 from lucie.errors import LucieError, MoveError
 from lucie.rules import Rules
-from lucie.store import Store, StoreError
+from lucie.store import Opened, Store, StoreError, open_game
 from lucie.text import render
 
 HELP = """\
@@ -33,67 +32,6 @@ Keys:   u undo   y redo   a autoplay to the foundations   m list legal moves
         resign  give up this game (it counts as lost in the statistics)
         (undo, redo, auto and moves may be typed as words too)
 Every move is saved: quit at any time, `lucie play` resumes the game."""
-
-
-@dataclass(slots=True)
-class Opened:
-    """A game ready to play: its store id, the game, the time already
-    played, and whether it was resumed."""
-
-    game_id: int
-    game: Game
-    seconds: float
-    resumed: bool
-
-
-def open_game(
-    store: Store, player: str, rules: Rules | None = None, deal: int | None = None,
-) -> Opened:
-    """Resume the player's unfinished game, or start (and claim) a new one.
-
-    - no variant and no deal: the latest unfinished game of any variant;
-    - a variant: the latest unfinished game of that variant;
-    - a deal number: an unfinished game of that very deal in the variant
-      given, classic when none is given (``--deal 7`` is classic deal 7,
-      never a game of another variant).
-
-    A game another running program plays (see :meth:`Store.claim`) is left
-    alone, and so is a row whose saved game no longer loads.
-    """
-    if deal is not None and rules is None:
-        rules = Rules()
-    found = _resumable(store, player, rules, deal)
-    if found is not None:
-        gid, game = found
-        try:
-            seconds = float(store.record(gid).seconds)
-        except (TypeError, ValueError):
-            seconds = 0.0
-        return Opened(gid, game, seconds, True)
-    game = Game(rules or Rules(), deal)
-    gid = store.start_game(game, player)
-    store.claim(gid)
-    return Opened(gid, game, 0.0, False)
-
-
-def _resumable(
-    store: Store, player: str, rules: Rules | None, deal: int | None,
-) -> tuple[int, Game] | None:
-    if deal is None:
-        found = store.unfinished(player, rules)
-        if found is not None and store.claim(found[0]):
-            return found
-        return None
-    for record in store.history(player, rules):
-        if record.status != "playing" or record.deal != deal:
-            continue
-        try:
-            game = store.game(record.id)
-        except StoreError:
-            continue
-        if game.rules == rules and store.claim(record.id):
-            return record.id, game
-    return None
 
 
 class LineGame:

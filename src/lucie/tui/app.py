@@ -25,7 +25,7 @@ from textual.screen import Screen
 from lucie.engine import Game, Move, Position
 from lucie.errors import LucieError
 from lucie.rules import VARIANTS, Rules
-from lucie.store import Store, StoreError
+from lucie.store import Store, StoreError, open_game
 from lucie.tui.controller import Board, Reply, Selection, TableController
 from lucie.tui.screens import (
     KEYS_HELP,
@@ -36,7 +36,6 @@ from lucie.tui.screens import (
     VariantScreen,
     rules_help,
 )
-from lucie.tui.session import open_game
 from lucie.tui.table import TableScreen, duration, glyphs
 from lucie.tui.widgets import CellsView, FanView, FoundationsView
 

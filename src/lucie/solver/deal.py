@@ -106,6 +106,7 @@ _home_caps = home_caps
 _merci_reach_caps = merci_reach_caps
 _room_caps = room_caps
 _wanted_first = wanted_first
+# (docstrings elsewhere cite the proofs as lucie.solver.deal._proof_*)
 _PROOFS = (_proof_builds, _proof_deadlock, _proof_foundation, _proof_lone, _proof_merci_caps,
            _proof_merci_reach, _proof_pair_home, _proof_reach, _proof_room)
 

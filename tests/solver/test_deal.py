@@ -35,6 +35,7 @@ from lucie.solver.deal import (
 )
 
 sys.path.insert(0, str(Path(__file__).parent))
+from dead_cards import stuck_caps
 from solver_reference import Found, endgame, pareto, reachable_foundations
 
 #: Every named variant plus the settings no named variant uses.
@@ -257,14 +258,14 @@ KD QD
 
     def test_a_cycle_across_fans(self) -> None:
         from lucie.formats import parse_layout
-        from lucie.solver.deal import _reach_caps, _stuck_caps, _tables
+        from lucie.solver.deal import _reach_caps, _tables
 
         # 9C waits for 10C, under 3H; 3H waits for 4H (or 2H), under 9C
         position = parse_layout(self.CYCLE, Rules())
         t = _tables(position.rules)
         fans = [encode_fan(f) for f in position.fans]
         dead = [13, 13, 13, 13]
-        _stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
+        stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
         assert dead == [13, 13, 13, 13]  # no card is stuck above a lower one
         caps = [13, 13, 13, 13]
         _reach_caps(fans, position.foundations, caps, False)
@@ -282,7 +283,7 @@ KD QD
                                  "classic,empty_fill=king,fan_size=4"]),
            seed=st.integers(0, 10**9), left=st.integers(2, 14))
     def test_they_bound_every_reachable_state(self, spec: str, seed: int, left: int) -> None:
-        from lucie.solver.deal import _reach_caps, _stuck_caps, _tables
+        from lucie.solver.deal import _reach_caps, _tables
 
         rules = Rules.parse(spec)
         position, ref = plain_endgame(rules, seed, left)
@@ -293,7 +294,7 @@ KD QD
         for found in ref:
             assert all(found[s] <= caps[s] for s in range(4)), (found, caps, str(position))
         dead = [13, 13, 13, 13]
-        _stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
+        stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
         assert all(caps[s] <= dead[s] for s in range(4))
 
 
@@ -381,13 +382,13 @@ QH QD TD
 
     def test_room_that_never_opens(self) -> None:
         from lucie.formats import parse_layout
-        from lucie.solver.deal import _room_caps, _stuck_caps, _tables
+        from lucie.solver.deal import _room_caps, _tables
 
         position = parse_layout(self.BLOCKED, Rules.parse("shamrocks"))
         t = _tables(position.rules)
         fans = [encode_fan(f) for f in position.fans]
         dead = [13, 13, 13, 13]
-        _stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
+        stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
         assert dead == [13, 13, 13, 13]  # every card has somewhere to go
         caps = [13, 13, 13, 13]
         _room_caps(fans, position.foundations, caps, t.onto, t.under, 3)
@@ -406,7 +407,7 @@ QH QD TD
                                  "flower,fan_size=2,max_fan=2", "alternate,max_fan=5"]),
            seed=st.integers(0, 10**9), left=st.integers(2, 14))
     def test_they_bound_every_reachable_state(self, spec: str, seed: int, left: int) -> None:
-        from lucie.solver.deal import _room_caps, _stuck_caps, _tables
+        from lucie.solver.deal import _room_caps, _tables
 
         rules = Rules.parse(spec)
         t = _tables(rules)
@@ -419,7 +420,7 @@ QH QD TD
             assert all(found[s] <= caps[s] for s in range(4)), (found, caps, str(position))
         # they contain the dead cards, which the search no longer works out
         dead = [13, 13, 13, 13]
-        _stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
+        stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
         assert all(caps[s] <= dead[s] for s in range(4))
 
     @pytest.mark.parametrize("deal", [4, 10, 53, 97])

@@ -1,5 +1,7 @@
 """The optional mypyc build of the one-deal search gives the pure build's answers.
 
+The build covers every module of the search (``_native.MODULES``).
+
 The test copies the package to a temporary directory, compiles it there
 (as ``make compiled`` does in the work tree), and asks a subprocess that
 imports the copy for verdicts, frontiers and node counts on positions of
@@ -37,7 +39,10 @@ from lucie.engine import Position
 from lucie.rules import Rules
 from lucie.solver._native import is_compiled
 from lucie.solver.deal import search_deal
-out = {"compiled": is_compiled(), "results": []}
+from lucie.solver._native import MODULES
+files = {m: getattr(sys.modules.get("lucie.solver." + m), "__file__", "") for m in MODULES}
+out = {"compiled": is_compiled(), "results": [],
+       "sources": sorted(m for m, f in files.items() if f.endswith(".py"))}
 for spec, deal in json.loads(sys.argv[1]):
     r = search_deal(Position.deal(Rules.parse(spec), deal), max_nodes=20000)
     out["results"].append([r.status, r.nodes, [[list(f), [list(m) for m in line]]
@@ -65,15 +70,19 @@ def test_compiled_build_matches_the_pure_search(tmp_path: Path) -> None:
     _native.build(copy / "solver")
     compiled = _run(tmp_path)
     assert compiled["compiled"] is True
+    assert compiled["sources"] == []  # every module of the search is compiled
     pure = []
     for spec, deal in CASES:
         r = search_deal(Position.deal(Rules.parse(spec), deal), max_nodes=20000)
         pure.append([r.status, r.nodes, [[list(f), [list(m) for m in line]]
                                          for f, line in r.lines]])
     assert compiled["results"] == pure
-    # an edited source is not shadowed by the old build
-    source = copy / "solver" / "deal.py"
+    # an edited source is not shadowed by the old build: then every module
+    # of the search is its source (a compiled module would call the others
+    # compiled)
+    source = copy / "solver" / "search.py"
     source.write_text(source.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     stale = _run(tmp_path)
     assert stale["compiled"] is False
+    assert stale["sources"] == sorted(_native.MODULES)
     assert stale["results"] == pure

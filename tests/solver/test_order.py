@@ -19,10 +19,11 @@ from lucie.engine import Position
 from lucie.formats import parse_layout
 from lucie.rules import Rules
 from lucie.solver import solve_deal
-from lucie.solver.deal import _merci_caps, _stuck_caps, _tables, encode_fan
+from lucie.solver.deal import _tables, encode_fan
 from lucie.solver.order import merci_order_caps, order_caps
 
 sys.path.insert(0, str(Path(__file__).parent))
+from dead_cards import merci_caps, stuck_caps
 from solver_reference import endgame, pareto, reachable_foundations
 
 #: Builds whose searches use the order caps, and a few more settings they allow.
@@ -49,9 +50,9 @@ def dead_caps_of(position: Position, merci: bool = False) -> list[int]:
     fans = [encode_fan([int(c) for c in f]) for f in position.fans]
     caps = [13, 13, 13, 13]
     if merci:
-        _merci_caps(fans, position.foundations, caps, t.onto, t.fill_ok)
+        merci_caps(fans, position.foundations, caps, t.onto, t.fill_ok)
     else:
-        _stuck_caps(fans, position.foundations, caps, t.onto, t.fill_ok)
+        stuck_caps(fans, position.foundations, caps, t.onto, t.fill_ok)
     return caps
 
 

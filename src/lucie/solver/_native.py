@@ -1,20 +1,23 @@
 """The optional compiled build of the one-deal search (``make compiled``).
 
-``lucie/solver/deal.py`` is plain Python and is always the reference.  It
-is also valid mypyc input: :func:`main` ``build`` compiles
-it with mypyc (which comes with mypy, plus a C compiler; ``make compiled``
-runs it, ``make pure`` removes the build) and leaves the
-extension next to the source, with a stamp file recording the SHA-256 of the
-source it was built from.  At import, :func:`load` uses the extension only
-when that stamp matches the source (an edited ``deal.py`` is never shadowed
-by an old build) and ``LUCIE_PURE`` is not set; otherwise the source is
-loaded.  Every test passes either way; CI runs them on the pure build and
-checks the compiled one against it.
+The search's modules (:data:`MODULES`: ``lucie/solver/deal.py`` and the
+parts it was split into) are plain Python and always the reference.  They
+are also valid mypyc input: :func:`main` ``build`` compiles them together
+with mypyc (which comes with mypy, plus a C compiler and setuptools;
+``make compiled`` runs it, ``make pure`` removes the build) and leaves the
+extensions next to the sources (one per module, and the group's shared
+library ``native__mypyc``), with a stamp file recording the SHA-256 of each
+source they were built from.  At import, :func:`load` uses the extensions
+only when the stamp matches every source (an edited module is never
+shadowed by an old build) and ``LUCIE_PURE`` is not set; otherwise every
+one of these modules is loaded from its source.  Every test passes either
+way; CI runs them on the pure build and checks the compiled one against it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
@@ -23,60 +26,90 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Final
 
 HERE: Final = Path(__file__).resolve().parent
+#: The compiled modules of ``lucie.solver``, by file stem.
+MODULES: Final = (
+    "caps_merci", "caps_reach", "caps_room", "children", "deal", "encoding", "forced",
+    "frontier", "lines", "move_order", "order", "proofs", "restarts", "results", "search",
+    "tables",
+)
 SOURCE: Final = HERE / "deal.py"
 STAMP: Final = HERE / "_compiled.json"
+PACKAGE: Final = "lucie.solver"
 MODULE: Final = "lucie.solver.deal"
+#: The group's shared library (mypyc's ``group_name`` + ``__mypyc``).
+GROUP: Final = "native"
 #: ``LUCIE_PURE=1`` ignores any compiled build.
 ENV_VAR: Final = "LUCIE_PURE"
 
 
+def source_hashes(package: Path = HERE) -> dict[str, str]:
+    """The SHA-256 of each compiled module's source, by file name."""
+    return {f"{m}.py": hashlib.sha256((package / f"{m}.py").read_bytes()).hexdigest()
+            for m in MODULES}
+
+
 def source_hash(package: Path = HERE) -> str:
-    return hashlib.sha256((package / SOURCE.name).read_bytes()).hexdigest()
+    """One digest of every compiled module's source."""
+    return hashlib.sha256(json.dumps(source_hashes(package), sort_keys=True).encode()).hexdigest()
+
+
+def _is_build_file(name: str) -> bool:
+    stem = name.split(".", 1)[0]
+    return stem in MODULES or stem.endswith("__mypyc")
 
 
 def extensions(package: Path = HERE) -> list[Path]:
-    """The compiled files of a build (the module and mypyc's runtime)."""
+    """The compiled files of a build (the modules and mypyc's shared library),
+    and those of older builds."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     return sorted(p for p in package.iterdir()
-                  if p.name.startswith("deal") and p.name.endswith(suffixes))
+                  if _is_build_file(p.name) and p.name.endswith(suffixes))
 
 
 def usable() -> bool:
     """Whether a compiled build is present, current and wanted."""
     if os.environ.get(ENV_VAR, "").strip() not in {"", "0"}:
         return False
-    if not extensions() or not STAMP.is_file():
+    present = {p.name.split(".", 1)[0] for p in extensions()}
+    if not present >= {*MODULES, f"{GROUP}__mypyc"} or not STAMP.is_file():
         return False
     try:
         stamp = json.loads(STAMP.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return isinstance(stamp, dict) and stamp.get("sha256") == source_hash()
+    return isinstance(stamp, dict) and stamp.get("sources") == source_hashes()
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Finds the compiled modules' sources, so that an extension lying
+    beside a source it was not built from is never imported."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        package, _, name = fullname.rpartition(".")
+        if package != PACKAGE or name not in MODULES:
+            return None
+        return importlib.util.spec_from_file_location(fullname, HERE / f"{name}.py")
 
 
 def load() -> ModuleType:
-    """Import :mod:`lucie.solver.deal`: compiled when :func:`usable`, else
-    from its source even if an extension lies beside it."""
+    """Import :mod:`lucie.solver.deal` (and so every compiled module):
+    compiled when :func:`usable`, else from the sources even if extensions
+    lie beside them."""
     existing = sys.modules.get(MODULE)
     if existing is not None:
         return existing
-    if usable() or not extensions():
-        return importlib.import_module(MODULE)
-    spec = importlib.util.spec_from_file_location(MODULE, SOURCE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[MODULE] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[MODULE]
-        raise
-    return module
+    stale = not usable() and extensions()
+    if stale and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFinder())
+    return importlib.import_module(MODULE)
 
 
 def is_compiled() -> bool:
@@ -85,9 +118,19 @@ def is_compiled() -> bool:
     return not (getattr(module, "__file__", "") or "").endswith(".py")
 
 
+SETUP: Final = """\
+from setuptools import setup
+from mypyc.build import mypycify
+
+setup(name="lucie-solver-native", ext_modules=mypycify(
+    ["--ignore-missing-imports", *{paths!r}], opt_level="3", group_name={group!r}))
+"""
+
+
 def build(package: Path = HERE) -> Path:
-    """Compile ``deal.py`` of ``package`` (this package by default) with
-    mypyc, next to it; returns the extension's path."""
+    """Compile the :data:`MODULES` of ``package`` (this package by default)
+    with mypyc, as one group, next to them; returns the path of
+    ``deal``'s extension."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     with tempfile.TemporaryDirectory(prefix="lucie-mypyc-") as tmp:
         work = Path(tmp)
@@ -95,16 +138,22 @@ def build(package: Path = HERE) -> Path:
         inner.mkdir(parents=True)
         (work / "lucie" / "__init__.py").write_text("", encoding="utf-8")
         (inner / "__init__.py").write_text("", encoding="utf-8")
-        shutil.copy2(package / SOURCE.name, inner / SOURCE.name)
+        for m in MODULES:
+            shutil.copy2(package / f"{m}.py", inner / f"{m}.py")
+        paths = [f"lucie/solver/{m}.py" for m in MODULES]
+        (work / "setup.py").write_text(
+            SETUP.format(paths=paths, group=f"{PACKAGE}.{GROUP}"), encoding="utf-8")
         env = {**os.environ, "MYPYPATH": str(package.parent.parent)}
         done = subprocess.run(
-            [sys.executable, "-m", "mypyc", "--ignore-missing-imports", "lucie/solver/deal.py"],
+            [sys.executable, "setup.py", "build_ext", "--inplace"],
             cwd=work, env=env, capture_output=True, text=True, check=False,
         )
         if done.returncode != 0:
             raise RuntimeError(f"mypyc failed:\n{done.stdout}\n{done.stderr}")
-        built = [p for p in [*inner.iterdir(), *work.iterdir()]
-                 if p.name.endswith(suffixes)]
+        built = [p for p in inner.iterdir() if p.name.endswith(suffixes)]
+        for path in extensions(package):  # an older build's files
+            if path.name not in {p.name for p in built}:
+                path.unlink()
         for path in built:
             # a new file renamed over the old: processes still running the
             # old build keep their copy (never rewrite a loaded library)
@@ -112,12 +161,13 @@ def build(package: Path = HERE) -> Path:
             shutil.copy2(path, part)
             os.replace(part, package / path.name)
     (package / STAMP.name).write_text(
-        json.dumps({"sha256": source_hash(package)}) + "\n", encoding="utf-8")
-    return extensions(package)[0]
+        json.dumps({"sources": source_hashes(package)}, indent=1, sort_keys=True) + "\n",
+        encoding="utf-8")
+    return next(p for p in extensions(package) if p.name.startswith("deal."))
 
 
 def remove(package: Path = HERE) -> None:
-    """Delete a compiled build (the source stays)."""
+    """Delete a compiled build (the sources stay)."""
     for path in extensions(package):
         path.unlink()
     (package / STAMP.name).unlink(missing_ok=True)
@@ -127,11 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args == ["build"]:
         try:
-            path = build()
+            build()
         except (RuntimeError, OSError) as exc:
             print(f"lucie: the compiled build failed: {exc}", file=sys.stderr)
             return 1
-        print(f"compiled {SOURCE.name} -> {path.name}")
+        print(f"compiled {len(MODULES)} modules of lucie.solver ({', '.join(MODULES)})")
         return 0
     if args == ["remove"]:
         remove()

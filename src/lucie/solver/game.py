@@ -44,7 +44,8 @@ from lucie.engine import REDEAL, Game, Move, Position
 from lucie.errors import LucieError
 from lucie.rules import Rules
 from lucie.solver.budget import BudgetExhaustedError
-from lucie.solver.deal import _Search, engine_move, solve_deal, to_engine_moves
+from lucie.solver.deal import engine_move, solve_deal, to_engine_moves
+from lucie.solver.search import Search
 
 GameStatus = Literal["won", "lost", "unknown"]
 
@@ -136,7 +137,7 @@ class _GameSearch:
                 self._left()
             return list(res.moves) if res.status == "solved" else None
         # the reduced one-deal graph: a win now, else candidate redeal points
-        search = _Search(position, True, sub_nodes, sub_secs, time.perf_counter())
+        search = Search(position, True, sub_nodes, sub_secs, time.perf_counter())
         try:
             status = search.run_or_raise()
         except BudgetExhaustedError:
@@ -181,7 +182,7 @@ class _GameSearch:
 
 
 def _visited_positions(
-    search: _Search, check: Callable[[], None]
+    search: Search, check: Callable[[], None]
 ) -> Iterator[tuple[Position, list[Move]]]:
     """Every position the one-deal search expanded, with its engine line
     (``check`` is called every 64 positions, to stop on the budget)."""

@@ -351,7 +351,7 @@ def _safe_reason(position: Position, move: Move) -> str | None:
 
     Proved only under suit builds going down, with no cells, no ``max_fan``,
     no take-back and no merci to come (the settings of the solver's rule
-    ``lucie.solver.deal._proof_builds``, which has the proof).  The build
+    ``lucie.solver.proofs._proof_builds``, which has the proof).  The build
     lays ``X`` on ``X+1``; there ``X`` can only go home or onto ``X+1``, and
     nothing else can ever go on ``X+1``.  Covering ``X+1`` loses nothing when
     ``X+1`` could never usefully leave its fan anyway:

@@ -288,6 +288,15 @@ def _chunks(deals: Sequence[int], size: int) -> Iterator[list[int]]:
         yield list(deals[i:i + size])
 
 
+def _progress_bar(games: int, desc: str) -> Any:
+    """A tqdm bar on stderr (None without tqdm)."""
+    try:
+        from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:  # pragma: no cover - tqdm is in the study extra
+        return None
+    return tqdm(total=games, unit="game", desc=desc, file=sys.stderr)
+
+
 def run_study(
     rules: Rules,
     games: int,
@@ -332,14 +341,7 @@ def run_study(
     spec = rules.spec()
     args = (policy, path, target, hint_seconds, solve_seconds, sample_seconds)
     show = sys.stderr.isatty() if progress is None else progress
-    bar: Any = None
-    if show:
-        try:
-            from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
-
-            bar = tqdm(total=games, unit="game", desc=f"{spec} ({policy})", file=sys.stderr)
-        except ImportError:  # pragma: no cover - tqdm is in the study extra
-            bar = None
+    bar = _progress_bar(games, f"{spec} ({policy})") if show else None
     records: list[GameRecord] = []
 
     def done(batch: list[GameRecord]) -> None:

@@ -237,7 +237,10 @@ def _shortened(stop: Stop, deadline: float) -> Stop:
     """``stop`` with a line of shortcuts to it, where the search's lines
     wander (:func:`~lucie.solver.shorten.wanders`), as far as the hint's
     time allows: the hints then follow a line of useful moves."""
-    if len(stop.line) < 2 or not wanders(stop.start.rules):
+    rules = stop.start.rules
+    # with free cells even a suit-down line parks cards for nothing
+    # (reserve deal 4: g>4, 4>k where g>k was legal)
+    if len(stop.line) < 2 or not (wanders(rules) or rules.cells):
         return stop
     moves = shorten_line(stop.start, stop.moves, deadline=deadline)
     return Stop(stop.start, stop.foundations, stop.line, moves)

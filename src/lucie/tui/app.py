@@ -26,7 +26,7 @@ from lucie.engine import Game, Move, Position
 from lucie.errors import LucieError
 from lucie.rules import VARIANTS, Rules
 from lucie.store import Store, StoreError
-from lucie.tui.controller import Board, Reply, Selection, TableController
+from lucie.tui.controller import Board, Reply, Selection, TableController, count
 from lucie.tui.screens import (
     KEYS_HELP,
     ConfirmScreen,
@@ -90,6 +90,8 @@ class LucieApp(App[int]):
         self.resumed = opened.resumed
         self._base_seconds = opened.seconds
         self._t0 = time.monotonic()
+        #: the time played, frozen at the end of the game (None: running)
+        self._stopped: float | None = None
         self.finished_recorded = False
         self._end_shown = False
 
@@ -190,7 +192,20 @@ class LucieApp(App[int]):
                             self.action_new_game)
         yield SystemCommand("Variant", "Choose the variant (starts a new game)",
                             self.action_variant)
+        yield SystemCommand("Undo", "Take back the last move (u)", self.action_undo)
+        yield SystemCommand("Redo", "Play the undone move again (y)", self.action_redo)
+        rules = self.game.rules
+        if rules.redeals:
+            yield SystemCommand("Redeal", "Gather, shuffle and deal again (s)",
+                                self.action_redeal)
+        if rules.merci:
+            yield SystemCommand("Merci", "Lift a buried card onto a fan, once (w)",
+                                self.action_merci)
+        yield SystemCommand("Send safe cards home", "Every card that can safely go home (x)",
+                            self.action_autoplay)
         yield SystemCommand("Restart", "Back to the start of this deal", self.action_restart)
+        yield SystemCommand("Resign", "Give up this game (it counts as lost; F8)",
+                            self.action_resign)
         yield SystemCommand("Hint", "What to play next", self.action_hint)
         yield SystemCommand("Autoplay on/off", "Send safe cards home after each move",
                             self.action_toggle_autoplay)
@@ -200,7 +215,21 @@ class LucieApp(App[int]):
     # -- time ------------------------------------------------------------------
 
     def seconds(self) -> float:
+        """Time played on this game; it stops at the end of the game."""
+        if self._stopped is not None:
+            return self._stopped
         return self._base_seconds + time.monotonic() - self._t0
+
+    def _stop_clock(self) -> None:
+        if self._stopped is None:
+            self._stopped = self.seconds()
+
+    def _run_clock(self) -> None:
+        """The game is in play again (taken back after its end)."""
+        if self._stopped is not None:
+            self._base_seconds = self._stopped
+            self._t0 = time.monotonic()
+            self._stopped = None
 
     def _tick(self) -> None:
         if not self.game.outcome.finished:
@@ -228,12 +257,30 @@ class LucieApp(App[int]):
         if reply.text is not None:
             self.say(reply.text, reply.kind)
         if reply.changed:
+            if not self.game.outcome.finished:
+                self._run_clock()
             if self.finished_recorded and not self.game.outcome.finished:
                 self._reopen()
             self.save()
         self.refresh_board()
-        if reply.step is not None:
+        if reply.step is not None or reply.resigned:
             self.check_end()
+        if reply.changed and not self.game.outcome.finished and self.controller.hopeless():
+            self.say("No useful move is left (only taking cards back from home): "
+                     "F8 resigns.", "hint")
+        self.bindings_changed()
+        return True
+
+    def bindings_changed(self) -> None:
+        """The footer follows the variant (no "Redeal" where there is none)."""
+        with contextlib.suppress(Exception):
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "redeal" and not self.game.rules.redeals:
+            return False
+        if action == "merci" and not self.game.rules.merci:
+            return False
         return True
 
     def table_key(self, key: str, character: str | None) -> bool:
@@ -292,11 +339,27 @@ class LucieApp(App[int]):
             return
         move = getattr(result, "move", None)
         text = str(getattr(result, "text", "") or "")
+        lost = (getattr(result, "clears", None) is False and position.redeals_left == 0
+                and not position.merci_available)
+        if lost:
+            text = (text.rstrip(".") + ".  This deal can no longer be won: F8 resigns.")
         self.call_from_thread(
             lambda: self.respond(self.controller.show_hint(
                 position, move if isinstance(move, Move) else None, text,
             )),
         )
+
+    def action_resign(self) -> None:
+        if self.game.outcome.finished:
+            self.say("The game is over already.", "error")
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.respond(self.controller.resign())
+
+        self.push_screen(ConfirmScreen("Resign this game? It counts as lost "
+                                       "(u takes it back).", yes="Resign"), done)
 
     def action_restart(self) -> None:
         if not self.game.moves:
@@ -337,14 +400,14 @@ class LucieApp(App[int]):
             text.append("No finished game yet in this variant.")
         else:
             text += [
-                f"- games {s.games}, won {s.wins} ({100 * s.win_rate:.1f}%)",
+                f"- {count(s.games, 'game')}, {s.wins} won ({100 * s.win_rate:.1f}%)",
                 f"- average score {s.average_score:.1f}/52, best {s.best_score}",
                 f"- current streak {s.current_streak}, best streak {s.best_streak}",
                 f"- time played {duration(s.total_seconds)}",
             ]
             for series in s.series:
                 text.append(
-                    f"- series {series.number}: {series.games} games, {series.wins} won, "
+                    f"- series {series.number}: {count(series.games, 'game')}, {series.wins} won, "
                     f"average {series.average_score:.1f}"
                 )
         self.push_screen(TextScreen("\n".join(text)))
@@ -372,6 +435,7 @@ class LucieApp(App[int]):
         outcome = game.outcome
         if not outcome.finished or self._end_shown:
             return
+        self._stop_clock()
         seconds = self.seconds()
         try:
             self.store.finish_game(self.game_id, game, seconds)
@@ -381,16 +445,17 @@ class LucieApp(App[int]):
         stats = self.store.stats(self.player, game.rules)
         summary = (
             f"{game.rules.name()}, deal {game.deal}\n"
-            f"Score {outcome.score}/52 in {len(game.moves)} moves, {duration(seconds)}."
+            f"Score {outcome.score}/52 in {count(len(game.moves), 'move')}, {duration(seconds)}."
         )
         stats_text = (
-            f"{self.player}: {stats.games} game{'s' if stats.games != 1 else ''}, "
+            f"{self.player}: {count(stats.games, 'game')}, "
             f"{stats.wins} won "
             f"({100 * stats.win_rate:.0f}%), average score {stats.average_score:.1f}\n"
             f"streak {stats.current_streak}, best streak {stats.best_streak}"
         )
         self._end_shown = True
-        self.push_screen(EndScreen(outcome.status == "won", summary, stats_text),
+        title = {"won": "You won!", "resigned": "Resigned"}.get(outcome.status, "No move left")
+        self.push_screen(EndScreen(outcome.status == "won", summary, stats_text, title),
                          self._after_end)
 
     def _after_end(self, choice: str | None) -> None:
@@ -440,8 +505,10 @@ class LucieApp(App[int]):
             self.say(f"Could not save: {exc}", "error")
         self._base_seconds = 0.0
         self._t0 = time.monotonic()
+        self._stopped = None
         self.finished_recorded = False
         self.game = game
+        self.bindings_changed()
         self.say(f"New game: {rules.name()}, deal {game.deal}.", "info")
 
     def _release(self) -> None:

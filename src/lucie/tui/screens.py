@@ -28,13 +28,18 @@ KEYS_HELP = """\
 - **s**: redeal: gather, shuffle and deal again (asks first while moves remain)
 - **w**: the merci: pick a buried card (its fan letter, then its number), then
   the fan it goes on
-- **x**: send every safe card home now (**u** takes them all back);
+- **x**: send every safe card home now (**u** takes them all back); where
+  no card is strictly safe (builds going up, as in Shamrocks), **x** sends
+  the aces that can go home;
   **F6** or **Ctrl+A**: autoplay after each move, on or off
 - **t**: a hint: what to play next and why (highlighted in blue)
 - **v** or **F3**: choose the variant (a new game starts)
 - **F2** or **Ctrl+N**: new game, a random deal or a deal number
 - **F4** or **Ctrl+R**: restart this deal (redo brings the moves back)
-- **F5**: your statistics; **?** or **F1**: this screen
+- **F8**: resign a game that can no longer be won (it counts as lost; **u**
+  takes it back)
+- **F5**: your statistics, with your deals of the day; **F7**: your recent
+  games, to review one; **?** or **F1**: this screen
 - **Ctrl+P**: every command, searchable; **Ctrl+Q**: quit (the game is saved
   and resumes next time)
 
@@ -265,15 +270,16 @@ class EndScreen(ModalScreen[str]):
         Binding("escape", "choose('close')", "Look at the table"),
     ]
 
-    def __init__(self, won: bool, summary: str, stats: str) -> None:
+    def __init__(self, won: bool, summary: str, stats: str, title: str | None = None) -> None:
         super().__init__()
         self.won = won
+        self.title_text = title or ("You won!" if won else "No move left")
         self.summary = summary
         self.stats = stats
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog end " + ("won" if self.won else "lost")):
-            yield Static("You won!" if self.won else "No move left", classes="title")
+            yield Static(self.title_text, classes="title")
             yield Static(self.summary, id="summary")
             yield Static(self.stats, id="stats")
             with Horizontal(classes="buttons"):

@@ -70,6 +70,7 @@ class TableScreen(Screen[None]):
         Binding("f2,ctrl+n", "app.new_game", "New", show=False),
         Binding("f4,ctrl+r", "app.restart", "Restart", show=False),
         Binding("f5", "app.stats", "Stats", show=False),
+        Binding("f8", "app.resign", "Resign", show=False),
         Binding("question_mark,f1", "app.help", "Keys"),
     ]
 

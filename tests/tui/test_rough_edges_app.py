@@ -96,3 +96,79 @@ async def test_statistics_say_one_game_not_one_games(store: Store) -> None:
         await pilot.pause()
         text = app.screen.markdown  # type: ignore[attr-defined]
         assert "series 1: 1 game," in text and "1 games" not in text
+
+
+def _fans_on_screen(app: LucieApp) -> list[str]:
+    """The text of the fans as the screen shows them (the screenshot's
+    text from fan a's label to the status line)."""
+    import re
+
+    words = re.findall(r">([^<]+)</text>", app.export_screenshot())
+    start = words.index("a&#160;")
+    return words[start:start + 60]
+
+
+async def test_a_new_game_shows_its_own_table_at_once(store: Store, tmp_path: object) -> None:
+    """After the new-game dialog, the fans on screen are the new deal's,
+    before any clock tick (the old table showed under the new header)."""
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f", "i", "f2")
+        await pilot.pause()
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)  # leaving a game in progress
+        await pilot.press("y")
+        await pilot.pause()
+        shown = _fans_on_screen(app)
+    fresh = LucieApp(Store(":memory:"), "lee", Rules(), 2, clock=False)
+    async with fresh.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert _fans_on_screen(fresh) == shown
+
+
+async def test_a_terminal_too_small_says_so_instead_of_cutting_fans(store: Store) -> None:
+    from textual.widgets import Static
+
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(60, 14)) as pilot:
+        await pilot.pause()
+        table = app.table
+        assert table is not None
+        small = table.query_one("#small", Static)
+        assert small.display and not table.query_one("#fans").display
+        assert "needs at least 76x15" in str(small.render())
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not small.display and table.query_one("#fans").display
+
+
+@pytest.mark.parametrize(("size", "tall"), [((120, 40), True), ((119, 40), False),
+                                            ((120, 39), False), ((160, 50), True)])
+async def test_cards_are_three_lines_tall_from_120x40(
+    store: Store, size: tuple[int, int], tall: bool,
+) -> None:
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        table = app.table
+        assert table is not None
+        assert {v.tall for v in table.fan_views} == {tall}
+        if tall:  # and every fan is whole on the screen
+            fans = table.query_one("#fans")
+            assert fans.virtual_size.height <= fans.content_size.height
+
+
+def test_red_cards_stay_red_on_256_and_16_colour_terminals() -> None:
+    from rich.color import ColorSystem
+
+    from lucie.cards import Card
+    from lucie.tui.widgets import MARKS, card_style
+
+    for mark in [None, *MARKS]:
+        style = card_style(Card.parse("QH"), mark)
+        assert style.color is not None
+        for system in (ColorSystem.EIGHT_BIT, ColorSystem.STANDARD):
+            r, g, b = style.color.downgrade(system).get_truecolor()
+            assert r >= 100 and g <= r // 3 and b <= r // 3, (mark, system, (r, g, b))

@@ -277,11 +277,9 @@ class LucieApp(App[int]):
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "redeal" and not self.game.rules.redeals:
-            return False
-        if action == "merci" and not self.game.rules.merci:
-            return False
-        return True
+        rules = self.game.rules
+        return not ((action == "redeal" and not rules.redeals)
+                    or (action == "merci" and not rules.merci))
 
     def table_key(self, key: str, character: str | None) -> bool:
         return self.respond(self.controller.key(key, character))

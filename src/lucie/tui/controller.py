@@ -118,7 +118,10 @@ def count(n: int, word: str, plural: str | None = None) -> str:
 
 def is_ace_home(position: Position, move: Move) -> bool:
     """Whether ``move`` sends an ace to its foundation."""
-    return move.dst_kind == "foundation" and position.moving_card(move).rank == 1
+    if move.dst_kind != "foundation":
+        return False
+    card = position.moving_card(move)
+    return card is not None and card.rank == 1
 
 
 class TableController:

@@ -31,6 +31,7 @@ from lucie.tui.screens import (
     KEYS_HELP,
     ConfirmScreen,
     EndScreen,
+    NewGame,
     NewGameScreen,
     TextScreen,
     VariantScreen,
@@ -48,6 +49,45 @@ class Notice(NamedTuple):
 
     text: str
     kind: str = ""
+
+
+def difficulty_text(rated: object) -> str:
+    """A deal's difficulty in words, for the end of the game."""
+    difficulty = getattr(rated, "difficulty", None)
+    clearable = getattr(rated, "clearable", None)
+    value = getattr(rated, "value", None)
+    if difficulty is None and clearable is None:
+        return "This deal's difficulty could not be settled in time."
+    words = f"This deal is {difficulty}" if difficulty else "This deal"
+    if clearable:
+        words += ("," if difficulty else "") + " clearable without a redeal"
+    elif clearable is False:
+        words += ("," if difficulty else "") + " not clearable without a redeal"
+    if value is not None and getattr(value, "chance", None) is not None:
+        words += f" (winning chance {value})"
+    return words + "."
+
+
+def daily_results(store: Store, player: str, rules: Rules) -> list[str]:
+    """The player's finished games of the deals of the day of ``rules``,
+    newest first, as Markdown list lines: a game counts when its deal is
+    the deal of the day of the date (UTC) it was started."""
+    import datetime
+
+    from lucie.daily import daily_deal
+
+    lines: list[str] = []
+    for record in store.history(player, rules, finished_only=True):
+        try:
+            day = datetime.date.fromisoformat(record.started[:10])
+        except ValueError:
+            continue
+        if record.deal is not None and record.deal == daily_deal(rules, day):
+            result = "won" if record.status == "won" else record.status
+            lines.append(f"- {day.isoformat()}: deal {record.deal}, {result}, score "
+                         f"{record.score}/52 in {count(record.moves, 'move')}, "
+                         f"{duration(record.seconds)}")
+    return lines
 
 
 class LucieApp(App[int]):
@@ -372,12 +412,45 @@ class LucieApp(App[int]):
                                        yes="Restart"), done)
 
     def action_new_game(self) -> None:
-        def chosen(deal: int | None) -> None:
-            if deal is None:
+        def chosen(choice: NewGame | None) -> None:
+            if choice is None:
                 return
-            self._leave(lambda: self.start_new(self.game.rules, deal or None))
+            self._leave(lambda: self.start_chosen(self.game.rules, choice))
 
         self.push_screen(NewGameScreen(self.game.rules.name()), chosen)
+
+    def start_chosen(self, rules: Rules, choice: NewGame) -> None:
+        """Start what the new-game dialog chose; a deal of a difficulty is
+        searched in a worker thread (the table stays usable meanwhile)."""
+        if choice.daily:
+            from lucie.daily import daily_deal, today
+
+            self.start_new(rules, daily_deal(rules))
+            self.say(f"The deal of the day ({today().isoformat()}, UTC): deal "
+                     f"{self.game.deal} of {rules.name()}, the same for everyone.", "info")
+        elif choice.difficulty is not None:
+            self.say(f"Looking for a {choice.difficulty} deal of {rules.name()}… "
+                     "(up to 30 s)", "info")
+            self._pick_worker(rules, choice.difficulty)
+        else:
+            self.start_new(rules, choice.deal)
+
+    @work(thread=True, exclusive=True, group="pick")
+    def _pick_worker(self, rules: Rules, difficulty: str) -> None:
+        from lucie.solver.difficulty import pick_deal
+
+        try:
+            pick = pick_deal(rules, difficulty)  # type: ignore[arg-type]
+        except LucieError as exc:
+            self.call_from_thread(self.say, f"No deal found: {exc}", "error")
+            return
+
+        def start() -> None:
+            self.start_new(rules, pick.deal)
+            self.say(f"New game: a {difficulty} deal of {rules.name()}, deal {pick.deal}.",
+                     "info")
+
+        self.call_from_thread(start)
 
     def action_variant(self) -> None:
         def chosen(name: str | None) -> None:
@@ -408,6 +481,9 @@ class LucieApp(App[int]):
                     f"- series {series.number}: {count(series.games, 'game')}, {series.wins} won, "
                     f"average {series.average_score:.1f}"
                 )
+        text += ["", "## Deals of the day", ""]
+        daily = daily_results(self.store, self.player, rules)
+        text += daily or ["None played yet: F2, then \"Deal of the day\"."]
         self.push_screen(TextScreen("\n".join(text)))
 
     # -- the store and the end of a game ---------------------------------------
@@ -455,6 +531,24 @@ class LucieApp(App[int]):
         title = {"won": "You won!", "resigned": "Resigned"}.get(outcome.status, "No move left")
         self.push_screen(EndScreen(outcome.status == "won", summary, stats_text, title),
                          self._after_end)
+        if game.deal is not None:
+            self._difficulty_worker(game.rules, game.deal)
+
+    @work(thread=True, exclusive=True, group="difficulty")
+    def _difficulty_worker(self, rules: Rules, deal: int) -> None:
+        """The deal's difficulty, told once the game is over (never before)."""
+        try:
+            from lucie.solver.difficulty import deal_difficulty
+
+            rated = deal_difficulty(rules, deal, max_seconds=10.0)
+        except (ImportError, LucieError):
+            return
+        self.call_from_thread(self._show_difficulty, difficulty_text(rated))
+
+    def _show_difficulty(self, text: str) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, EndScreen):
+                screen.show_difficulty(text)
 
     def _after_end(self, choice: str | None) -> None:
         self._end_shown = False

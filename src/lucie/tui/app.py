@@ -27,6 +27,7 @@ from lucie.errors import LucieError
 from lucie.rules import VARIANTS, Rules
 from lucie.store import Store, StoreError
 from lucie.tui.controller import Board, Reply, Selection, TableController, count
+from lucie.tui.review import HistoryScreen, ReviewScreen
 from lucie.tui.screens import (
     KEYS_HELP,
     ConfirmScreen,
@@ -250,6 +251,10 @@ class LucieApp(App[int]):
         yield SystemCommand("Autoplay on/off", "Send safe cards home after each move",
                             self.action_toggle_autoplay)
         yield SystemCommand("Statistics", "Your results in this variant", self.action_stats)
+        yield SystemCommand("History", "Your recent games, to review one (F7)",
+                            self.action_history)
+        yield SystemCommand("Review this game", "Every move judged by the solver",
+                            self.action_review)
         yield SystemCommand("Rules and keys", "How to play", self.action_help)
 
     # -- time ------------------------------------------------------------------
@@ -460,6 +465,22 @@ class LucieApp(App[int]):
 
         self.push_screen(VariantScreen(self.game.rules), chosen)
 
+    def action_history(self) -> None:
+        def chosen(game_id: int | None) -> None:
+            if game_id is None:
+                return
+            try:
+                game = self.game.copy() if game_id == self.game_id else self.store.game(game_id)
+            except (StoreError, LucieError) as exc:
+                self.say(f"Could not open game {game_id}: {exc}", "error")
+                return
+            self.push_screen(ReviewScreen(game))
+
+        self.push_screen(HistoryScreen(self.store.history(self.player, limit=100)), chosen)
+
+    def action_review(self) -> None:
+        self.push_screen(ReviewScreen(self.game.copy()))
+
     def action_help(self) -> None:
         self.push_screen(TextScreen(rules_help(self.game.rules) + "\n\n" + KEYS_HELP))
 
@@ -555,6 +576,8 @@ class LucieApp(App[int]):
         game = self.game
         if choice == "undo":
             self.action_undo()
+        elif choice == "review":
+            self.push_screen(ReviewScreen(self.game.copy()))
         elif choice == "same":
             self.start_new(game.rules, game.deal)
         elif choice == "next":

@@ -291,13 +291,14 @@ class TextScreen(ModalScreen[None]):
 class EndScreen(ModalScreen[str]):
     """The end of a game: the result and the player's statistics.
 
-    Dismisses with ``same``, ``next``, ``undo`` or ``close``.
+    Dismisses with ``same``, ``next``, ``undo``, ``review`` or ``close``.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "choose('same')", "Same deal again"),
         Binding("n", "choose('next')", "Next deal"),
         Binding("u", "choose('undo')", "Undo the last move"),
+        Binding("r", "choose('review')", "Review the game"),
         Binding("escape", "choose('close')", "Look at the table"),
     ]
 
@@ -318,6 +319,7 @@ class EndScreen(ModalScreen[str]):
                 yield Button("Next deal (n)", variant="primary", id="next")
                 yield Button("Same deal again (a)", id="same")
                 yield Button("Undo (u)", id="undo")
+                yield Button("Review (r)", id="review")
 
     def on_mount(self) -> None:
         self.query_one("#next", Button).focus()

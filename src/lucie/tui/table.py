@@ -86,6 +86,7 @@ class TableScreen(Screen[None]):
         Binding("f4,ctrl+r", "app.restart", "Restart", show=False),
         Binding("f5", "app.stats", "Stats", show=False),
         Binding("f8", "app.resign", "Resign", show=False),
+        Binding("f7", "app.history", "History", show=False),
         Binding("question_mark,f1", "app.help", "Keys"),
     ]
 

@@ -172,3 +172,26 @@ def test_red_cards_stay_red_on_256_and_16_colour_terminals() -> None:
         for system in (ColorSystem.EIGHT_BIT, ColorSystem.STANDARD):
             r, g, b = style.color.downgrade(system).get_truecolor()
             assert r >= 100 and g <= r // 3 and b <= r // 3, (mark, system, (r, g, b))
+
+
+async def test_messages_that_no_longer_apply_go_on_undo_redo_and_restart(
+    store: Store,
+) -> None:
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f", "i")
+        await pilot.pause()
+        app.respond(app.controller.show_hint(app.game.position, None, "an old hint"))
+        await pilot.press("u")
+        await pilot.pause()
+        assert "old hint" not in app.message and app.message.startswith("Undone")
+        await pilot.press("a", "b")  # refused: an error message
+        await pilot.pause()
+        assert app.message_kind == "error"
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert app.message_kind != "error" and app.message.startswith("Redone")
+        await pilot.press("a", "b", "f4", "y")
+        await pilot.pause()
+        assert app.message_kind != "error" and app.message.startswith("Back to the start")

@@ -44,7 +44,7 @@ from lucie.cards import KING, Card
 from lucie.engine import FAN_NAMES, REDEAL, Move, Position
 from lucie.solver.cache import ValueCache
 from lucie.solver.odds import Evaluator, Stop, _reaches
-from lucie.solver.shorten import shorten_line, wanders
+from lucie.solver.shorten import SHORTCUT_NODES, shorten_line, wanders
 
 if TYPE_CHECKING:
     from lucie.solver.deal import RawResult
@@ -239,10 +239,12 @@ def _shortened(stop: Stop, deadline: float) -> Stop:
     time allows: the hints then follow a line of useful moves."""
     rules = stop.start.rules
     # with free cells even a suit-down line parks cards for nothing
-    # (reserve deal 4: g>4, 4>k where g>k was legal)
+    # (reserve deal 4: g>4, 4>k where g>k was legal): one-move shortcuts
+    # (nodes=1) remove those, at a small cost
     if len(stop.line) < 2 or not (wanders(rules) or rules.cells):
         return stop
-    moves = shorten_line(stop.start, stop.moves, deadline=deadline)
+    nodes = SHORTCUT_NODES if wanders(rules) else 1
+    moves = shorten_line(stop.start, stop.moves, nodes=nodes, deadline=deadline)
     return Stop(stop.start, stop.foundations, stop.line, moves)
 
 

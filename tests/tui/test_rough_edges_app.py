@@ -195,3 +195,19 @@ async def test_messages_that_no_longer_apply_go_on_undo_redo_and_restart(
         await pilot.press("a", "b", "f4", "y")
         await pilot.pause()
         assert app.message_kind != "error" and app.message.startswith("Back to the start")
+
+
+async def test_a_hint_that_proves_the_deal_lost_offers_to_resign(store: Store) -> None:
+    """No redeal, and the solver proves deal 1 cannot be cleared: the hint
+    says so and offers F8, which resigns the game."""
+    app = LucieApp(store, "kim", Rules.parse("noredeal"), 1, clock=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "can no longer be won: F8 resigns" in app.message
+        await pilot.press("f8", "y")
+        await pilot.pause()
+        assert app.game.outcome.status == "resigned"
+        assert store.record(app.game_id).status == "resigned"

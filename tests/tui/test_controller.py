@@ -161,7 +161,7 @@ def test_redeal_asks_while_moves_remain() -> None:
     assert t.play(REDEAL).step is not None
     assert t.game.position.redeals_left == 1
     none_left = table("noredeal")
-    assert none_left.redeal().text == "Not allowed: no redeal left."
+    assert none_left.redeal().text == "Not allowed: this variant has no redeal."
 
 
 def test_hint_applies_only_to_its_position_and_names_the_keys() -> None:

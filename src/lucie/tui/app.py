@@ -26,11 +26,13 @@ from lucie.engine import Game, Move, Position
 from lucie.errors import LucieError
 from lucie.rules import VARIANTS, Rules
 from lucie.store import Store, StoreError, open_game
-from lucie.tui.controller import Board, Reply, Selection, TableController
+from lucie.tui.controller import Board, Reply, Selection, TableController, count
+from lucie.tui.review import HistoryScreen, ReviewScreen
 from lucie.tui.screens import (
     KEYS_HELP,
     ConfirmScreen,
     EndScreen,
+    NewGame,
     NewGameScreen,
     TextScreen,
     VariantScreen,
@@ -47,6 +49,45 @@ class Notice(NamedTuple):
 
     text: str
     kind: str = ""
+
+
+def difficulty_text(rated: object) -> str:
+    """A deal's difficulty in words, for the end of the game."""
+    difficulty = getattr(rated, "difficulty", None)
+    clearable = getattr(rated, "clearable", None)
+    value = getattr(rated, "value", None)
+    if difficulty is None and clearable is None:
+        return "This deal's difficulty could not be settled in time."
+    words = f"This deal is {difficulty}" if difficulty else "This deal"
+    if clearable:
+        words += ("," if difficulty else "") + " clearable without a redeal"
+    elif clearable is False:
+        words += ("," if difficulty else "") + " not clearable without a redeal"
+    if value is not None and getattr(value, "chance", None) is not None:
+        words += f" (winning chance {value})"
+    return words + "."
+
+
+def daily_results(store: Store, player: str, rules: Rules) -> list[str]:
+    """The player's finished games of the deals of the day of ``rules``,
+    newest first, as Markdown list lines: a game counts when its deal is
+    the deal of the day of the date (UTC) it was started."""
+    import datetime
+
+    from lucie.daily import daily_deal
+
+    lines: list[str] = []
+    for record in store.history(player, rules, finished_only=True):
+        try:
+            day = datetime.date.fromisoformat(record.started[:10])
+        except ValueError:
+            continue
+        if record.deal is not None and record.deal == daily_deal(rules, day):
+            result = "won" if record.status == "won" else record.status
+            lines.append(f"- {day.isoformat()}: deal {record.deal}, {result}, score "
+                         f"{record.score}/52 in {count(record.moves, 'move')}, "
+                         f"{duration(record.seconds)}")
+    return lines
 
 
 class LucieApp(App[int]):
@@ -89,6 +130,8 @@ class LucieApp(App[int]):
         self.resumed = opened.resumed
         self._base_seconds = opened.seconds
         self._t0 = time.monotonic()
+        #: the time played, frozen at the end of the game (None: running)
+        self._stopped: float | None = None
         self.finished_recorded = False
         self._end_shown = False
 
@@ -189,17 +232,48 @@ class LucieApp(App[int]):
                             self.action_new_game)
         yield SystemCommand("Variant", "Choose the variant (starts a new game)",
                             self.action_variant)
+        yield SystemCommand("Undo", "Take back the last move (u)", self.action_undo)
+        yield SystemCommand("Redo", "Play the undone move again (y)", self.action_redo)
+        rules = self.game.rules
+        if rules.redeals:
+            yield SystemCommand("Redeal", "Gather, shuffle and deal again (s)",
+                                self.action_redeal)
+        if rules.merci:
+            yield SystemCommand("Merci", "Lift a buried card onto a fan, once (w)",
+                                self.action_merci)
+        yield SystemCommand("Send safe cards home", "Every card that can safely go home (x)",
+                            self.action_autoplay)
         yield SystemCommand("Restart", "Back to the start of this deal", self.action_restart)
+        yield SystemCommand("Resign", "Give up this game (it counts as lost; F8)",
+                            self.action_resign)
         yield SystemCommand("Hint", "What to play next", self.action_hint)
         yield SystemCommand("Autoplay on/off", "Send safe cards home after each move",
                             self.action_toggle_autoplay)
         yield SystemCommand("Statistics", "Your results in this variant", self.action_stats)
+        yield SystemCommand("History", "Your recent games, to review one (F7)",
+                            self.action_history)
+        yield SystemCommand("Review this game", "Every move judged by the solver",
+                            self.action_review)
         yield SystemCommand("Rules and keys", "How to play", self.action_help)
 
     # -- time ------------------------------------------------------------------
 
     def seconds(self) -> float:
+        """Time played on this game; it stops at the end of the game."""
+        if self._stopped is not None:
+            return self._stopped
         return self._base_seconds + time.monotonic() - self._t0
+
+    def _stop_clock(self) -> None:
+        if self._stopped is None:
+            self._stopped = self.seconds()
+
+    def _run_clock(self) -> None:
+        """The game is in play again (taken back after its end)."""
+        if self._stopped is not None:
+            self._base_seconds = self._stopped
+            self._t0 = time.monotonic()
+            self._stopped = None
 
     def _tick(self) -> None:
         if not self.game.outcome.finished:
@@ -227,13 +301,29 @@ class LucieApp(App[int]):
         if reply.text is not None:
             self.say(reply.text, reply.kind)
         if reply.changed:
+            if not self.game.outcome.finished:
+                self._run_clock()
             if self.finished_recorded and not self.game.outcome.finished:
                 self._reopen()
             self.save()
         self.refresh_board()
-        if reply.step is not None:
+        if reply.step is not None or reply.resigned:
             self.check_end()
+        if reply.changed and not self.game.outcome.finished and self.controller.hopeless():
+            self.say("No useful move is left (only taking cards back from home): "
+                     "F8 resigns.", "hint")
+        self.bindings_changed()
         return True
+
+    def bindings_changed(self) -> None:
+        """The footer follows the variant (no "Redeal" where there is none)."""
+        with contextlib.suppress(Exception):
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        rules = self.game.rules
+        return not ((action == "redeal" and not rules.redeals)
+                    or (action == "merci" and not rules.merci))
 
     def table_key(self, key: str, character: str | None) -> bool:
         return self.respond(self.controller.key(key, character))
@@ -291,11 +381,27 @@ class LucieApp(App[int]):
             return
         move = getattr(result, "move", None)
         text = str(getattr(result, "text", "") or "")
+        lost = (getattr(result, "clears", None) is False and position.redeals_left == 0
+                and not position.merci_available)
+        if lost:
+            text = (text.rstrip(".") + ".  This deal can no longer be won: F8 resigns.")
         self.call_from_thread(
             lambda: self.respond(self.controller.show_hint(
                 position, move if isinstance(move, Move) else None, text,
             )),
         )
+
+    def action_resign(self) -> None:
+        if self.game.outcome.finished:
+            self.say("The game is over already.", "error")
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.respond(self.controller.resign())
+
+        self.push_screen(ConfirmScreen("Resign this game? It counts as lost "
+                                       "(u takes it back).", yes="Resign"), done)
 
     def action_restart(self) -> None:
         if not self.game.moves:
@@ -310,12 +416,45 @@ class LucieApp(App[int]):
                                        yes="Restart"), done)
 
     def action_new_game(self) -> None:
-        def chosen(deal: int | None) -> None:
-            if deal is None:
+        def chosen(choice: NewGame | None) -> None:
+            if choice is None:
                 return
-            self._leave(lambda: self.start_new(self.game.rules, deal or None))
+            self._leave(lambda: self.start_chosen(self.game.rules, choice))
 
         self.push_screen(NewGameScreen(self.game.rules.name()), chosen)
+
+    def start_chosen(self, rules: Rules, choice: NewGame) -> None:
+        """Start what the new-game dialog chose; a deal of a difficulty is
+        searched in a worker thread (the table stays usable meanwhile)."""
+        if choice.daily:
+            from lucie.daily import daily_deal, today
+
+            self.start_new(rules, daily_deal(rules))
+            self.say(f"The deal of the day ({today().isoformat()}, UTC): deal "
+                     f"{self.game.deal} of {rules.name()}, the same for everyone.", "info")
+        elif choice.difficulty is not None:
+            self.say(f"Looking for a {choice.difficulty} deal of {rules.name()}… "
+                     "(up to 30 s)", "info")
+            self._pick_worker(rules, choice.difficulty)
+        else:
+            self.start_new(rules, choice.deal)
+
+    @work(thread=True, exclusive=True, group="pick")
+    def _pick_worker(self, rules: Rules, difficulty: str) -> None:
+        from lucie.solver.difficulty import pick_deal
+
+        try:
+            pick = pick_deal(rules, difficulty)  # type: ignore[arg-type]
+        except LucieError as exc:
+            self.call_from_thread(self.say, f"No deal found: {exc}", "error")
+            return
+
+        def start() -> None:
+            self.start_new(rules, pick.deal)
+            self.say(f"New game: a {difficulty} deal of {rules.name()}, deal {pick.deal}.",
+                     "info")
+
+        self.call_from_thread(start)
 
     def action_variant(self) -> None:
         def chosen(name: str | None) -> None:
@@ -324,6 +463,22 @@ class LucieApp(App[int]):
             self._leave(lambda: self.start_new(VARIANTS[name].rules, None))
 
         self.push_screen(VariantScreen(self.game.rules), chosen)
+
+    def action_history(self) -> None:
+        def chosen(game_id: int | None) -> None:
+            if game_id is None:
+                return
+            try:
+                game = self.game.copy() if game_id == self.game_id else self.store.game(game_id)
+            except (StoreError, LucieError) as exc:
+                self.say(f"Could not open game {game_id}: {exc}", "error")
+                return
+            self.push_screen(ReviewScreen(game))
+
+        self.push_screen(HistoryScreen(self.store.history(self.player, limit=100)), chosen)
+
+    def action_review(self) -> None:
+        self.push_screen(ReviewScreen(self.game.copy()))
 
     def action_help(self) -> None:
         self.push_screen(TextScreen(rules_help(self.game.rules) + "\n\n" + KEYS_HELP))
@@ -336,16 +491,19 @@ class LucieApp(App[int]):
             text.append("No finished game yet in this variant.")
         else:
             text += [
-                f"- games {s.games}, won {s.wins} ({100 * s.win_rate:.1f}%)",
+                f"- {count(s.games, 'game')}, {s.wins} won ({100 * s.win_rate:.1f}%)",
                 f"- average score {s.average_score:.1f}/52, best {s.best_score}",
                 f"- current streak {s.current_streak}, best streak {s.best_streak}",
                 f"- time played {duration(s.total_seconds)}",
             ]
             for series in s.series:
                 text.append(
-                    f"- series {series.number}: {series.games} games, {series.wins} won, "
+                    f"- series {series.number}: {count(series.games, 'game')}, {series.wins} won, "
                     f"average {series.average_score:.1f}"
                 )
+        text += ["", "## Deals of the day", ""]
+        daily = daily_results(self.store, self.player, rules)
+        text += daily or ["None played yet: F2, then \"Deal of the day\"."]
         self.push_screen(TextScreen("\n".join(text)))
 
     # -- the store and the end of a game ---------------------------------------
@@ -371,6 +529,7 @@ class LucieApp(App[int]):
         outcome = game.outcome
         if not outcome.finished or self._end_shown:
             return
+        self._stop_clock()
         seconds = self.seconds()
         try:
             self.store.finish_game(self.game_id, game, seconds)
@@ -380,23 +539,44 @@ class LucieApp(App[int]):
         stats = self.store.stats(self.player, game.rules)
         summary = (
             f"{game.rules.name()}, deal {game.deal}\n"
-            f"Score {outcome.score}/52 in {len(game.moves)} moves, {duration(seconds)}."
+            f"Score {outcome.score}/52 in {count(len(game.moves), 'move')}, {duration(seconds)}."
         )
         stats_text = (
-            f"{self.player}: {stats.games} game{'s' if stats.games != 1 else ''}, "
+            f"{self.player}: {count(stats.games, 'game')}, "
             f"{stats.wins} won "
             f"({100 * stats.win_rate:.0f}%), average score {stats.average_score:.1f}\n"
             f"streak {stats.current_streak}, best streak {stats.best_streak}"
         )
         self._end_shown = True
-        self.push_screen(EndScreen(outcome.status == "won", summary, stats_text),
+        title = {"won": "You won!", "resigned": "Resigned"}.get(outcome.status, "No move left")
+        self.push_screen(EndScreen(outcome.status == "won", summary, stats_text, title),
                          self._after_end)
+        if game.deal is not None:
+            self._difficulty_worker(game.rules, game.deal)
+
+    @work(thread=True, exclusive=True, group="difficulty")
+    def _difficulty_worker(self, rules: Rules, deal: int) -> None:
+        """The deal's difficulty, told once the game is over (never before)."""
+        try:
+            from lucie.solver.difficulty import deal_difficulty
+
+            rated = deal_difficulty(rules, deal, max_seconds=10.0)
+        except (ImportError, LucieError):
+            return
+        self.call_from_thread(self._show_difficulty, difficulty_text(rated))
+
+    def _show_difficulty(self, text: str) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, EndScreen):
+                screen.show_difficulty(text)
 
     def _after_end(self, choice: str | None) -> None:
         self._end_shown = False
         game = self.game
         if choice == "undo":
             self.action_undo()
+        elif choice == "review":
+            self.push_screen(ReviewScreen(self.game.copy()))
         elif choice == "same":
             self.start_new(game.rules, game.deal)
         elif choice == "next":
@@ -439,8 +619,10 @@ class LucieApp(App[int]):
             self.say(f"Could not save: {exc}", "error")
         self._base_seconds = 0.0
         self._t0 = time.monotonic()
+        self._stopped = None
         self.finished_recorded = False
         self.game = game
+        self.bindings_changed()
         self.say(f"New game: {rules.name()}, deal {game.deal}.", "info")
 
     def _release(self) -> None:

@@ -50,7 +50,8 @@ class Reply:
     ``text``: the message to show (None: keep the current one);
     ``step``: the step played or redone; ``undone``: the step taken back;
     ``confirm``: a question to ask before playing :attr:`pending` (a
-    redeal while moves remain); ``restarted``: back to the deal's start.
+    redeal while moves remain); ``restarted``: back to the deal's start;
+    ``resigned``: the player gave the game up.
     """
 
     text: str | None = None
@@ -60,11 +61,13 @@ class Reply:
     confirm: str | None = None
     pending: Move | None = None
     restarted: bool = False
+    resigned: bool = False
 
     @property
     def changed(self) -> bool:
         """Whether the game changed (to save)."""
-        return self.step is not None or self.undone is not None or self.restarted
+        return (self.step is not None or self.undone is not None or self.restarted
+                or self.resigned)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +105,23 @@ class Board:
 
 def _sentence(text: str) -> str:
     return text[0].upper() + text[1:] + "."
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` and ``word``, in the plural unless ``n`` is 1.
+
+    >>> count(1, "game"), count(2, "game"), count(0, "redeal")
+    ('1 game', '2 games', '0 redeals')
+    """
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def is_ace_home(position: Position, move: Move) -> bool:
+    """Whether ``move`` sends an ace to its foundation."""
+    if move.dst_kind != "foundation":
+        return False
+    card = position.moving_card(move)
+    return card is not None and card.rank == 1
 
 
 class TableController:
@@ -362,6 +382,8 @@ class TableController:
     def redeal(self) -> Reply:
         """Redeal, or ask first while other moves remain."""
         p = self.game.position
+        if not p.rules.redeals:
+            return Reply("Not allowed: this variant has no redeal.", "error")
         why = p.why_illegal(REDEAL) if not self.game.resigned else "the game is over"
         if why is not None:
             return Reply(f"Not allowed: {why}.", "error")
@@ -372,18 +394,55 @@ class TableController:
         return Reply(confirm=(
             f"{n} move{'s are' if n > 1 else ' is'} still possible, for example "
             f"{p.describe(useful[0])}.\n"
-            f"Redeal anyway? ({left} redeal{'s' if left > 1 else ''} left)"
+            f"Redeal anyway? ({count(left, 'redeal')} left)"
         ), pending=REDEAL)
 
     def send_home(self) -> Reply:
-        """Send every safe card home now, as one step."""
-        moves = self.game.autoplay() if not self.game.resigned else []
-        if not moves:
+        """Send every safe card home now, as one step.
+
+        Where no card is strictly safe (builds going up, as in Shamrocks,
+        where an ace may hold a two of another suit), the aces that can go
+        home go: the player asked for it, and an ace in a fan only ever
+        holds a two that could go home after it.  Each ace is a step of
+        its own (with the safe cards it lets go home after it).
+        """
+        if self.game.resigned:
+            return Reply("The game is over.", "error")
+        moves = self.game.autoplay()
+        if moves:
+            self._settle()
+            return Reply(f"Sent home: {' '.join(str(m) for m in moves)} "
+                         "(u takes them back).", step=self.game.steps[-1])
+        step: Step | None = None
+        aces: list[Move] = []
+        while True:
+            p = self.game.position
+            ace = next((m for m in p.legal_moves() if is_ace_home(p, m)), None)
+            if ace is None:
+                break
+            step = self.game.play(ace, autoplay=True)
+            aces.extend(step.moves)
+        if step is None:
             return Reply("No card can safely go home now.", "error")
         self._settle()
-        step = self.game.steps[-1]
-        return Reply(f"Sent home: {' '.join(str(m) for m in moves)} (u takes them back).",
+        return Reply(f"Sent home: {' '.join(str(m) for m in aces)} (no card is strictly "
+                     "safe here, so x sends the aces; u takes them back one by one).",
                      step=step)
+
+    def resign(self) -> Reply:
+        """Give the game up (it counts as lost; undo takes it back)."""
+        if self.game.outcome.finished:
+            return Reply("The game is over already.", "error")
+        self.game.resign()
+        self._settle()
+        return Reply("Resigned.", resigned=True)
+
+    def hopeless(self) -> bool:
+        """Whether no move is left but pointless ones: every legal move
+        takes a card back from a foundation (which only returns there)."""
+        moves = self.game.legal_moves
+        return bool(moves) and all(m.src_kind == "card" for m in moves) and \
+            not self.game.position.merci_available
 
     def toggle_autoplay(self) -> Reply:
         self.auto = not self.auto
@@ -402,7 +461,6 @@ class TableController:
         meanwhile: the hint no longer applies)."""
         if self.game.position != position:
             return None
-        self._drop()
         self.hint_move = move
         if move is not None and not text:
             text = position.describe(move)
@@ -410,6 +468,8 @@ class TableController:
             keys = self.keys_for(move)
             if keys:
                 text = f"{text.rstrip('.')}.  Keys: {keys}"
+        if self.selection is not None:
+            text += "  (your picked card stays picked: Esc drops it)"
         return Reply(f"Hint: {text}" if text else "No hint.", "hint")
 
     def keys_for(self, move: Move) -> str:

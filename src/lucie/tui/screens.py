@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Markdown, OptionList, Static
+from textual.widgets import Button, Input, Label, Markdown, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from lucie.rules import VARIANTS, Rules
@@ -28,13 +29,18 @@ KEYS_HELP = """\
 - **s**: redeal: gather, shuffle and deal again (asks first while moves remain)
 - **w**: the merci: pick a buried card (its fan letter, then its number), then
   the fan it goes on
-- **x**: send every safe card home now (**u** takes them all back);
+- **x**: send every safe card home now (**u** takes them all back); where
+  no card is strictly safe (builds going up, as in Shamrocks), **x** sends
+  the aces that can go home;
   **F6** or **Ctrl+A**: autoplay after each move, on or off
 - **t**: a hint: what to play next and why (highlighted in blue)
 - **v** or **F3**: choose the variant (a new game starts)
 - **F2** or **Ctrl+N**: new game, a random deal or a deal number
 - **F4** or **Ctrl+R**: restart this deal (redo brings the moves back)
-- **F5**: your statistics; **?** or **F1**: this screen
+- **F8**: resign a game that can no longer be won (it counts as lost; **u**
+  takes it back)
+- **F5**: your statistics, with your deals of the day; **F7**: your recent
+  games, to review one; **?** or **F1**: this screen
 - **Ctrl+P**: every command, searchable; **Ctrl+Q**: quit (the game is saved
   and resumes next time)
 
@@ -138,9 +144,29 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class NewGameScreen(ModalScreen[int | None]):
-    """Choose a deal: a number, or random (dismisses with 0 for random,
-    None to cancel)."""
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What the new-game dialog chose: a deal number (None: random), a
+    difficulty to pick a random deal by (None: any), or the deal of the day."""
+
+    deal: int | None = None
+    difficulty: str | None = None
+    daily: bool = False
+
+
+#: The difficulties the new-game dialog offers (``any``: no choice).
+DIFFICULTY_CHOICES: tuple[tuple[str, str], ...] = (
+    ("any deal", "any"),
+    ("clearable: the first deal can be cleared", "clearable"),
+    ("easy", "easy"),
+    ("medium", "medium"),
+    ("hard", "hard"),
+)
+
+
+class NewGameScreen(ModalScreen[NewGame | None]):
+    """Choose a deal: a number, a random one (of a difficulty), or the
+    deal of the day (dismisses with a :class:`NewGame`, None to cancel)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
@@ -153,25 +179,33 @@ class NewGameScreen(ModalScreen[int | None]):
             yield Static(f"New game of {self.variant_name}", classes="title")
             yield Label("Deal number (leave empty for a random deal):")
             yield Input(placeholder="e.g. 1234", id="deal", restrict=r"[0-9]*")
+            yield Label("A random deal of this difficulty:")
+            yield Select(DIFFICULTY_CHOICES, value="any", allow_blank=False,
+                         id="difficulty")
             yield Static("", id="problem", classes="problem")
             with Horizontal(classes="buttons"):
                 yield Button("Play", variant="primary", id="play")
                 yield Button("Random deal", id="random")
+                yield Button("Deal of the day", id="daily")
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
 
+    def _difficulty(self) -> str | None:
+        value = self.query_one("#difficulty", Select).value
+        return None if value in ("any", Select.BLANK) else str(value)
+
     def _submit(self) -> None:
         text = self.query_one(Input).value.strip()
         if not text:
-            self.dismiss(0)
+            self.dismiss(NewGame(None, self._difficulty()))
             return
         from lucie.deals import check_deal_number
         from lucie.errors import LucieError
 
         try:
-            self.dismiss(check_deal_number(text))
+            self.dismiss(NewGame(check_deal_number(text)))
         except LucieError as exc:
             self.query_one("#problem", Static).update(str(exc))
 
@@ -182,7 +216,9 @@ class NewGameScreen(ModalScreen[int | None]):
         if event.button.id == "play":
             self._submit()
         elif event.button.id == "random":
-            self.dismiss(0)
+            self.dismiss(NewGame(None, self._difficulty()))
+        elif event.button.id == "daily":
+            self.dismiss(NewGame(daily=True))
         else:
             self.dismiss(None)
 
@@ -255,34 +291,42 @@ class TextScreen(ModalScreen[None]):
 class EndScreen(ModalScreen[str]):
     """The end of a game: the result and the player's statistics.
 
-    Dismisses with ``same``, ``next``, ``undo`` or ``close``.
+    Dismisses with ``same``, ``next``, ``undo``, ``review`` or ``close``.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "choose('same')", "Same deal again"),
         Binding("n", "choose('next')", "Next deal"),
         Binding("u", "choose('undo')", "Undo the last move"),
+        Binding("r", "choose('review')", "Review the game"),
         Binding("escape", "choose('close')", "Look at the table"),
     ]
 
-    def __init__(self, won: bool, summary: str, stats: str) -> None:
+    def __init__(self, won: bool, summary: str, stats: str, title: str | None = None) -> None:
         super().__init__()
         self.won = won
+        self.title_text = title or ("You won!" if won else "No move left")
         self.summary = summary
         self.stats = stats
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog end " + ("won" if self.won else "lost")):
-            yield Static("You won!" if self.won else "No move left", classes="title")
+            yield Static(self.title_text, classes="title")
             yield Static(self.summary, id="summary")
             yield Static(self.stats, id="stats")
+            yield Static("Rating this deal…", id="difficulty")
             with Horizontal(classes="buttons"):
                 yield Button("Next deal (n)", variant="primary", id="next")
                 yield Button("Same deal again (a)", id="same")
                 yield Button("Undo (u)", id="undo")
+                yield Button("Review (r)", id="review")
 
     def on_mount(self) -> None:
         self.query_one("#next", Button).focus()
+
+    def show_difficulty(self, text: str) -> None:
+        """The deal's difficulty, told now that the game is over."""
+        self.query_one("#difficulty", Static).update(text)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(str(event.button.id))

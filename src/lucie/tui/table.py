@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 
 from lucie.cards import Card
 from lucie.engine import Game
@@ -41,6 +41,21 @@ def duration(seconds: float) -> str:
     if s >= 3600:
         return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
     return f"{s // 60}:{s % 60:02d}"
+
+
+#: From this size on (columns, lines), cards are drawn three lines tall.
+TALL_FROM: Final = (120, 40)
+
+
+def needed_size(fans: int) -> tuple[int, int]:
+    """The smallest terminal (columns, lines) that shows ``fans`` fans
+    whole: two columns of fans of 38 characters, one line a fan row, and
+    6 lines for the header, the foundations, the status and the footer.
+
+    >>> needed_size(18)
+    (76, 15)
+    """
+    return 76, -(-fans // 2) + 6
 
 
 class TableOwner(Protocol):
@@ -70,6 +85,8 @@ class TableScreen(Screen[None]):
         Binding("f2,ctrl+n", "app.new_game", "New", show=False),
         Binding("f4,ctrl+r", "app.restart", "Restart", show=False),
         Binding("f5", "app.stats", "Stats", show=False),
+        Binding("f8", "app.resign", "Resign", show=False),
+        Binding("f7", "app.history", "History", show=False),
         Binding("question_mark,f1", "app.help", "Keys"),
     ]
 
@@ -87,6 +104,7 @@ class TableScreen(Screen[None]):
             yield CellsView()
             yield Line("info")
         yield Vertical(id="fans")
+        yield Static("", id="small")
         yield Line("status")
         yield Footer()
 
@@ -111,8 +129,10 @@ class TableScreen(Screen[None]):
         columns = max(1, min(3, width // 38))
         rows = -(-n // columns)
         roomy = height >= rows * 3 + 8 and width >= 100
-        tall = roomy and height >= rows * 6 + 7
+        # three-line cards from 120x40 on: a row of framed fans is 5 lines
+        tall = roomy and width >= TALL_FROM[0] and height >= max(TALL_FROM[1], rows * 5 + 7)
         self.set_class(roomy, "roomy")
+        self._check_size(width, height, n)
         if columns == self._columns and not force and len(self.fan_views) == n:
             for view in self.fan_views:
                 view.set_tall(tall)
@@ -132,6 +152,20 @@ class TableScreen(Screen[None]):
             )
         box.mount_all(row_boxes)
         self.call_after_refresh(self._redraw)
+
+    def _check_size(self, width: int, height: int, fans: int) -> None:
+        """Below the size the table needs, say so instead of cutting fans off."""
+        need_w, need_h = needed_size(fans)
+        small = self.query_one("#small", Static)
+        too_small = width < need_w or height < need_h
+        small.display = too_small
+        self.query_one("#fans", Vertical).display = not too_small
+        if too_small:
+            small.update(
+                f"The terminal is {width}x{height}: the table needs at least "
+                f"{need_w}x{need_h}.\nEnlarge the window (or make the font smaller); "
+                "the game waits."
+            )
 
     def _redraw(self) -> None:
         if self.board is not None:

@@ -29,7 +29,9 @@ LABEL: Final = 3
 
 _PAPER: Final = "#f4f1e8"
 _PAPER_ALT: Final = "#d9d4c5"
-_RED: Final = "#c0392b"
+#: A red that stays red on 256- and 16-colour terminals (xterm colour 124;
+#: the former #c0392b came out brown, colour 130, there).
+_RED: Final = "#af0000"
 _BLACK: Final = "#1b1b1b"
 #: Backgrounds of marked cards.
 MARKS: Final = {

@@ -1,0 +1,268 @@
+"""The game review in the terminal, and the history of games to review.
+
+:class:`ReviewScreen` runs :func:`lucie.solver.review.review_game` in a
+worker thread (a progress bar; Esc cancels), then lists each move with its
+label, the winning chance before and after, the better move and its
+explanation, the mistakes highlighted, a sparkline of the winning chance
+per move, and the position before the move under the cursor.
+:class:`HistoryScreen` lists the player's recent games; Enter reviews one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar, Final
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, OptionList, ProgressBar, Static
+from textual.widgets.option_list import Option
+
+from lucie.engine import FAN_NAMES, Game, Move, Position
+from lucie.errors import LucieError
+from lucie.store import GameRecord
+from lucie.tui.controller import count
+from lucie.tui.table import duration, glyphs
+
+if TYPE_CHECKING:
+    from lucie.solver.review import MoveReview, Review
+
+#: Bars of the sparkline, lowest to highest.
+BARS: Final = "▁▂▃▄▅▆▇█"
+#: How each label is shown in the list.
+LABEL_STYLES: Final = {
+    "best": "green",
+    "good": "",
+    "inaccuracy": "yellow",
+    "mistake": "bold #ff8700",
+    "blunder": "bold white on #af0000",
+}
+#: The budget of a review started from the terminal (seconds).
+REVIEW_SECONDS: Final = 60.0
+
+
+def sparkline(values: Sequence[float | None]) -> str:
+    """One bar a value in [0, 1] (``·`` for an unknown one).
+
+    >>> sparkline([0.0, 0.5, 1.0, None])
+    '▁▅█·'
+    """
+    out = []
+    for v in values:
+        if v is None:
+            out.append("·")
+        else:
+            out.append(BARS[min(len(BARS) - 1, int(v * (len(BARS) - 1) + 0.5))])
+    return "".join(out)
+
+
+def chances(review: Review) -> list[float | None]:
+    """The winning chance after each move (the start first)."""
+    return [review.start_value.chance] + [m.value_after.chance for m in review.moves]
+
+
+def position_text(position: Position, played: Move | None, better: Move | None) -> Text:
+    """A position in a few lines: the foundations, the cells, the fans (the
+    fan the played move takes from marked ``>``, the better move's ``*``)."""
+    out = Text()
+    homes = [position.foundation_top(s) for s in range(4)]
+    out.append("home ", style="bold")
+    out.append("  ".join(c.glyph() if c is not None else "·" for c in homes))
+    if position.cells:
+        out.append("   cells ", style="bold")
+        out.append("  ".join(c.glyph() if c is not None else "·" for c in position.cells))
+    out.append(f"   redeals left {position.redeals_left}\n")
+    cols = 3
+    fans = position.fans
+    for start in range(0, len(fans), cols):
+        for i in range(start, min(start + cols, len(fans))):
+            mark = ""
+            if played is not None and played.src_kind == "fan" and played.src == i:
+                mark += ">"
+            if better is not None and better.src_kind == "fan" and better.src == i:
+                mark += "*"
+            cards = " ".join(c.glyph() for c in fans[i]) or "(empty)"
+            cell = f"{FAN_NAMES[i]}{mark:<2} {cards}"
+            style = "bold yellow" if ">" in mark else ("bold cyan" if mark else "")
+            out.append(f"{cell:<26}", style=style)
+        out.append("\n")
+    return out
+
+
+class ReviewScreen(ModalScreen[None]):
+    """The review of one game (see the module doc)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Cancel / back"),
+        Binding("q", "close", "Back", show=False),
+    ]
+
+    class StopReviewError(Exception):
+        """Raised from the progress callback to stop a review."""
+
+    def __init__(self, game: Game, *, max_seconds: float = REVIEW_SECONDS) -> None:
+        super().__init__()
+        self.game = game
+        self.max_seconds = max_seconds
+        self.review: Review | None = None
+        self.cancelled = False
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        with Vertical(classes="dialog review"):
+            yield Static(f"Review: {game.rules.name()}, deal {game.deal}, "
+                         f"{count(len(game.moves), 'move')}", classes="title")
+            yield Static("Reviewing every move with the solver…  Esc cancels.",
+                         id="review-status")
+            yield ProgressBar(total=max(1, 2 * len(game.moves)), show_eta=False,
+                              id="review-progress")
+            yield Static("", id="review-summary")
+            yield Static("", id="sparkline")
+            table: DataTable[str | Text] = DataTable(id="review-moves", cursor_type="row",
+                                                     zebra_stripes=True)
+            yield table
+            yield Static("", id="review-position")
+            yield Static("↑↓: a move and its position   Esc: back", classes="hint")
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("#", "move", "label", "before", "after", "better", "why")
+        table.display = False
+        if not self.game.moves:
+            self.query_one("#review-status", Static).update("No move to review.")
+            self.query_one(ProgressBar).display = False
+            return
+        self._review_worker(self.game.copy())
+
+    @work(thread=True, exclusive=True, group="review")
+    def _review_worker(self, game: Game) -> None:
+        try:
+            from lucie.solver.review import review_game
+        except ImportError:
+            self.app.call_from_thread(self._failed, "Reviews need lucie's solver.")
+            return
+
+        def progress(done: int, total: int) -> None:
+            if self.cancelled:
+                raise ReviewScreen.StopReviewError
+            self.app.call_from_thread(self._progress, done, total)
+
+        try:
+            review = review_game(game, max_seconds=self.max_seconds, progress=progress)
+        except ReviewScreen.StopReviewError:
+            return
+        except LucieError as exc:
+            self.app.call_from_thread(self._failed, f"The review failed: {exc}")
+            return
+        if not self.cancelled:
+            self.app.call_from_thread(self.show_review, review)
+
+    def _progress(self, done: int, total: int) -> None:
+        if self.is_attached:
+            self.query_one(ProgressBar).update(total=total, progress=done)
+
+    def _failed(self, text: str) -> None:
+        if self.is_attached:
+            self.query_one("#review-status", Static).update(text)
+
+    def show_review(self, review: Review) -> None:
+        """Fill the screen with a finished review."""
+        self.review = review
+        self.query_one(ProgressBar).display = False
+        note = "  (the time budget ran out: some values are unknown)" \
+            if review.budget_ran_out else ""
+        self.query_one("#review-status", Static).update(
+            f"Reviewed in {duration(review.seconds)}.{note}")
+        accuracy = review.accuracy
+        costly = ", ".join(f"{m.index}. {m.move}" for m in review.costliest()
+                           if m.loss) or "none"
+        self.query_one("#review-summary", Static).update(
+            f"Winning chance at the start {review.start_value}; "
+            f"{count(review.mistakes, 'mistake')}"
+            + (f"; accuracy {accuracy:.0f}%" if accuracy is not None else "")
+            + f"; costliest moves: {costly}"
+        )
+        self.query_one("#sparkline", Static).update(
+            "chance " + sparkline(chances(review)) + "  (start to end, one bar a move)")
+        table = self.query_one(DataTable)
+        table.display = True
+        for m in review.moves:
+            table.add_row(*self.row(m), key=str(m.index))
+        table.focus()
+        if review.moves:
+            self.show_position(0)
+
+    def row(self, m: MoveReview) -> tuple[str | Text, ...]:
+        label = m.label or "?"
+        style = LABEL_STYLES.get(label, "")
+        better = "" if m.best_move is None or m.best_move == m.move else str(m.best_move)
+        return (
+            str(m.index), str(m.move), Text(label, style=style),
+            str(m.value_before), str(m.value_after), better, glyphs(m.text),
+        )
+
+    def show_position(self, row: int) -> None:
+        """Show the position before move ``row`` (0-based), the move and the better one."""
+        review = self.review
+        if review is None or not 0 <= row < len(review.moves):
+            return
+        m = review.moves[row]
+        position = self.game.positions[m.index - 1]
+        text = Text(f"Before move {m.index}: {glyphs(position.describe(m.move))}"
+                    f" ({m.label or '?'})\n", style="bold")
+        if m.best_move is not None and m.best_move != m.move:
+            text.append(f"Better: {glyphs(position.describe(m.best_move))}\n", style="cyan")
+        text.append_text(position_text(position, m.move, m.best_move))
+        self.query_one("#review-position", Static).update(text)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_position(event.cursor_row)
+
+    def action_close(self) -> None:
+        self.cancelled = True
+        self.dismiss(None)
+
+
+class HistoryScreen(ModalScreen[int | None]):
+    """The player's recent games; Enter reviews one (dismisses with its id)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+
+    def __init__(self, records: Sequence[GameRecord]) -> None:
+        super().__init__()
+        self.records = list(records)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Static("Your recent games (Enter: review it)", classes="title")
+            if self.records:
+                yield OptionList(
+                    *[Option(history_line(r), id=str(r.id)) for r in self.records],
+                    id="history",
+                )
+            else:
+                yield Static("No game yet.")
+            yield Static("Enter: review   Esc: back to the game", classes="hint")
+
+    def on_mount(self) -> None:
+        if self.records:
+            self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id or 0))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def history_line(r: GameRecord) -> str:
+    """One game of the history: when, what, how it ended."""
+    return (f"{r.started[:16].replace('T', ' ')}  {r.variant_name}, deal {r.deal}: "
+            f"{r.status}, {r.score}/52 in {count(r.moves, 'move')}, {duration(r.seconds)}")
+
+
+__all__ = ["HistoryScreen", "ReviewScreen", "chances", "position_text", "sparkline"]

@@ -594,7 +594,8 @@ class Store:
             cur = conn.execute(
                 "UPDATE games SET saved = ?, score = ?, moves = ?, updated = ?, "
                 "seconds = COALESCE(?, seconds) WHERE id = ?",
-                (_saved(game), game.score, len(game.moves), _now(), seconds, game_id),
+                (_saved(game), game.score, len(game.moves), _now(),
+                 None if seconds is None else round(seconds, 2), game_id),
             )
             if cur.rowcount != 1:
                 raise StoreError(f"there is no game {game_id} in {self.path}")
@@ -620,7 +621,8 @@ class Store:
             cur = conn.execute(
                 "UPDATE games SET saved = ?, score = ?, moves = ?, updated = ?, "
                 "finished = ?, status = ?, seconds = ? WHERE id = ?",
-                (_saved(game), game.score, len(game.moves), now, now, status, seconds,
+                (_saved(game), game.score, len(game.moves), now, now, status,
+                 round(seconds, 2),
                  game_id),
             )
             if cur.rowcount != 1:
@@ -1085,7 +1087,7 @@ def _check_row(row: tuple[Any, ...]) -> GameRecord:
     if not (math.isfinite(seconds) and 0 <= seconds <= _MAX_SECONDS):
         raise _RowDamageError(f"seconds {seconds!r} is out of range (0 to {_MAX_SECONDS:.0e})")
     return GameRecord(gid, player, variant, deal, seed, started, updated, finished,
-                      status, score, moves, float(seconds))
+                      status, score, moves, round(float(seconds), 2))
 
 
 def _statements(script: str) -> list[str]:

@@ -248,6 +248,22 @@ def test_export_csv(tmp_path: Path) -> None:
             a.export("xml")  # type: ignore[arg-type]
 
 
+def test_export_seconds_without_float_noise(tmp_path: Path) -> None:
+    """The time played is kept to hundredths of a second: no float noise in
+    the CSV or JSON export, even from a row written before that."""
+    with Store(tmp_path / "g.sqlite3") as store:
+        game = Game(Rules(), deal=3)
+        gid = store.start_game(game, "ann")
+        store.finish_game(gid, game, seconds=0.0077070329989510356, status="resigned")
+        old = store.start_game(Game(Rules(), deal=4), "ann")
+        with sqlite3.connect(tmp_path / "g.sqlite3") as conn:  # an older lucie's noise
+            conn.execute("UPDATE games SET seconds = ? WHERE id = ?", (12.300000000000001, old))
+        rows = list(csv.DictReader(io.StringIO(store.export("csv"))))
+        assert sorted(r["seconds"] for r in rows) == ["0.01", "12.3"]
+        data = json.loads(store.export("json"))
+        assert sorted(g["seconds"] for g in data["games"]) == [0.01, 12.3]
+
+
 def test_import_refuses_a_damaged_export(tmp_path: Path) -> None:
     with Store(tmp_path / "a.sqlite3") as a, Store(tmp_path / "b.sqlite3") as b:
         _fill(a)

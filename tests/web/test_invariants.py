@@ -54,7 +54,7 @@ def test_server_game_is_the_engine_game(shared_client: TestClient, variant: str,
             text = choices[pick % len(choices)]
             r = c.post(f"/api/games/{gid}/move", json={"move": text})
             try:
-                game.push(Move.parse(text))
+                game.play(Move.parse(text), autoplay=False)
                 ok = True
             except MoveError:
                 ok = False
@@ -65,18 +65,18 @@ def test_server_game_is_the_engine_game(shared_client: TestClient, variant: str,
             r = c.post(f"/api/games/{gid}/undo", json={})
             assert (r.status_code == 200) == game.can_undo
             if game.can_undo:
-                game.pop()
+                game.undo_step()  # a player's undo: the move and its autoplay
         elif action == "redo":
             r = c.post(f"/api/games/{gid}/redo", json={})
             assert (r.status_code == 200) == game.can_redo
             if game.can_redo:
-                game.redo()
+                game.redo_step()
         elif action == "redeal":
             r = c.post(f"/api/games/{gid}/redeal", json={})
             legal_redeal = "R" in legal
             assert (r.status_code == 200) == legal_redeal
             if legal_redeal:
-                game.push("R")
+                game.play("R", autoplay=False)
         elif action == "autoplay":
             r = c.post(f"/api/games/{gid}/autoplay", json={})
             game.autoplay()

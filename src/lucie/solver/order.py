@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lucie.solver.encoding import decode_fan, encode_fan
+
 #: Per card under a stuck card: per suit, the highest rank of a stuck card of
 #: that suit above it (-1: none).
 Need = tuple[int, int, int, int]
@@ -40,16 +42,6 @@ Need = tuple[int, int, int, int]
 FanNeeds = tuple[tuple[int, Need], ...]
 #: ``(encoded fan, foundations)`` -> that fan's :data:`FanNeeds` (None: no stuck card).
 OrderMemo = dict[tuple[int, tuple[int, int, int, int]], FanNeeds | None]
-
-
-def _cards(value: int) -> list[int]:
-    """The cards of an encoded fan (6-bit digits of ``card + 1``, top lowest), bottom first."""
-    out: list[int] = []
-    while value:
-        out.append((value & 63) - 1)
-        value >>= 6
-    out.reverse()
-    return out
 
 
 def _is_stuck(
@@ -74,7 +66,7 @@ def fan_needs(
     fill_ok: tuple[bool, ...],
 ) -> FanNeeds | None:
     """What each card of the encoded fan waits for (None: no stuck card)."""
-    cards = _cards(value)
+    cards = decode_fan(value)
     top = [-1, -1, -1, -1]
     seen = False
     out: list[tuple[int, Need]] = []
@@ -168,14 +160,10 @@ def merci_order_caps(
         return
     best = plain
     for i in holding:
-        cards = _cards(fans[i])
+        cards = decode_fan(fans[i])
         for k in range(len(cards)):
-            rest = cards[:k] + cards[k + 1:]
-            value = 0
-            for c in rest:
-                value = (value << 6) | (c + 1)
             lifted = list(fans)
-            lifted[i] = value
+            lifted[i] = encode_fan(cards[:k] + cards[k + 1:])
             cl = [13, 13, 13, 13]
             order_caps(lifted, found, cl, onto, fill_ok, memo)
             best = [max(best[s], cl[s]) for s in range(4)]

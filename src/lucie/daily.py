@@ -40,3 +40,16 @@ def daily_deal(rules: Rules, date: datetime.date | None = None) -> int:
     text = f"{_SALT}\n{day}\n{rules.spec()}".encode()
     digest = hashlib.sha256(text).digest()
     return int.from_bytes(digest[:8], "big") % DAILY_MAX + 1
+
+
+def daily_date(rules: Rules, deal: int | None, started: str) -> datetime.date | None:
+    """The (UTC) date whose deal of the day a game of ``rules`` played: the
+    date it was started (``started``, an ISO timestamp as the store keeps
+    it) when ``deal`` is that date's deal of the day; else None."""
+    if deal is None:
+        return None
+    try:
+        day = datetime.date.fromisoformat(started[:10])
+    except ValueError:
+        return None
+    return day if daily_deal(rules, day) == deal else None

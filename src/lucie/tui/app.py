@@ -72,17 +72,12 @@ def daily_results(store: Store, player: str, rules: Rules) -> list[str]:
     """The player's finished games of the deals of the day of ``rules``,
     newest first, as Markdown list lines: a game counts when its deal is
     the deal of the day of the date (UTC) it was started."""
-    import datetime
-
-    from lucie.daily import daily_deal
+    from lucie.daily import daily_date
 
     lines: list[str] = []
     for record in store.history(player, rules, finished_only=True):
-        try:
-            day = datetime.date.fromisoformat(record.started[:10])
-        except ValueError:
-            continue
-        if record.deal is not None and record.deal == daily_deal(rules, day):
+        day = daily_date(rules, record.deal, record.started)
+        if day is not None:
             result = "won" if record.status == "won" else record.status
             lines.append(f"- {day.isoformat()}: deal {record.deal}, {result}, score "
                          f"{record.score}/52 in {count(record.moves, 'move')}, "

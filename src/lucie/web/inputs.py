@@ -3,7 +3,6 @@ its query parameters.  Every problem is an :class:`ApiError` (4xx)."""
 
 from __future__ import annotations
 
-import datetime
 import functools
 import math
 import re
@@ -11,7 +10,7 @@ from typing import Any, Final
 
 from starlette.requests import Request
 
-from lucie.daily import daily_deal
+from lucie.daily import daily_date
 from lucie.deals import check_deal_number
 from lucie.errors import LucieError
 from lucie.parsing import excerpt, parse_int, parse_json
@@ -183,19 +182,20 @@ def int_param_text(text: str, what: str) -> int:
         raise ApiError(400, str(exc)) from None
 
 
-@functools.lru_cache(maxsize=4096)
-def _daily(spec: str, day: str) -> int | None:
+@functools.lru_cache(maxsize=256)
+def _rules(spec: str) -> Rules | None:
     try:
-        return daily_deal(Rules.parse(spec), datetime.date.fromisoformat(day))
-    except (LucieError, ValueError):
+        return Rules.parse(spec)
+    except LucieError:
         return None
 
 
 def daily_mark(row: dict[str, Any]) -> str | None:
     """The date (``YYYY-MM-DD``, UTC) of which a stored game played the deal
-    of the day, derived from its variant, deal and start date; else None."""
+    of the day (:func:`lucie.daily.daily_date`); else None."""
     started, deal, spec = row.get("started"), row.get("deal"), row.get("variant")
     if not (isinstance(started, str) and isinstance(deal, int) and isinstance(spec, str)):
         return None
-    day = started[:10]
-    return day if _daily(spec, day) == deal else None
+    rules = _rules(spec)
+    day = None if rules is None else daily_date(rules, deal, started)
+    return None if day is None else day.isoformat()

@@ -6,17 +6,20 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: play test lint bench clean compiled pure
+.PHONY: play test lint bench clean compiled pure translations
+
+# the translation catalogues; an install compiles them (setup.py)
+CATALOGUES := $(wildcard src/lucie/locale/*/LC_MESSAGES/*.po)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.play-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.play-installed: pyproject.toml setup.py $(CATALOGUES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[tui,web]'
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.test-installed: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.play-installed
 
@@ -25,6 +28,7 @@ play: $(VENV)/.play-installed
 
 test: $(VENV)/.test-installed
 	scripts/ensure-chromium
+	PYBABEL=$(BIN)/pybabel scripts/translations compile >/dev/null
 	$(BIN)/python -m ruff check src tests benchmarks
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -n auto $(ARGS)
@@ -33,6 +37,10 @@ lint: $(VENV)/.test-installed
 	$(BIN)/python -m ruff check src tests benchmarks
 	$(BIN)/python -m mypy
 	$(BIN)/lint-imports --no-cache
+
+# extract the marked texts, merge them into each language's .po, compile
+translations: $(VENV)/.test-installed
+	PYBABEL=$(BIN)/pybabel scripts/translations
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/run.py $(ARGS)

@@ -57,6 +57,7 @@ from lucie.deals import (
     shuffled_deck,
 )
 from lucie.errors import CardError, LucieError, MoveError
+from lucie.i18n import N_, _
 from lucie.rules import Rules
 
 SourceKind = Literal["fan", "cell", "card", "redeal"]
@@ -67,12 +68,12 @@ Status = Literal["playing", "won", "lost", "resigned"]
 FAN_NAMES: Final = "abcdefghijklmnopqrstuvwxyz"
 
 _BUILD_WORDS: Final = {
-    ("suit", "down"): "fans build down in suit",
-    ("suit", "updown"): "fans build up or down in suit",
-    ("alternate", "down"): "fans build down in alternate colours",
-    ("alternate", "updown"): "fans build up or down in alternate colours",
-    ("any", "down"): "fans build down regardless of suit",
-    ("any", "updown"): "fans build up or down regardless of suit",
+    ("suit", "down"): N_("fans build down in suit"),
+    ("suit", "updown"): N_("fans build up or down in suit"),
+    ("alternate", "down"): N_("fans build down in alternate colours"),
+    ("alternate", "updown"): N_("fans build up or down in alternate colours"),
+    ("any", "down"): N_("fans build down regardless of suit"),
+    ("any", "updown"): N_("fans build up or down regardless of suit"),
 }
 
 
@@ -584,7 +585,9 @@ class Position:
         top = target[-1]
         if card.rank == KING and rules.direction == "down":
             return f"{card}: a king never goes onto a fan"
-        return f"{card} cannot go on {top} ({_BUILD_WORDS[(rules.build, rules.direction)]})"
+        return _("{card} cannot go on {top} ({why})").format(
+            card=card, top=top, why=_(_BUILD_WORDS[(rules.build, rules.direction)])
+        )
 
     def is_legal(self, move: Move) -> bool:
         return self.why_illegal(move) is None
@@ -1203,7 +1206,7 @@ class Game:
         self.resigned = False
         n = self._steps[-1]
         step = self._tail(n)
-        for _ in range(n):
+        for _step in range(n):
             self._drop()
         self._redo.append(step)
         return step

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from lucie.errors import CardError
+from lucie.i18n import pgettext
 
 #: Suit letters in lucie's order (also the order of the foundations).
 SUITS: Final = ("C", "D", "H", "S")
@@ -134,6 +135,57 @@ Card._cache = _CARDS
 
 #: The 52 cards in lucie's order: clubs A..K, diamonds, hearts, spades.
 DECK: Final[tuple[Card, ...]] = tuple(_CARDS)
+
+
+def _rank_words() -> tuple[str, ...]:
+    """Each rank's name as it stands in a card's name ("king" in "king of
+    hearts"), in the language in use, in the order of :data:`RANKS`."""
+    return (
+        pgettext("card name: rank", "ace"), pgettext("card name: rank", "two"),
+        pgettext("card name: rank", "three"), pgettext("card name: rank", "four"),
+        pgettext("card name: rank", "five"), pgettext("card name: rank", "six"),
+        pgettext("card name: rank", "seven"), pgettext("card name: rank", "eight"),
+        pgettext("card name: rank", "nine"), pgettext("card name: rank", "ten"),
+        pgettext("card name: rank", "jack"), pgettext("card name: rank", "queen"),
+        pgettext("card name: rank", "king"),
+    )
+
+
+def _suit_words() -> tuple[str, ...]:
+    """Each suit's name as it stands in a card's name ("hearts" in "king of
+    hearts"), in the language in use, in the order of :data:`SUITS`."""
+    return (
+        pgettext("card name: suit", "clubs"), pgettext("card name: suit", "diamonds"),
+        pgettext("card name: suit", "hearts"), pgettext("card name: suit", "spades"),
+    )
+
+
+def card_name(card: Card) -> str:
+    """The card's name in words, in the language in use.
+
+    Each language puts the rank and the suit in its own order: the
+    translation of the pattern ``"{rank} of {suit}"`` (context ``card
+    name``) says how, and Dutch and German join them into one word.  The
+    rank and suit words are translated in the contexts ``card name: rank``
+    and ``card name: suit`` (in German the rank is written in lower case,
+    as the second half of the compound).  Card codes (``KH``) stay as they
+    are everywhere else.
+
+    >>> from lucie.i18n import using
+    >>> king = Card.parse("KH")
+    >>> card_name(king)
+    'king of hearts'
+    >>> for code in ("fr", "nl", "de"):
+    ...     with using(code):
+    ...         print(card_name(king), "/", card_name(Card.parse("AS")), "/",
+    ...               card_name(Card.parse("TD")))
+    roi de cœur / as de pique / dix de carreau
+    hartenheer / schoppenaas / ruitentien
+    Herzkönig / Pikass / Karozehn
+    """
+    rank = _rank_words()[card.rank - 1]
+    suit = _suit_words()[card.suit_index]
+    return pgettext("card name", "{rank} of {suit}").format(rank=rank, suit=suit)
 
 
 def parse_cards(tokens: Iterable[str]) -> list[Card]:

@@ -33,6 +33,7 @@ from typing import Final, Literal
 
 from lucie.cards import KING, Card
 from lucie.errors import RulesError
+from lucie.i18n import N_, _
 from lucie.parsing import excerpt, parse_int
 
 Build = Literal["suit", "alternate", "any"]
@@ -300,10 +301,20 @@ class Rules:
         return best[1]
 
     def name(self) -> str:
-        """A display name: the variant's title, or the spec if customised."""
+        """A display name: the variant's title in the language in use
+        (:meth:`Variant.display_title`), or the spec if customised (a spec
+        is never translated: it is what the user types).
+
+        >>> from lucie.i18n import using
+        >>> Rules.parse("trefoil").name(), Rules.parse("trefoil,redeals=1").name()
+        ('Trefoil', 'trefoil,redeals=1')
+        >>> with using("de"):
+        ...     Rules.parse("fan").name()
+        'Der Fächer'
+        """
         for variant in VARIANTS.values():
             if variant.rules == self:
-                return variant.title
+                return variant.display_title()
         return self.spec()
 
 
@@ -395,12 +406,46 @@ def _show(value: object) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """A named variant: its short name, title, rules and a one-line summary."""
+    """A named variant: its short name, title, rules and a one-line summary.
+
+    ``name`` is the key users type (never translated); ``title`` and
+    ``summary`` are the English texts, marked for translation: show them
+    with :meth:`display_title` and :meth:`display_summary`, which speak the
+    language in use.
+    """
 
     name: str
     title: str
     rules: Rules
     summary: str
+
+    def display_title(self) -> str:
+        """The title in the language in use, by the name each language
+        gives the game.
+
+        >>> from lucie.i18n import using
+        >>> trefoil = VARIANTS["trefoil"]
+        >>> trefoil.display_title()
+        'Trefoil'
+        >>> for code in ("fr", "nl", "de"):
+        ...     with using(code):
+        ...         print(trefoil.display_title(), "/", VARIANTS["fan"].display_title(),
+        ...               "/", VARIANTS["classic"].display_title())
+        Trèfle / L'Éventail / La Belle Lucie
+        Klaverblad / De Waaier / La Belle Lucie
+        Kleeblatt / Der Fächer / La Belle Lucie
+        """
+        return _(self.title)
+
+    def display_summary(self) -> str:
+        """The one-line summary in the language in use.
+
+        >>> from lucie.i18n import using
+        >>> with using("fr"):
+        ...     VARIANTS["noredeal"].display_summary()
+        'La Belle Lucie en une seule donne.'
+        """
+        return _(self.summary)
 
 
 CLASSIC: Final = Rules()
@@ -408,28 +453,28 @@ CLASSIC: Final = Rules()
 VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
-        Variant("classic", "La Belle Lucie", CLASSIC,
-                "Fans build down in suit; empty fans stay empty; two redeals."),
-        Variant("merci", "Three Shuffles and a Draw", Rules(merci=True),
-                "Classic, plus one merci in the last deal: lift a buried card to a fan top."),
-        Variant("trefoil", "Trefoil", Rules(aces_first=True),
-                "Aces start on the foundations; 48 cards in 16 fans."),
-        Variant("fan", "The Fan", Rules(empty_fill="king", redeals=0),
-                "A king may fill an empty fan; no redeal."),
-        Variant("shamrocks", "Shamrocks",
+        Variant("classic", N_("La Belle Lucie"), CLASSIC,
+                N_("Fans build down in suit; empty fans stay empty; two redeals.")),
+        Variant("merci", N_("Three Shuffles and a Draw"), Rules(merci=True),
+                N_("Classic, plus one merci in the last deal: lift a buried card to a fan top.")),
+        Variant("trefoil", N_("Trefoil"), Rules(aces_first=True),
+                N_("Aces start on the foundations; 48 cards in 16 fans.")),
+        Variant("fan", N_("The Fan"), Rules(empty_fill="king", redeals=0),
+                N_("A king may fill an empty fan; no redeal.")),
+        Variant("shamrocks", N_("Shamrocks"),
                 Rules(build="any", direction="updown", max_fan=3, redeals=0),
-                "Build up or down in any suit, at most three cards a fan; no redeal."),
-        Variant("shamrocks2", "Shamrocks II",
+                N_("Build up or down in any suit, at most three cards a fan; no redeal.")),
+        Variant("shamrocks2", N_("Shamrocks II"),
                 Rules(build="any", direction="updown", max_fan=3, redeals=0,
                       kings_bottom=True),
-                "Shamrocks with the kings moved to the bottom of their fans."),
-        Variant("flower", "Super Flower Garden", Rules(build="any"),
-                "Build down in any suit; two redeals."),
-        Variant("reserve", "Fan with reserve", Rules(cells=4),
-                "Classic with four free cells."),
-        Variant("noredeal", "La Belle Lucie, no redeal", Rules(redeals=0),
-                "Classic with a single deal."),
-        Variant("alternate", "La Belle Lucie, alternate colours", Rules(build="alternate"),
-                "Fans build down in alternating colours."),
+                N_("Shamrocks with the kings moved to the bottom of their fans.")),
+        Variant("flower", N_("Super Flower Garden"), Rules(build="any"),
+                N_("Build down in any suit; two redeals.")),
+        Variant("reserve", N_("Fan with reserve"), Rules(cells=4),
+                N_("Classic with four free cells.")),
+        Variant("noredeal", N_("La Belle Lucie, no redeal"), Rules(redeals=0),
+                N_("Classic with a single deal.")),
+        Variant("alternate", N_("La Belle Lucie, alternate colours"), Rules(build="alternate"),
+                N_("Fans build down in alternating colours.")),
     )
 }

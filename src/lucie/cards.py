@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from lucie.errors import CardError
-from lucie.i18n import pgettext
+from lucie.i18n import _, pgettext
 
 #: Suit letters in lucie's order (also the order of the foundations).
 SUITS: Final = ("C", "D", "H", "S")
@@ -89,8 +89,8 @@ class Card(int):
             if rank is not None and suit is not None:
                 return _CARDS[suit * 13 + rank - 1]
         raise CardError(
-            f"{text!r} is not a card "
-            "(expected rank A 2-9 T/10 J Q K then suit C D H S)"
+            _("{text} is not a card (expected rank A 2-9 T/10 J Q K then suit C D H S)")
+            .format(text=repr(text))
         )
 
     @property

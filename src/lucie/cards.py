@@ -59,7 +59,7 @@ class Card(int):
 
     def __new__(cls, index: int) -> Card:
         if not 0 <= index < 52:
-            raise CardError(f"card index {index} is out of range 0..51")
+            raise CardError(_("card index {index} is out of range 0..51").format(index=index))
         try:
             return cls._cache[index]
         except AttributeError:  # pragma: no cover - only while building the cache
@@ -73,7 +73,9 @@ class Card(int):
         Card.parse('QD')
         """
         if not 1 <= rank <= 13 or suit not in SUITS:
-            raise CardError(f"no card of rank {rank!r} and suit {suit!r}")
+            raise CardError(_("no card of rank {rank} and suit {suit}").format(
+                rank=repr(rank), suit=repr(suit)
+            ))
         return _CARDS[SUITS.index(suit) * 13 + rank - 1]
 
     @classmethod

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from lucie.engine import Position
+from lucie.formats import parse_layout
 from lucie.i18n import using
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
@@ -24,7 +25,7 @@ REASONS = {
            "cela libère 3C (cette donne peut être gagnée sans redistribution)"),
     "nl": ("veilig: 4S ligt alleen in waaier r, dus afdekken kost niets; dat maakt 3C vrij "
            "(deze deling kan zonder herdeling worden uitgespeeld)"),
-    "de": ("sicher: 4S liegt allein in Fächer r, es zu bedecken kostet nichts; das macht 3C "
+    "de": ("sicher: 4S liegt allein im Fächer r, es zu bedecken kostet nichts; das macht 3C "
            "frei (diese Austeilung ist ohne Neuverteilung lösbar)"),
 }
 
@@ -110,3 +111,54 @@ def test_odds_counted_with_plural_forms(lang: str, words: str) -> None:
     odds = Odds(0.25, (0.2, 0.3), 400, 40.25, budget_ran_out=True, searches=3, searches_cut=1)
     with using(lang):
         assert words in odds.text()
+
+
+def layout(text: str, spec: str = "classic", redeals_left: int = 0) -> Position:
+    rules = Rules.parse(spec)
+    p = parse_layout(text, rules)
+    return Position(rules, p.fans, p.foundations, p.cells, redeals_left, False)
+
+
+FOUND = "Foundations: C-K D-K H-6 S-T\n"
+#: Positions of each kind (as in test_hints.py), and words of the
+#: translation that only that kind's sentence has, in fr, nl, de.
+KINDS = {
+    "unblock": (layout(FOUND + "KH 9H\n7H QS 8H\nJS KS\nTH QH JH\n", redeals_left=1),
+                ("pour libérer QS", "om QS vrij te maken", "um QS freizulegen")),
+    "redeal": (layout(FOUND + "7H 9H 8H\nQH TH JH\nKH\nJS QS KS\n", redeals_left=1),
+               ("redistribuez les 10 cartes restantes", "herdeel de 10 overgebleven kaarten",
+                "die 10 übrigen Karten neu verteilen")),
+    "no-useful-move": (layout(FOUND + "7H 9H 8H\nQH TH JH\nKH\nJS KS\nQS\n", redeals_left=1),
+                       ("plus aucun coup utile", "geen nuttige zet meer",
+                        "kein sinnvoller Zug mehr")),
+    "merci": (layout("Foundations: C-K D-K H-6 S-K\n7H 9H 8H\nKH QH JH TH\n", spec="merci"),
+              ("utilisez la merci sur ", "gebruik de merci voor ", "Merci für ")),
+    "won": (Position(Rules(), ((),) * Rules().num_fans, (13, 13, 13, 13), (), 0, False),
+            ("la partie est gagnée", "het spel is gewonnen", "das Spiel ist gewonnen")),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_kind_of_hint_in_each_language(kind: str) -> None:
+    position, words = KINDS[kind]
+    with using("en"):
+        english = ask(position)
+    assert english.kind == kind
+    for lang, said in zip(("fr", "nl", "de"), words, strict=True):
+        with using(lang):
+            got = ask(position)
+        assert (got.kind, got.move) == (english.kind, english.move)
+        assert said in got.text, (lang, got.text)
+        assert got.text != english.text
+
+
+def test_the_budget_note_in_each_language() -> None:
+    # a full deal the search cannot finish in the budget (any-suit builds)
+    position = Position.deal(Rules.parse("flower"), 5)
+    notes = {"fr": "(le temps alloué est écoulé : meilleur coup trouvé jusqu'ici)",
+             "nl": "(het tijdsbudget is op: beste zet tot nu toe)",
+             "de": "(das Zeitbudget ist aufgebraucht: bester bisher gefundener Zug)"}
+    for lang, note in notes.items():
+        with using(lang):
+            got = hint(position, max_seconds=0.2, cache=ValueCache(None))
+        assert got.budget_ran_out and got.text.endswith(note), got.text

@@ -86,7 +86,7 @@ def test_the_hint_words_follow_the_review_language(blunder: Game) -> None:
     english = reviewed(blunder, "en").moves[0].text
     german = reviewed(blunder, "de").moves[0].text
     assert "safe: 4S is alone in fan r" in english
-    assert "sicher: 4S liegt allein in Fächer r" in german
+    assert "sicher: 4S liegt allein im Fächer r" in german
 
 
 @pytest.mark.parametrize("lang", ["fr", "nl", "de"])

@@ -374,16 +374,7 @@ def run_study(
                 except BrokenProcessPool:
                     for future in futures:
                         future.cancel()
-                    raise LucieError(ngettext(
-                        "a worker process died after {done} of {count} game "
-                        "(most likely out of memory in a long one-deal search); "
-                        "cap the searches with smaller solve_seconds / sample_seconds "
-                        "(--solve-seconds, --sample-seconds)",
-                        "a worker process died after {done} of {count} games "
-                        "(most likely out of memory in a long one-deal search); "
-                        "cap the searches with smaller solve_seconds / sample_seconds "
-                        "(--solve-seconds, --sample-seconds)", games,
-                    ).format(done=len(records), count=games)) from None
+                    raise _worker_died(len(records), games) from None
     finally:
         if bar is not None:
             bar.close()
@@ -401,6 +392,20 @@ def run_study(
         result.extra["solve_seconds"] = solve_seconds
         result.extra["sample_seconds"] = sample_seconds
     return result
+
+
+def _worker_died(done: int, games: int) -> LucieError:
+    """The error of a study whose worker process died."""
+    return LucieError(ngettext(
+        "a worker process died after {done} of {count} game "
+        "(most likely out of memory in a long one-deal search); "
+        "cap the searches with smaller solve_seconds / sample_seconds "
+        "(--solve-seconds, --sample-seconds)",
+        "a worker process died after {done} of {count} games "
+        "(most likely out of memory in a long one-deal search); "
+        "cap the searches with smaller solve_seconds / sample_seconds "
+        "(--solve-seconds, --sample-seconds)", games,
+    ).format(done=done, count=games))
 
 
 def _run_dask(

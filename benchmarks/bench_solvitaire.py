@@ -17,7 +17,9 @@ before any redeal) is built with lucie's engine, then:
   runs with ``--timeout`` (milliseconds); its answer is the "Solution Type"
   of its output (``solved``, ``unsolvable``; anything else, a time-out, its
   memory cap, a crash, counts as unknown), its time its own "Time Taken"
-  (after reading the deal) beside the wall-clock of the process.
+  (after reading the deal) beside the wall-clock and the CPU time of the
+  process (both sides' budgets are wall-clock: on a shared machine the CPU
+  time says how much of it each side had).
 * lucie decides the same position as ``lucie solve --variant V --deal N
   --max-seconds S`` does (the verdict first: ``search_deal(...,
   frontier=False, max_seconds=S)``), in this process, after Solvitaire.
@@ -153,6 +155,7 @@ class Run:
     seconds: float  # wall-clock
     own: float | None = None  # Solvitaire's own timer
     note: str = ""
+    cpu: float | None = None  # CPU seconds (user + system)
 
 
 def run_solvitaire(binary: str, rules_file: Path, deal_file: Path, seconds: float,
@@ -164,6 +167,7 @@ def run_solvitaire(binary: str, rules_file: Path, deal_file: Path, seconds: floa
 
     cmd = [binary, "--custom-rules", str(rules_file), "--timeout", str(int(seconds * 1000)),
            "--cache-capacity", str(cache), str(deal_file)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 60,
@@ -171,19 +175,22 @@ def run_solvitaire(binary: str, rules_file: Path, deal_file: Path, seconds: floa
     except subprocess.TimeoutExpired:
         return Run("unknown", time.perf_counter() - start, None, "killed")
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     status, own = parse_output(done.stdout)
     note = ""
     if status == "unknown":
         kind = _SOLUTION.search(done.stdout)
         note = kind.group(1) if kind else f"exit {done.returncode}: {done.stderr.strip()[-200:]}"
-    return Run(status, wall, own, note)
+    return Run(status, wall, own, note, cpu)
 
 
 def run_lucie(position: Position, seconds: float) -> Run:
     """lucie's verdict, as ``lucie solve --max-seconds`` settles it."""
     start = time.perf_counter()
+    cpu = time.process_time()
     result = search_deal(position, frontier=False, max_seconds=seconds)
-    return Run(result.status, time.perf_counter() - start)
+    return Run(result.status, time.perf_counter() - start, cpu=time.process_time() - cpu)
 
 
 @dataclass
@@ -222,8 +229,10 @@ class Comparison:
         return (f"   {self.spec:<10} {span:>7} | Solvitaire {self.counts(self.solvitaire):>9} "
                 f"| lucie {self.counts(self.lucie):>9} | disagree {len(self.disagreements())}"
                 f" | Solvitaire median/max {times(self.solvitaire, lambda r: r.own)} "
-                f"(process {times(self.solvitaire, lambda r: r.seconds)})"
-                f" | lucie median/max {times(self.lucie, lambda r: r.seconds)}")
+                f"(process {times(self.solvitaire, lambda r: r.seconds)}, CPU "
+                f"{times(self.solvitaire, lambda r: r.cpu)})"
+                f" | lucie median/max {times(self.lucie, lambda r: r.seconds)} "
+                f"(CPU {times(self.lucie, lambda r: r.cpu)})")
 
 
 def _ms(seconds: float) -> str:
@@ -275,8 +284,8 @@ def compare(binary: str, spec: str, deals: range, seconds: float, cache: int,
         if verbose or ("unknown" not in (theirs.status, ours.status)
                        and theirs.status != ours.status):
             print(f"      {spec} {number}: Solvitaire {theirs.status} {theirs.note} "
-                  f"({_ms(theirs.seconds)}), lucie {ours.status} ({_ms(ours.seconds)})",
-                  flush=True)
+                  f"({_ms(theirs.seconds)}, CPU {_ms(theirs.cpu or 0.0)}), lucie {ours.status} "
+                  f"({_ms(ours.seconds)}, CPU {_ms(ours.cpu or 0.0)})", flush=True)
     print(result.line(), flush=True)
     for side in ("solvitaire", "lucie"):
         alone = result.only(side)

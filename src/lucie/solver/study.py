@@ -183,7 +183,10 @@ def _choose(ev: Evaluator, position: Position, tally: _Tally) -> Stop:
         tally.first = None if decided.status == "unknown" else decided.status == "solved"
     tally.deals += 1
     if result.status != "solved":
-        if decided.status == "unknown":
+        # with redeals to come, where to stop rests on the whole frontier:
+        # a cut frontier may have cost the game even when the verdict is known
+        if decided.status == "unknown" or (
+                result.status == "unknown" and position.redeals_left > 0):
             tally.unknown += 1
         elif result.status == "unknown":
             tally.score_capped += 1

@@ -10,17 +10,37 @@ vary with the speed); the rows with a position budget do the same work
 everywhere, and are the ones to compare builds and commits by.
 The build of the one-deal search in use is printed first (``make compiled``
 for the mypyc build; ``LUCIE_PURE=1`` forces pure Python).
+
+``LUCIE_BENCH_DECIDED=1`` runs another table instead (issue 28's frontier):
+for each variant of the family, how many of deals 1-40 ``lucie solve
+--variant V --deal N --max-seconds 10`` decides, and how fast.  That
+command settles the verdict first (:func:`solve_deal`'s ``verdict_first``:
+the search with ``frontier=False`` and the whole budget, the score search
+only after a loss is proved), so this table runs that verdict search alone:
+its status is the command's ``solvable`` (true, false, or null when
+undecided) and its time the time to the verdict (the command's output then
+spends what is left on the best scores).  Times are wall-clock, as the
+command's budget is; the load average is printed before and after, as the
+machine may be shared.  Settings: ``LUCIE_DECIDED_DEALS`` (default
+``1-40``), ``LUCIE_DECIDED_SECONDS`` (default 10), ``LUCIE_DECIDED_VARIANTS``
+(default: every named variant; comma-separated specs, ``;`` between specs
+that hold commas themselves).  Example: ``LUCIE_BENCH_DECIDED=1
+LUCIE_DECIDED_VARIANTS=shamrocks LUCIE_DECIDED_DEALS=1-100 python
+benchmarks/run.py solver``.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from lucie.engine import Position
-from lucie.rules import Rules
+from lucie.rules import VARIANTS, Rules
 from lucie.solver._native import is_compiled
-from lucie.solver.deal import solve_deal
+from lucie.solver.deal import search_deal, solve_deal
 from lucie.solver.game import solve_game
 from lucie.solver.shorten import shorten_line
 
@@ -99,7 +119,104 @@ def _whole(spec: str, deals: range, max_seconds: float) -> None:
           flush=True)
 
 
+def parse_deals(text: str) -> range:
+    """Deals ``"1-40"`` (both ends included) or ``"7"`` as a range.
+
+    >>> parse_deals("1-40"), parse_deals("7")
+    (range(1, 41), range(7, 8))
+    """
+    first, _, last = text.strip().partition("-")
+    start = int(first)
+    stop = int(last) if last else start
+    if start < 1 or stop < start:
+        raise ValueError(f"deals {text!r}: expected N or N-M with 1 <= N <= M")
+    return range(start, stop + 1)
+
+
+def parse_specs(text: str | None) -> list[str]:
+    """Variant specs, comma-separated (``;`` when a spec holds commas);
+    every named variant of the family when ``text`` is empty or None."""
+    if not text or not text.strip():
+        return list(VARIANTS)
+    sep = ";" if ";" in text else ","
+    return [s.strip() for s in text.split(sep) if s.strip()]
+
+
+@dataclass
+class DecidedRow:
+    """One variant's line of the decided table."""
+
+    spec: str
+    won: int = 0
+    lost: int = 0
+    undecided: list[int] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    nodes: list[int] = field(default_factory=list)
+
+    def add(self, number: int, status: str, seconds: float, nodes: int) -> None:
+        """Count deal ``number``'s verdict (a :class:`~lucie.solver.results.RawResult` status)."""
+        if status == "solved":
+            self.won += 1
+        elif status == "unsolvable":
+            self.lost += 1
+        elif status == "unknown":
+            self.undecided.append(number)
+        else:
+            raise ValueError(f"deal {number}: unexpected status {status!r}")
+        self.times.append(seconds)
+        self.nodes.append(nodes)
+
+    def line(self) -> str:
+        median = statistics.median(self.times) if self.times else 0.0
+        longest = max(self.times, default=0.0)
+        text = (f"   {self.spec:<12} {self.won:>4} {self.lost:>5} {len(self.undecided):>10} "
+                f"{median:>9.3f} {longest:>7.2f} {max(self.nodes, default=0):>11,}")
+        if self.undecided:
+            text += f"   undecided: {', '.join(map(str, self.undecided))}"
+        return text
+
+
+def verdict(rules: Rules, number: int, max_seconds: float) -> tuple[str, float, int]:
+    """Deal ``number``'s verdict as ``lucie solve --deal N --max-seconds S``
+    settles it (the verdict-first search of :func:`solve_deal`): status,
+    wall-clock seconds, positions."""
+    position = Position.deal(rules, number)
+    start = time.perf_counter()
+    result = search_deal(position, frontier=False, max_seconds=max_seconds)
+    return result.status, time.perf_counter() - start, result.nodes
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} ({os.cpu_count()} cores)"
+
+
+def decided(specs: Sequence[str], deals: range, max_seconds: float) -> list[DecidedRow]:
+    """Print (and return) the decided table."""
+    build = "compiled (mypyc)" if is_compiled() else "pure Python"
+    print(f"   deals {deals.start}-{deals.stop - 1} as `lucie solve --variant V --deal N "
+          f"--max-seconds {max_seconds:g}` decides them (verdict first), {build} search, "
+          f"one core; {_load()}")
+    print(f"   {'variant':<12} {'won':>4} {'lost':>5} {'undecided':>10} "
+          f"{'median s':>9} {'max s':>7} {'max pos':>11}")
+    rows = []
+    for spec in specs:
+        rules = Rules.parse(spec)
+        row = DecidedRow(spec)
+        for number in deals:
+            row.add(number, *verdict(rules, number, max_seconds))
+        print(row.line(), flush=True)
+        rows.append(row)
+    print(f"   after: {_load()}")
+    return rows
+
+
 def main() -> None:
+    if os.environ.get("LUCIE_BENCH_DECIDED", "").strip() not in ("", "0"):
+        decided(parse_specs(os.environ.get("LUCIE_DECIDED_VARIANTS")),
+                parse_deals(os.environ.get("LUCIE_DECIDED_DEALS", "1-40")),
+                float(os.environ.get("LUCIE_DECIDED_SECONDS", "10")))
+        return
     build = "compiled (mypyc)" if is_compiled() else "pure Python"
     print(f"exact one-deal verdicts (no redeal), one core, {build} search:")
     _verdicts("classic", range(1, 501), frontier=False, max_seconds=None)

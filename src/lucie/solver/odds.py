@@ -538,6 +538,26 @@ class Stop:
         return reach_position(self.start, self.line)
 
 
+def _last_deal_odds(ev: Evaluator, position: Position) -> Odds:
+    """:func:`estimate_odds` in a last deal: exact, the verdict first (the
+    fastest search), so that a budget spent on the best score never hides
+    it; then, for a lost deal, the best score in the time left."""
+    verdict = ev.verdict(position)
+    if verdict.status == "solved":
+        return Odds(1.0, (1.0, 1.0), 0, 52.0, searches=ev.solves)
+    if verdict.status == "unknown":
+        # cut short: no playout can say more than the search
+        best = max((sum(f) for f in _frontier(position, verdict)), default=position.score)
+        return Odds(0.0, (0.0, 1.0), 0, float(best), True, ev.solves, ev.cut)
+    result = ev.solve(position)
+    found = _frontier(position, result) if result.status == "unsolvable" else \
+        itertools.chain(_frontier(position, result), _frontier(position, verdict))
+    best = max((sum(f) for f in found), default=position.score)
+    # lost for certain; the score is the best found when its search was cut
+    return Odds(0.0, (0.0, 0.0), 0, float(best), result.status == "unknown", ev.solves,
+                ev.cut)
+
+
 def _reaches(position: Position, result: RawResult) -> list[Stop]:
     """The solver's frontier, or "stop here" when it found nothing."""
     reaches = [Stop(position, found, line) for found, line in result.lines]
@@ -601,15 +621,17 @@ def estimate_odds(
     # the playouts need the rest
     root_seconds = None if max_seconds is None or position.redeals_left == 0 \
         else max_seconds / 2
+    if position.redeals_left == 0:
+        return _last_deal_odds(ev, position)
     result = ev.solve(position, root_seconds)
+    if result.status == "unknown" and ev.time_left() != 0.0:
+        # cut short: the verdict (the fastest search) may still settle a win
+        # at once; a quarter of the budget at most, the playouts need the rest
+        verdict = ev.verdict(position, None if root_seconds is None else root_seconds / 2)
+        if verdict.status == "solved":
+            return Odds(1.0, (1.0, 1.0), 0, 52.0, searches=ev.solves, searches_cut=ev.cut)
     if result.status == "solved":
         return Odds(1.0, (1.0, 1.0), 0, 52.0, searches=ev.solves)
-    best = max((sum(f) for f in _frontier(position, result)), default=position.score)
-    if position.redeals_left == 0:
-        if result.status == "unsolvable":
-            return Odds(0.0, (0.0, 0.0), 0, float(best), searches=ev.solves)
-        # cut short in the last deal: no playout can say more than the search
-        return Odds(0.0, (0.0, 1.0), 0, float(best), True, ev.solves, ev.cut)
     wins = 0
     scores = 0
     n = 0

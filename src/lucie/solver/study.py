@@ -165,19 +165,29 @@ def _choose(ev: Evaluator, position: Position, tally: _Tally) -> Stop:
     decided first by the fastest exact verdict (``frontier=False``); only a
     lost deal is then searched for its best score, so a budget that runs
     out there costs score, never a win.  (Without either, the best-score
-    search alone is exact and quicker.)"""
+    search alone is exact and quicker.)  In any other deal a frontier
+    search cut short by a budget is followed by the verdict, which may
+    still settle the deal at once (a loss proved at the first position, a
+    win the fastest search finds): a budget never hides a verdict."""
     verdict_first = position.redeals_left == 0 and (
         position.merci_available or ev.solve_seconds is not None
     )
     verdict = ev.verdict(position) if verdict_first else None
     result = verdict if verdict is not None and verdict.status == "solved" \
         else ev.solve(position)
+    if verdict is None and result.status == "unknown":
+        verdict = ev.verdict(position)
+        if verdict.status == "solved":
+            result = verdict  # the win found: the stop to play
     decided = verdict if verdict is not None else result  # the search that decides a win
     if tally.deals == 0:
         tally.first = None if decided.status == "unknown" else decided.status == "solved"
     tally.deals += 1
     if result.status != "solved":
-        if decided.status == "unknown":
+        # with redeals to come, where to stop rests on the whole frontier:
+        # a cut frontier may have cost the game even when the verdict is known
+        if decided.status == "unknown" or (
+                result.status == "unknown" and position.redeals_left > 0):
             tally.unknown += 1
         elif result.status == "unknown":
             tally.score_capped += 1

@@ -95,15 +95,15 @@ def chosen(args: Sequence[str]) -> str | None:
 def skip_lang(args: Sequence[str]) -> int:
     """The index of the first argument after any leading ``--lang`` options.
 
-    >>> skip_lang(["--lang", "fr", "stats"]), skip_lang(["--lang=fr"]), skip_lang(["show"])
+    >>> skip_lang(["--lang", "fr", "stats"]), skip_lang(["--lang=fr"]), skip_lang(["--lang"])
     (2, 1, 0)
     """
     i = 0
     while i < len(args):
-        if args[i] == "--lang":
+        if args[i] == "--lang" and i + 1 < len(args):
             i += 2
         elif args[i].startswith("--lang="):
             i += 1
         else:
             break
-    return min(i, len(args))
+    return i

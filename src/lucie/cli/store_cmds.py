@@ -144,7 +144,7 @@ def _row(cells: list[str], widths: list[int]) -> str:
 
     >>> _row(["1", "2026-01-02 10:00", "ann", "classic", "7", "won", "52", "80", "5:00"],
     ...      list(_WIDTHS))
-    '    1  2026-01-02 10:00  ann         classic               7  won          52     80     5:00'
+    '    1  2026-01-02 10:00  ann         classic                7  won          52     80     5:00'
     """
     out = []
     for cell, width, right, cut in zip(cells, widths, _RIGHT, _CUT, strict=True):

@@ -174,21 +174,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         data["variant"] = game.rules.spec()
         print_json(data)
     else:
-        low, high = odds.ci95
-        how = (ngettext("{n} playout", "{n} playouts", odds.samples).format(n=odds.samples)
-               if odds.samples else _("not measured") if odds.budget_ran_out else _("exact"))
-        score = (_(", mean score {score:.1f}").format(score=odds.mean_score)
-                 if odds.mean_score is not None else "")
-        print(_("win rate {rate:.1f}% (95% CI {low:.1f}-{high:.1f}%, {how}{score})").format(
-            rate=100 * odds.win_rate, low=100 * low, high=100 * high, how=how, score=score))
-        if odds.budget_ran_out:
-            print(ngettext(
-                "the budget ran out: {cut} of {n} search cut short; the figure is what the "
-                "time and memory allowed",
-                "the budget ran out: {cut} of {n} searches cut short; the figure is what the "
-                "time and memory allowed",
-                odds.searches,
-            ).format(cut=odds.searches_cut, n=odds.searches))
+        print(odds.text())
     return 0
 
 

@@ -13,7 +13,7 @@ from lucie.cli.common import add_json, add_variant, count, print_json, read_text
 from lucie.deals import MAX_DEAL
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
-from lucie.i18n import _, ngettext, pgettext
+from lucie.i18n import _, ngettext
 from lucie.rules import Rules
 from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
 
@@ -160,32 +160,8 @@ def _progress(args: argparse.Namespace) -> tuple[Callable[[int, int], None] | No
     return plain, lambda: None
 
 
-def _label(label: str | None) -> str:
-    """A review label (an identifier: ``mistake``) in words of the language
-    in use; ``?`` for a move not labelled."""
-    names = {
-        "best": pgettext("review label", "best"),
-        "good": pgettext("review label", "good"),
-        "inaccuracy": pgettext("review label", "inaccuracy"),
-        "mistake": pgettext("review label", "mistake"),
-        "blunder": pgettext("review label", "blunder"),
-    }
-    return "?" if label is None else names.get(label, label)
-
-
-def _difficulty(difficulty: str) -> str:
-    """A difficulty (an identifier: ``hard``) in words of the language in use."""
-    names = {
-        "clearable": pgettext("difficulty", "clearable"),
-        "easy": pgettext("difficulty", "easy"),
-        "medium": pgettext("difficulty", "medium"),
-        "hard": pgettext("difficulty", "hard"),
-    }
-    return names.get(difficulty, difficulty)
-
-
 def cmd_review(args: argparse.Namespace) -> int:
-    from lucie.solver.review import review_game
+    from lucie.solver.review import label_name, review_game
 
     game = _load(args)
     cache = _cache(args.cache)
@@ -207,30 +183,14 @@ def cmd_review(args: argparse.Namespace) -> int:
     print(_("Winning chance at the start: {value}").format(value=review.start_value))
     for m in review.moves:
         change = f"{m.value_before} -> {m.value_after}"
-        line = f"{m.index:4}. {m.move!s:7} {change:34} {_label(m.label)}"
-        if m.loss is not None and m.label not in (None, "best"):
-            if m.loss > 0:
-                loss = _("-{points} points").format(points=f"{100 * m.loss:.1f}")
-            else:
-                loss = ngettext("-{count} card of best score", "-{count} cards of best score",
-                                m.score_loss).format(count=m.score_loss)
-            line += f" ({loss})"
-        if m.label not in ("best", None) and m.best_move is not None:
-            line += "; " + _("the better move was {move}: {text}").format(
-                move=m.best_move, text=m.text)
+        line = f"{m.index:4}. {m.move!s:7} {change:34} {label_name(m.label)}"
+        if m.loss_text is not None:
+            line += f" ({m.loss_text})"
+        if m.better_text is not None:
+            line += f"; {m.better_text}"
         print(line)
-    counts = review.counts()
-    accuracy = "-" if review.accuracy is None else f"{review.accuracy:.0f}%"
     print(_("Final: {value}").format(value=review.final_value))
-    print(_("Chance thrown away: {points} points; accuracy {accuracy} (moves best or good); "
-            "{blunders}, {mistakes}, {inaccuracies}").format(
-        points=f"{100 * review.thrown_away:.1f}", accuracy=accuracy,
-        blunders=ngettext("{count} blunder", "{count} blunders", counts["blunder"]).format(
-            count=counts["blunder"]),
-        mistakes=ngettext("{count} mistake", "{count} mistakes", counts["mistake"]).format(
-            count=counts["mistake"]),
-        inaccuracies=ngettext("{count} inaccuracy", "{count} inaccuracies",
-                              counts["inaccuracy"]).format(count=counts["inaccuracy"])))
+    print(review.summary())
     costly = review.costliest()
     if costly:
         print(_("Costliest moves: {moves}").format(moves=", ".join(
@@ -242,7 +202,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_pick(args: argparse.Namespace) -> int:
-    from lucie.solver.difficulty import pick_deal
+    from lucie.solver.difficulty import difficulty_name, pick_deal
 
     rules: Rules = args.variant or Rules()
     cache = _cache(args.cache)
@@ -263,7 +223,7 @@ def cmd_pick(args: argparse.Namespace) -> int:
                         "; no measured thresholds for {variant}: estimated on demand from "
                         "{n} deals", th.sample).format(variant=pick.variant, n=th.sample))
     print(_("{variant} deal {deal}: {difficulty}, winning chance {value}{how}").format(
-        variant=pick.variant, deal=pick.deal, difficulty=_difficulty(pick.difficulty),
+        variant=pick.variant, deal=pick.deal, difficulty=difficulty_name(pick.difficulty),
         value=pick.value,
         how=how), file=sys.stderr)
     return 0

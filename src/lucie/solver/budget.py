@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
+from lucie.i18n import _
+
 #: What ran out: the time, the positions expanded, or the positions held.
 Limit = Literal["seconds", "nodes", "positions"]
 
@@ -24,6 +26,20 @@ DEFAULT_MAX_POSITIONS: Final = 2_000_000
 PLAYER_MAX_POSITIONS: Final = 500_000
 
 
+def limit_text(limit: Limit) -> str:
+    """What ran out, in words, in the language in use.
+
+    >>> limit_text("positions")
+    'the memory cap of positions held'
+    """
+    words = {
+        "seconds": _("the time budget"),
+        "nodes": _("the node limit"),
+        "positions": _("the memory cap of positions held"),
+    }
+    return words[limit]
+
+
 class BudgetExhaustedError(Exception):
     """A search's time, node or position budget is spent (``limit`` says
     which)."""
@@ -33,4 +49,5 @@ class BudgetExhaustedError(Exception):
         self.limit: Limit = limit
 
 
-__all__ = ["DEFAULT_MAX_POSITIONS", "PLAYER_MAX_POSITIONS", "BudgetExhaustedError", "Limit"]
+__all__ = ["DEFAULT_MAX_POSITIONS", "PLAYER_MAX_POSITIONS", "BudgetExhaustedError", "Limit",
+           "limit_text"]

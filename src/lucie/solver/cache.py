@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from lucie._sqlite import backoff, is_busy, use_wal
+from lucie.i18n import _, ngettext
 
 _T = TypeVar("_T")
 
@@ -174,12 +175,13 @@ class ValueCache:
         self.warnings.append(message)
         if (str(self.path), kind) not in _WARNED:
             _WARNED.add((str(self.path), kind))
-            print(f"lucie: warning: {message}", file=sys.stderr)
+            print(_("lucie: warning: {message}").format(message=message), file=sys.stderr)
 
     def _give_up(self, reason: str) -> None:
         """Keep the cache in memory from now on (the samples stay)."""
-        self._warn("unusable", f"the odds cache {self.path} cannot be used ({reason}); "
-                   "values are kept in memory only")
+        self._warn("unusable", _("the odds cache {path} cannot be used ({reason}); "
+                                 "values are kept in memory only").format(
+                                     path=self.path, reason=reason))
         self.path = None
 
     def _examine(self) -> str | None:
@@ -195,11 +197,11 @@ class ValueCache:
         if not head:
             return None  # SQLite's empty database (another process may be making it)
         if not head.startswith(b"SQLite format 3\x00") or len(head) < 100:
-            return "not a SQLite database"
+            return _("not a SQLite database")
         try:
             conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
         except sqlite3.Error as exc:
-            return f"cannot be opened: {exc}"
+            return _("cannot be opened: {error}").format(error=exc)
         try:
             objects = {
                 (str(kind), str(name))
@@ -207,19 +209,19 @@ class ValueCache:
                 if not str(name).startswith("sqlite_")
             }
             if objects - {("table", "state_values")}:
-                names = ", ".join(sorted(name for _, name in objects))
-                return f"another program's tables: {names[:80]}"
+                names = ", ".join(sorted(name for _kind, name in objects))
+                return _("another program's tables: {names}").format(names=names[:80])
             if objects:
                 columns = [tuple(r[1:3]) for r in conn.execute("PRAGMA table_info(state_values)")]
                 if columns != _COLUMNS:
-                    return "its table state_values has other columns"
+                    return _("its table state_values has other columns")
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
-                return f"damaged: {str(check)[:80]}"
+                return _("damaged: {error}").format(error=str(check)[:80])
         except sqlite3.DatabaseError as exc:
             if is_busy(exc):
                 return None  # someone is using it: it is a database; looked at again later
-            return f"damaged: {exc}"
+            return _("damaged: {error}").format(error=exc)
         finally:
             conn.close()
         return None
@@ -236,13 +238,15 @@ class ValueCache:
         except FileNotFoundError:
             return  # another process set it aside already
         except OSError as exc:
-            self._give_up(f"{reason}; it could not be set aside: {exc.strerror}")
+            self._give_up(_("{reason}; it could not be set aside: {error}").format(
+                reason=reason, error=exc.strerror))
             return
         for side in ("-wal", "-shm"):
             with contextlib.suppress(OSError):
                 os.rename(f"{path}{side}", f"{aside}{side}")
-        self._warn("aside", f"the odds cache {path} was unusable ({reason}); it was moved "
-                   f"to {aside} and a new cache started")
+        self._warn("aside", _("the odds cache {path} was unusable ({reason}); it was moved "
+                              "to {aside} and a new cache started").format(
+                                  path=path, reason=reason, aside=aside))
 
     def _ready(self) -> None:
         """Check the file once per instance, before the first use."""
@@ -250,12 +254,13 @@ class ValueCache:
             return
         self._checked = True
         if self.path.is_dir():
-            self._give_up("it is a directory")
+            self._give_up(_("it is a directory"))
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            self._give_up(f"cannot create {self.path.parent}: {exc.strerror}")
+            self._give_up(_("cannot create {folder}: {error}").format(
+                folder=self.path.parent, error=exc.strerror))
             return
         problem = self._examine()
         if problem is not None:
@@ -327,10 +332,13 @@ class ValueCache:
                     bad.append((rowid, str(exc)))
             if bad:
                 conn.executemany("DELETE FROM state_values WHERE rowid = ?",
-                                 [(rowid,) for rowid, _ in bad])
-                self._warn("rows", f"the odds cache {self.path}: {len(bad)} damaged "
-                           f"entr{'ies' if len(bad) > 1 else 'y'} of {rules} ignored and "
-                           f"removed (first: {bad[0][1]})")
+                                 [(rowid,) for rowid, _why in bad])
+                self._warn("rows", ngettext(
+                    "the odds cache {path}: {count} damaged entry of {rules} ignored and "
+                    "removed (first: {first})",
+                    "the odds cache {path}: {count} damaged entries of {rules} ignored and "
+                    "removed (first: {first})", len(bad),
+                ).format(path=self.path, count=len(bad), rules=rules, first=bad[0][1]))
             return good
 
         rows = self._transact(read) or []

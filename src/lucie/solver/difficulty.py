@@ -20,6 +20,18 @@ The thresholds were measured for the main variants by
 sample size and date).  For other rule sets they are computed on demand
 from a few deals' ratings (:func:`estimate_thresholds`), and the answer
 says so (:attr:`Thresholds.measured` is false).
+
+The difficulties are identifiers (``"hard"``, also in the JSON and on the
+command line); :func:`difficulty_name` and :func:`difficulty_description`
+give them in the language in use (:mod:`lucie.i18n`), :meth:`Rated.text`
+a finished game's deal in a sentence.
+
+>>> from lucie.i18n import using
+>>> difficulty_name("hard")
+'hard'
+>>> with using("de"):
+...     difficulty_name("hard"), difficulty_name("clearable")
+('schwer', 'sofort lösbar')
 """
 
 from __future__ import annotations
@@ -32,12 +44,36 @@ from typing import Final, Literal, get_args
 from lucie.deals import random_deal_number
 from lucie.engine import Position
 from lucie.errors import LucieError
+from lucie.i18n import _, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
 from lucie.solver.review import Value, Valuer
 
 Difficulty = Literal["clearable", "easy", "medium", "hard"]
 DIFFICULTIES: Final[tuple[Difficulty, ...]] = get_args(Difficulty)
+
+
+def difficulty_name(difficulty: Difficulty) -> str:
+    """A difficulty's name in the language in use."""
+    names = {
+        "clearable": pgettext("difficulty", "clearable"),
+        "easy": pgettext("difficulty", "easy"),
+        "medium": pgettext("difficulty", "medium"),
+        "hard": pgettext("difficulty", "hard"),
+    }
+    return names[difficulty]
+
+
+def difficulty_description(difficulty: Difficulty) -> str:
+    """What a difficulty means, in one line, in the language in use."""
+    descriptions = {
+        "clearable": _("the first deal can be cleared without any redeal"),
+        "easy": _("the easiest third of the variant's deals, by the chance of winning"),
+        "medium": _("the middle third of the variant's deals, by the chance of winning"),
+        "hard": _("the hardest third of the variant's deals, by the chance of winning"),
+    }
+    return descriptions[difficulty]
+
 
 #: A deal's rating: its winning chance, then its best first-deal score (or 0).
 Rating = tuple[float, int]
@@ -115,6 +151,7 @@ class Pick:
             "variant": self.variant,
             "deal": self.deal,
             "difficulty": self.difficulty,
+            "difficulty_text": difficulty_name(self.difficulty),
             "value": self.value.to_json(),
             "thresholds": self.thresholds.to_json() if self.thresholds else None,
             "tried": self.tried,
@@ -138,8 +175,9 @@ def thresholds_from(ratings: list[Rating], variant: str, command: str, date: str
                     *, measured: bool) -> Thresholds:
     """The thirds of ``ratings``: the ratings at one third and two thirds."""
     if not ratings:
-        raise LucieError(f"no deal of {variant} could be rated in time to place the "
-                         "difficulty thresholds: try a larger --seconds")
+        raise LucieError(_("no deal of {variant} could be rated in time to place the "
+                           "difficulty thresholds: try a larger --seconds").format(
+                               variant=variant))
     ranked = sorted(ratings)
     n = len(ranked)
     return Thresholds(variant, ranked[n // 3], ranked[(2 * n) // 3], n, command, date,
@@ -153,10 +191,10 @@ def estimate_thresholds(
     """Thresholds from ``deals`` random deals' ratings (fewer when
     ``deadline``, a :func:`time.monotonic` time, comes first)."""
     found: list[Rating] = []
-    for _ in range(deals):
+    for _attempt in range(deals):
         if deadline is not None and time.monotonic() >= deadline:
             break
-        _, rated = rate_deal(rules, random_deal_number(rng), valuer)
+        rated = rate_deal(rules, random_deal_number(rng), valuer)[1]
         if rated is not None:
             found.append(rated)
     return thresholds_from(found, rules.spec(), "estimated on demand",
@@ -175,12 +213,37 @@ class Rated:
     value: Value
     thresholds: Thresholds | None
 
+    def text(self) -> str:
+        """The deal's difficulty in a sentence, in the language in use:
+        "This deal is hard, not clearable without a redeal (winning chance
+        8% (5-12%))."."""
+        name = None if self.difficulty is None else difficulty_name(self.difficulty)
+        if name is None and self.clearable is None:
+            return _("This deal's difficulty could not be settled in time.")
+        if name is None:
+            words = (_("This deal is clearable without a redeal") if self.clearable else
+                     _("This deal is not clearable without a redeal"))
+        elif self.clearable is None:
+            words = _("This deal is {difficulty}").format(difficulty=name)
+        elif self.clearable:
+            words = _("This deal is {difficulty}, clearable without a redeal").format(
+                difficulty=name)
+        else:
+            words = _("This deal is {difficulty}, not clearable without a redeal").format(
+                difficulty=name)
+        if self.value.chance is not None:
+            words += " " + _("(winning chance {chance})").format(chance=self.value.text())
+        return words + "."
+
     def to_json(self) -> dict[str, object]:
         return {
             "difficulty": self.difficulty,
+            "difficulty_text": (None if self.difficulty is None
+                                else difficulty_name(self.difficulty)),
             "clearable": self.clearable,
             "value": self.value.to_json(),
             "thresholds": self.thresholds.to_json() if self.thresholds else None,
+            "text": self.text(),
         }
 
 
@@ -226,7 +289,8 @@ def pick_deal(
     module doc), found within ``max_seconds``; each deal's searches get
     ``deal_seconds``.  Raises :class:`LucieError` when none is found."""
     if difficulty not in DIFFICULTIES:
-        raise LucieError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
+        raise LucieError(_("unknown difficulty {difficulty} (known: {known})").format(
+            difficulty=repr(difficulty), known=", ".join(DIFFICULTIES)))
     rng = random.Random(seed) if seed is not None else random.Random()
     deadline = time.monotonic() + max_seconds
     spec = rules.spec()
@@ -251,10 +315,7 @@ def pick_deal(
             valuer.cache.flush()
             return Pick(spec, number, difficulty, value, table, tried)
     valuer.cache.flush()
-    raise LucieError(
-        f"no {difficulty} deal of {spec} found in {max_seconds:g} s ({tried} deals tried, "
-        f"{undecided} undecided): try a larger --seconds"
-    )
+    raise _not_found(difficulty, spec, max_seconds, tried, undecided)
 
 
 def _pick_clearable(
@@ -275,7 +336,17 @@ def _pick_clearable(
             return Pick(rules.spec(), number, "clearable",
                         Value.exact(1.0, clears=True, best_score=52), None, tried)
         undecided += result.status == "unknown"
-    raise LucieError(
-        f"no clearable deal of {rules.spec()} found in {max_seconds:g} s ({tried} deals "
-        f"tried, {undecided} undecided): try a larger --seconds"
+    raise _not_found("clearable", rules.spec(), max_seconds, tried, undecided)
+
+
+def _not_found(difficulty: Difficulty, spec: str, max_seconds: float, tried: int,
+               undecided: int) -> LucieError:
+    """The error of a pick that found no deal in time."""
+    return LucieError(
+        _("no {difficulty} deal of {variant} found in {seconds} s ({tried}, {undecided} "
+          "undecided): try a larger --seconds").format(
+            difficulty=difficulty_name(difficulty), variant=spec, seconds=f"{max_seconds:g}",
+            tried=ngettext("{count} deal tried", "{count} deals tried", tried).format(
+                count=tried),
+            undecided=undecided)
     )

@@ -42,12 +42,29 @@ from typing import Literal
 from lucie.deals import RandomState, Shuffler, deal_layout
 from lucie.engine import REDEAL, Game, Move, Position
 from lucie.errors import LucieError
+from lucie.i18n import pgettext
 from lucie.rules import Rules
 from lucie.solver.budget import BudgetExhaustedError
 from lucie.solver.deal import engine_move, solve_deal, to_engine_moves
 from lucie.solver.search import Search
 
 GameStatus = Literal["won", "lost", "unknown"]
+
+
+def status_text(status: GameStatus) -> str:
+    """A whole game's verdict in a word, in the language in use:
+    ``winnable``, ``lost`` or ``unknown`` (the status stays the identifier).
+
+    >>> status_text("won"), status_text("lost")
+    ('winnable', 'lost')
+    """
+    words = {
+        "won": pgettext("game verdict", "winnable"),
+        "lost": pgettext("game verdict", "lost"),
+        "unknown": pgettext("game verdict", "unknown"),
+    }
+    return words[status]
+
 
 #: Most positions one sub-search (one deal's search) may use.
 SUB_NODES = 20_000
@@ -298,4 +315,4 @@ def solve_game(
     return GameResult("won", tuple(line), search.nodes, time.perf_counter() - start, 52)
 
 
-__all__ = ["GameResult", "solve_game"]
+__all__ = ["GameResult", "solve_game", "status_text"]

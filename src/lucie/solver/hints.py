@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Final
 
 from lucie.cards import KING, Card
 from lucie.engine import FAN_NAMES, REDEAL, Move, Position
+from lucie.i18n import N_, _, ngettext
 from lucie.solver.budget import PLAYER_MAX_POSITIONS
 from lucie.solver.cache import ValueCache
 from lucie.solver.odds import Evaluator, Stop, _reaches
@@ -57,8 +58,11 @@ KINDS: Final = (
     "no-useful-move", "lost", "won",
 )
 
-BUDGET_NOTE: Final = " (the time budget ran out: best move found so far)"
-FOLLOW_NOTE: Final = " (the line found before the time budget ran out)"
+#: Notes added at the end of a hint's text (marked here, translated when a
+#: hint is made, in the language in use then: see :mod:`lucie.i18n`).
+BUDGET_NOTE: Final = N_("(the time budget ran out: best move found so far)")
+FOLLOW_NOTE: Final = N_("(the line found before the time budget ran out)")
+GOAL_NOTE: Final = N_("(this deal can be cleared)")
 
 #: Values of between-deal states shared by the hints of one process.
 _SHARED_CACHE: Final = ValueCache(None)
@@ -113,10 +117,10 @@ def hint(
     """
     start = time.monotonic()
     if position.is_won:
-        return Hint(None, "won", "the game is won", clears=True)
+        return Hint(None, "won", _("the game is won"), clears=True)
     legal = position.legal_moves()
     if not legal:
-        return Hint(None, "lost", "the game can no longer be won: no move is left",
+        return Hint(None, "lost", _("the game can no longer be won: no move is left"),
                     clears=False)
     with _LINES_LOCK:
         known = _LINES.get(position)
@@ -146,7 +150,7 @@ def hint(
     deadline = start + max_seconds
     stop = _shortened(stop, deadline)
     cut_short = result.status == "unknown"
-    budget_note = BUDGET_NOTE if cut_short or not complete else ""
+    budget_note = BUDGET_NOTE if cut_short or not complete else None
     movers = _movers(position, stop.moves)
     # in a last deal the verdict settles it, even if the best-score search
     # that followed was cut short
@@ -167,7 +171,7 @@ def hint(
         _remember(position, _Line(end.moves, sum(end.foundations), not cut_short,
                                   end_movers, clears))
     advice = _explain(position, result, stop, legal, budget_note, movers)
-    return replace(advice, budget_ran_out=bool(budget_note), clears=clears)
+    return replace(advice, budget_ran_out=budget_note is not None, clears=clears)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +234,7 @@ def _follow(position: Position, line: _Line) -> Hint:
     if not line.exact:
         advice = _classify(position, first, line.movers, line.won, FOLLOW_NOTE)
     elif line.won or position.redeals_left > 0:
-        advice = _classify(position, first, line.movers, line.won, "")
+        advice = _classify(position, first, line.movers, line.won, None)
     else:
         advice = _lost(position, first, line.score)
     return replace(advice, clears=line.clears)
@@ -256,64 +260,83 @@ def _best(reaches: list[Stop]) -> Stop:
     return max(reaches, key=lambda r: (sum(r.foundations), -len(r.line)))
 
 
+def _notes(*notes: str | None) -> str:
+    """The notes (msgids, None for none) as they end a hint's text: each
+    translated, after a space."""
+    return "".join(" " + _(note) for note in notes if note is not None)
+
+
 def _lost(position: Position, first: Move, score: int) -> Hint:
     return Hint(
         first, "lost",
-        f"the game can no longer be won; the best score left is "
-        f"{score}: {position.describe(first)}",
+        _("the game can no longer be won; the best score left is {score}: {move}").format(
+            score=score, move=position.describe(first)),
     )
 
 
 def _explain(
-    position: Position, result: RawResult, stop: Stop, legal: list[Move], note: str,
+    position: Position, result: RawResult, stop: Stop, legal: list[Move], note: str | None,
     movers: tuple[Card | None, ...],
 ) -> Hint:
     """The hint from a search's ``result`` and chosen ``stop``, whose line
-    plays ``movers`` (:func:`_movers`)."""
+    plays ``movers`` (:func:`_movers`); ``note``: a note to end its text
+    with (:data:`BUDGET_NOTE`), or None."""
     reaches = _reaches(position, result)
     won = sum(stop.foundations) == 52
     if position.redeals_left == 0 and not won and result.status != "unknown":
         best = _best(reaches)
         if best.moves:
             return _lost(position, best.moves[0], sum(best.foundations))
-        return Hint(None, "lost", "the game can no longer be won")
+        return Hint(None, "lost", _("the game can no longer be won"))
     if not stop.moves or (not won and stop.foundations == position.foundations):
         if REDEAL not in legal:
-            return Hint(None, "lost", "the game can no longer be won" + note)
+            return Hint(None, "lost", _("the game can no longer be won") + _notes(note))
         if legal == [REDEAL]:
-            return Hint(REDEAL, "redeal", f"no move left: redeal the {position.cards_in_play()} "
-                        "cards left" + note)
+            left = position.cards_in_play()
+            return Hint(REDEAL, "redeal", ngettext(
+                "no move left: redeal the {count} card left",
+                "no move left: redeal the {count} cards left", left,
+            ).format(count=left) + _notes(note))
         if all(r.foundations == position.foundations for r in reaches):
             return Hint(REDEAL, "no-useful-move",
-                        "no useful move left: redeal (no move here can bring another "
-                        "card home)" + note)
+                        _("no useful move left: redeal (no move here can bring another "
+                          "card home)") + _notes(note))
         return Hint(REDEAL, "redeal",
-                    "redeal now: stopping here gives the best odds for the next deal" + note)
+                    _("redeal now: stopping here gives the best odds for the next deal")
+                    + _notes(note))
     return _classify(position, stop.moves[0], movers, won, note)
 
 
 def _classify(
-    position: Position, move: Move, movers: tuple[Card | None, ...], won: bool, note: str
+    position: Position, move: Move, movers: tuple[Card | None, ...], won: bool,
+    note: str | None,
 ) -> Hint:
     """The hint for ``move``, the first of a line whose moves play
-    ``movers`` (:func:`_movers`)."""
-    goal = " (this deal can be cleared)" if won else ""
+    ``movers`` (:func:`_movers`); ``won``: the line clears the deal;
+    ``note``: a note to end the text with, or None."""
+    tail = _notes(GOAL_NOTE if won else None, note)
     said = position.describe(move)
     if move.src_kind == "card":
         card = Card(move.src)
         if position.where(card)[0] == "fan":
-            return Hint(move, "merci", f"use the merci on {card}: {said}{goal}{note}")
+            return Hint(move, "merci", _("use the merci on {card}: {move}").format(
+                card=card, move=said) + tail)
     if move.dst_kind == "foundation":
-        return Hint(move, "foundation", f"{said}{goal}{note}")
+        return Hint(move, "foundation", said + tail)
     freed = _frees(position, move, movers)
     safe = _safe_reason(position, move)
     if safe is not None:
-        frees = f"; it frees {freed}" if freed is not None else ""
-        return Hint(move, "safe-build", f"{said}: {safe}{frees}{goal}{note}")
+        if freed is not None:
+            text = _("{move}: {reason}; it frees {card}").format(
+                move=said, reason=safe, card=freed)
+        else:
+            text = _("{move}: {reason}").format(move=said, reason=safe)
+        return Hint(move, "safe-build", text + tail)
     if freed is not None:
-        return Hint(move, "unblock", f"{said}, to free {freed}{goal}{note}")
+        return Hint(move, "unblock", _("{move}, to free {card}").format(
+            move=said, card=freed) + tail)
     kind = "cell" if "cell" in (move.src_kind, move.dst_kind) else "build"
-    return Hint(move, kind, f"{said}{goal}{note}")
+    return Hint(move, kind, said + tail)
 
 
 def _movers(position: Position, line: tuple[Move, ...]) -> tuple[Card | None, ...]:
@@ -379,12 +402,13 @@ def _safe_reason(position: Position, move: Move) -> str | None:
     card = position.fans[move.src][-1]
     where = FAN_NAMES[move.dst]
     if rules.empty_fill == "none" and top.rank == KING:
-        return (f"safe: {top} is a king, which can only ever go home, and only after "
-                f"{card}")
+        return _("safe: {top} is a king, which can only ever go home, and only after "
+                 "{card}").format(top=top, card=card)
     if len(target) >= 2 and target[-2].suit_index == top.suit_index \
             and target[-2].rank == top.rank + 1:
-        return (f"safe: {top} lies on {target[-2]}, so it can only go home, and only "
-                f"after {card}")
+        return _("safe: {top} lies on {under}, so it can only go home, and only "
+                 "after {card}").format(top=top, under=target[-2], card=card)
     if rules.empty_fill == "none" and len(target) == 1:
-        return f"safe: {top} is alone in fan {where}, so covering it loses nothing"
+        return _("safe: {top} is alone in fan {fan}, so covering it loses nothing").format(
+            top=top, fan=where)
     return None

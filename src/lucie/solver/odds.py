@@ -78,6 +78,7 @@ from lucie.cards import DECK, Card
 from lucie.deals import Shuffler, redeal_fans
 from lucie.engine import Move, Position
 from lucie.errors import LucieError
+from lucie.i18n import _, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.budget import DEFAULT_MAX_POSITIONS, PLAYER_MAX_POSITIONS, BudgetExhaustedError
 from lucie.solver.cache import StateKey, ValueCache
@@ -119,6 +120,38 @@ class Odds:
     searches: int = 0
     searches_cut: int = 0
 
+    def text(self) -> str:
+        """The estimate in words, in the language in use: the win rate, its
+        interval, how it was found (playouts, exact, or not measured) and
+        the mean score; a second line when the budget ran out.
+
+        >>> print(Odds(0.25, (0.2, 0.3), 400, 40.25).text())
+        win rate 25.0% (95% CI 20.0-30.0%, 400 playouts, mean score 40.2)
+        """
+        low, high = self.ci95
+        if self.samples:
+            how = ngettext("{count} playout", "{count} playouts", self.samples).format(
+                count=self.samples)
+        elif self.budget_ran_out:
+            how = _("not measured")
+        else:
+            how = pgettext("odds", "exact")
+        fields = {"rate": f"{100 * self.win_rate:.1f}", "low": f"{100 * low:.1f}",
+                  "high": f"{100 * high:.1f}", "how": how}
+        if self.mean_score is None:
+            text = _("win rate {rate}% (95% CI {low}-{high}%, {how})").format(**fields)
+        else:
+            text = _("win rate {rate}% (95% CI {low}-{high}%, {how}, mean score {score})").format(
+                score=f"{self.mean_score:.1f}", **fields)
+        if self.budget_ran_out:
+            text += "\n" + ngettext(
+                "the budget ran out: {cut} of {count} search cut short; the figure is what "
+                "the time and memory allowed",
+                "the budget ran out: {cut} of {count} searches cut short; the figure is what "
+                "the time and memory allowed", self.searches,
+            ).format(cut=self.searches_cut, count=self.searches)
+        return text
+
     def to_json(self) -> dict[str, object]:
         return {
             "win_rate": self.win_rate,
@@ -128,6 +161,7 @@ class Odds:
             "budget_ran_out": self.budget_ran_out,
             "searches": self.searches,
             "searches_cut": self.searches_cut,
+            "text": self.text(),
         }
 
 
@@ -225,10 +259,10 @@ def canonical(foundations: Foundations, rules: Rules) -> Foundations:
 def check_rules(rules: Rules) -> None:
     """Refuse the settings the odds model does not cover."""
     if rules.redeal_only_when_stuck:
-        raise LucieError(
+        raise LucieError(_(
             "odds assume the player may redeal whenever they choose; "
             "redeal_only_when_stuck=on is not supported"
-        )
+        ))
 
 
 # ---------------------------------------------------------------------------
@@ -552,7 +586,8 @@ def estimate_odds(
     ``target``, ``exact_cards``, ``sample_seconds``: see :class:`Evaluator`.
     """
     if samples < 1:
-        raise LucieError(f"samples={samples}: at least one playout is needed")
+        raise LucieError(_("samples={samples}: at least one playout is needed").format(
+            samples=samples))
     check_rules(position.rules)
     start = time.monotonic()
     if position.is_won:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from lucie.engine import Move
+from lucie.i18n import _
 from lucie.solver.budget import Limit
 from lucie.solver.encoding import IMove
 
@@ -26,6 +27,21 @@ class Reach:
     @property
     def score(self) -> int:
         return sum(self.foundations)
+
+
+def verdict_text(status: Verdict) -> str:
+    """A one-deal verdict in words, in the language in use (the status
+    itself stays the identifier, in the JSON too).
+
+    >>> verdict_text("unsolvable")
+    'cannot be cleared without a redeal'
+    """
+    words = {
+        "solved": _("clearable without a redeal"),
+        "unsolvable": _("cannot be cleared without a redeal"),
+        "unknown": _("unknown: the budget ran out"),
+    }
+    return words[status]
 
 
 def solvable_of(status: Verdict) -> bool | None:

@@ -61,6 +61,19 @@ again; the hints come after, from the same refined values.
 
 The screens use :func:`review_game` and :meth:`Review.to_json`; a position's
 value alone is :meth:`Valuer.value`.
+
+Words.  Labels are identifiers (``"mistake"``, also in the JSON);
+:func:`label_name` gives a label in the language in use
+(:mod:`lucie.i18n`), :attr:`MoveReview.label_text` and
+:attr:`MoveReview.better_text` a move's, :meth:`Review.summary` the
+game's.  The JSON holds both: ``label`` and ``label_text``.
+
+>>> from lucie.i18n import using
+>>> label_name("blunder"), Value(0.25, "estimate", 0.2, 0.31, 40).text()
+('blunder', '25% (20-31%)')
+>>> with using("fr"):
+...     label_name("blunder"), Value.exact(0.0, best_score=40).text()
+('gaffe', '0%, meilleur score 40')
 """
 
 from __future__ import annotations
@@ -74,6 +87,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from lucie.engine import Game, Move, Position
+from lucie.i18n import _, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.budget import BudgetExhaustedError
 from lucie.solver.cache import StateKey, ValueCache
@@ -144,11 +158,12 @@ class Value:
             "samples": self.samples,
             "clears": self.clears,
             "best_score": self.best_score,
+            "text": self.text(),
         }
 
-    def __str__(self) -> str:
+    def text(self) -> str:
         """``100%``, ``23% (15-33%)``, ``>= 23%`` or ``?``; in a lost last
-        deal also the best score."""
+        deal also the best score (in the language in use)."""
         if self.chance is None:
             return "?"
         pct = f"{100 * self.chance:.0f}%"
@@ -157,8 +172,26 @@ class Value:
         elif self.kind == "bound":
             pct = ">= " + pct
         if self.best_score is not None and self.best_score < 52:
-            pct += f", best score {self.best_score}"
+            pct = _("{chance}, best score {score}").format(chance=pct, score=self.best_score)
         return pct
+
+    def __str__(self) -> str:
+        """:meth:`text`."""
+        return self.text()
+
+
+def label_name(label: Label | None) -> str:
+    """A review label in the language in use (``?`` for None: not labelled)."""
+    if label is None:
+        return "?"
+    names = {
+        "best": pgettext("review label", "best"),
+        "good": pgettext("review label", "good"),
+        "inaccuracy": pgettext("review label", "inaccuracy"),
+        "mistake": pgettext("review label", "mistake"),
+        "blunder": pgettext("review label", "blunder"),
+    }
+    return names[label]
 
 
 def interval(mean: float, n: int) -> tuple[float, float]:
@@ -316,13 +349,13 @@ class Valuer:
             known, key=lambda sv: (sv[1].chance or 0.0, sum(sv[0].foundations), -len(sv[0].line))
         )
         chance = best.chance or 0.0
-        low = max(v.low for _, v in known)
-        high = max(v.high for _, v in known)
+        low = max(v.low for _stop, v in known)
+        high = max(v.high for _stop, v in known)
         complete = result.status != "unknown" and len(known) == len(rated)
         if not complete:
             kind: ValueKind = "bound"
             low, high = chance, 1.0
-        elif all(v.kind == "exact" for _, v in known):
+        elif all(v.kind == "exact" for _stop, v in known):
             kind = "exact"
         else:
             kind = "estimate"
@@ -399,6 +432,32 @@ class MoveReview:
     text: str
     score_loss: int = 0
 
+    @property
+    def label_text(self) -> str | None:
+        """The label in the language in use (None when not labelled)."""
+        return None if self.label is None else label_name(self.label)
+
+    @property
+    def better_text(self) -> str | None:
+        """"the better move was ...", with the hint's words, for a move that
+        is not the best (None for a best move or when none was found)."""
+        if self.label in (None, "best") or self.best_move is None:
+            return None
+        return _("the better move was {move}: {text}").format(move=self.best_move,
+                                                              text=self.text)
+
+    @property
+    def loss_text(self) -> str | None:
+        """What the move lost, in words: ``-3.2 points`` of winning chance, or
+        in a lost last deal ``-2 cards of best score`` (None for a best move
+        or when not known)."""
+        if self.loss is None or self.label in (None, "best"):
+            return None
+        if self.loss > 0:
+            return _("-{points} points").format(points=f"{100 * self.loss:.1f}")
+        return ngettext("-{count} card of best score", "-{count} cards of best score",
+                        self.score_loss).format(count=self.score_loss)
+
     def to_json(self) -> dict[str, object]:
         return {
             "index": self.index,
@@ -408,7 +467,9 @@ class MoveReview:
             "value_after": self.value_after.to_json(),
             "loss": self.loss,
             "label": self.label,
+            "label_text": self.label_text,
             "text": self.text,
+            "better_text": self.better_text,
             "score_loss": self.score_loss,
         }
 
@@ -456,6 +517,25 @@ class Review:
         """How many moves got each label."""
         return {label: sum(m.label == label for m in self.moves) for label in LABELS}
 
+    def summary(self) -> str:
+        """The game's review in one sentence, in the language in use: the
+        chance thrown away, the accuracy, the blunders, mistakes and
+        inaccuracies."""
+        counts = self.counts()
+        accuracy = "-" if self.accuracy is None else f"{self.accuracy:.0f}%"
+        return _(
+            "Chance thrown away: {points} points; accuracy {accuracy} (moves best or good); "
+            "{blunders}, {mistakes}, {inaccuracies}"
+        ).format(
+            points=f"{100 * self.thrown_away:.1f}", accuracy=accuracy,
+            blunders=ngettext("{count} blunder", "{count} blunders",
+                              counts["blunder"]).format(count=counts["blunder"]),
+            mistakes=ngettext("{count} mistake", "{count} mistakes",
+                              counts["mistake"]).format(count=counts["mistake"]),
+            inaccuracies=ngettext("{count} inaccuracy", "{count} inaccuracies",
+                                  counts["inaccuracy"]).format(count=counts["inaccuracy"]),
+        )
+
     def to_json(self) -> dict[str, object]:
         return {
             "variant": self.variant,
@@ -468,6 +548,7 @@ class Review:
             "thrown_away": self.thrown_away,
             "accuracy": self.accuracy,
             "costliest": [m.index for m in self.costliest()],
+            "summary": self.summary(),
             "budget_ran_out": self.budget_ran_out,
             "seconds": round(self.seconds, 3),
         }
@@ -560,7 +641,7 @@ def review_game(
         before, after = values[i]
         left = None if deadline is None else deadline - time.monotonic()
         if left is not None and left <= 0:
-            best_move, text = None, "not reviewed: the time budget ran out"
+            best_move, text = None, _("not reviewed: the time budget ran out")
             ran_out = True
         else:
             seconds = hint_seconds if left is None else min(hint_seconds, left)
@@ -592,5 +673,5 @@ def review_game(
 
 __all__ = [
     "LABELS", "MoveReview", "Review", "Value", "Valuer", "interval", "label_for",
-    "review_game",
+    "label_name", "review_game",
 ]

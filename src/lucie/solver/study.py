@@ -40,6 +40,7 @@ from typing import Any, Final, Literal
 from lucie.deals import lay_out, shuffled_deck
 from lucie.engine import REDEAL, Game, Position
 from lucie.errors import LucieError
+from lucie.i18n import _, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
 from lucie.solver.odds import DEFAULT_TARGET, Evaluator, Stop, check_rules, wilson
@@ -142,7 +143,7 @@ def draw_deals(seed: int, games: int) -> list[int]:
     (True, 50)
     """
     rng = random.Random(seed)
-    return [rng.randint(1, MAX_DRAWN) for _ in range(games)]
+    return [rng.randint(1, MAX_DRAWN) for _game in range(games)]
 
 
 # ---------------------------------------------------------------------------
@@ -326,11 +327,12 @@ def run_study(
     tqdm bar (default: only when stderr is a terminal).
     """
     if games < 1:
-        raise LucieError(f"games={games}: at least one game is needed")
+        raise LucieError(_("games={games}: at least one game is needed").format(games=games))
     if policy not in POLICIES:
-        raise LucieError(f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
+        raise LucieError(_("unknown policy {policy} (known: {known})").format(
+            policy=repr(policy), known=", ".join(POLICIES)))
     if jobs is not None and jobs < 1:
-        raise LucieError(f"jobs={jobs}: at least one job is needed")
+        raise LucieError(_("jobs={jobs}: at least one job is needed").format(jobs=jobs))
     check_rules(rules)
     if seed is None:
         seed = random.SystemRandom().randint(1, MAX_DRAWN)
@@ -372,12 +374,16 @@ def run_study(
                 except BrokenProcessPool:
                     for future in futures:
                         future.cancel()
-                    raise LucieError(
-                        f"a worker process died after {len(records)} of {games} games "
+                    raise LucieError(ngettext(
+                        "a worker process died after {done} of {count} game "
                         "(most likely out of memory in a long one-deal search); "
                         "cap the searches with smaller solve_seconds / sample_seconds "
-                        "(--solve-seconds, --sample-seconds)"
-                    ) from None
+                        "(--solve-seconds, --sample-seconds)",
+                        "a worker process died after {done} of {count} games "
+                        "(most likely out of memory in a long one-deal search); "
+                        "cap the searches with smaller solve_seconds / sample_seconds "
+                        "(--solve-seconds, --sample-seconds)", games,
+                    ).format(done=len(records), count=games)) from None
     finally:
         if bar is not None:
             bar.close()
@@ -405,12 +411,13 @@ def _run_dask(
         from dask.distributed import Client, as_completed
     except ImportError:
         raise LucieError(
-            "--scheduler needs dask[distributed] (pip install 'lucie[study]')"
+            _("--scheduler needs dask[distributed] (pip install 'lucie[study]')")
         ) from None
     try:
         client = Client(address, timeout=20)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
-        raise LucieError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        raise LucieError(_("cannot reach the Dask scheduler at {address}: {error}").format(
+            address=address, error=exc)) from None
     try:
         futures = client.map(
             run_chunk, [spec] * len(chunks), chunks,
@@ -430,17 +437,19 @@ def plot_scores(result: StudyResult, path: str | Path) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise LucieError("--plot needs matplotlib (pip install 'lucie[study]')") from None
+        raise LucieError(_("--plot needs matplotlib (pip install 'lucie[study]')")) from None
     data = result.to_json()
     scores = result.scores
     fig, ax = plt.subplots(figsize=(8, 4.5))
     ax.bar(list(scores), list(scores.values()), width=0.9, color="#3a6ea5")
-    ax.set_xlabel("final score (cards on the foundations)")
-    ax.set_ylabel("games")
+    ax.set_xlabel(_("final score (cards on the foundations)"))
+    ax.set_ylabel(pgettext("chart axis", "games"))
     low, high = data["ci95"]
     ax.set_title(
-        f"{result.rules.name()}, {result.policy} policy: {data['wins']}/{data['games']} won "
-        f"({100 * data['win_rate']:.1f}%, 95% CI {100 * low:.1f}-{100 * high:.1f}%)",
+        _("{variant}, {policy} policy: {wins}/{games} won ({rate}%, 95% CI {low}-{high}%)").format(
+            variant=result.rules.name(), policy=result.policy, wins=data["wins"],
+            games=data["games"], rate=f"{100 * data['win_rate']:.1f}",
+            low=f"{100 * low:.1f}", high=f"{100 * high:.1f}"),
         fontsize=10,
     )
     ax.set_xlim(-0.5, 52.5)
@@ -448,6 +457,7 @@ def plot_scores(result: StudyResult, path: str | Path) -> None:
     try:
         fig.savefig(path, format="png", dpi=100)
     except OSError as exc:
-        raise LucieError(f"{path}: cannot write the plot ({exc.strerror})") from None
+        raise LucieError(_("{path}: cannot write the plot ({error})").format(
+            path=path, error=exc.strerror)) from None
     finally:
         plt.close(fig)

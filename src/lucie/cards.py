@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from lucie.errors import CardError
-from lucie.i18n import pgettext
+from lucie.i18n import _, pgettext
 
 #: Suit letters in lucie's order (also the order of the foundations).
 SUITS: Final = ("C", "D", "H", "S")
@@ -59,7 +59,7 @@ class Card(int):
 
     def __new__(cls, index: int) -> Card:
         if not 0 <= index < 52:
-            raise CardError(f"card index {index} is out of range 0..51")
+            raise CardError(_("card index {index} is out of range 0..51").format(index=index))
         try:
             return cls._cache[index]
         except AttributeError:  # pragma: no cover - only while building the cache
@@ -73,7 +73,9 @@ class Card(int):
         Card.parse('QD')
         """
         if not 1 <= rank <= 13 or suit not in SUITS:
-            raise CardError(f"no card of rank {rank!r} and suit {suit!r}")
+            raise CardError(_("no card of rank {rank} and suit {suit}").format(
+                rank=repr(rank), suit=repr(suit)
+            ))
         return _CARDS[SUITS.index(suit) * 13 + rank - 1]
 
     @classmethod
@@ -89,8 +91,8 @@ class Card(int):
             if rank is not None and suit is not None:
                 return _CARDS[suit * 13 + rank - 1]
         raise CardError(
-            f"{text!r} is not a card "
-            "(expected rank A 2-9 T/10 J Q K then suit C D H S)"
+            _("{text} is not a card (expected rank A 2-9 T/10 J Q K then suit C D H S)")
+            .format(text=repr(text))
         )
 
     @property

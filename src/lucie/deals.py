@@ -7,7 +7,7 @@ the deck rearranged by ``ms_rearrange``), larger ones the Mersenne Twister
 the gathered cards by continuing its stream (``RULES.md``, "The redeal,
 exactly").
 
->>> fans, foundations, _ = deal_layout(Rules(), 1)
+>>> fans, foundations, _shuffler = deal_layout(Rules(), 1)
 >>> len(fans), [len(f) for f in fans][-2:], foundations
 (18, [3, 1], (0, 0, 0, 0))
 >>> " ".join(str(c) for c in fans[0])
@@ -25,6 +25,7 @@ from pysol_cards.random import LCRandom31, MTRandom
 
 from lucie.cards import ACE, KING, Card
 from lucie.errors import DealError
+from lucie.i18n import _
 from lucie.parsing import parse_int
 from lucie.rules import Rules
 
@@ -56,7 +57,7 @@ def check_deal_number(number: object) -> int:
     ...
     lucie.errors.DealError: deal number '-3' is not a whole number from 1 to 9223372036854775807
     """
-    return parse_int(number, what="deal number", low=1, high=MAX_DEAL, error=DealError)
+    return parse_int(number, what=_("deal number"), low=1, high=MAX_DEAL, error=DealError)
 
 
 def random_deal_number(rng: random.Random | None = None) -> int:
@@ -144,7 +145,7 @@ def lay_out(
     full = len(order) // size
     if rules.kings_bottom:
         _kings_to_bottom(order, full, full * size)
-    fans: list[list[Card]] = [[] for _ in range(rules.num_fans)]
+    fans: list[list[Card]] = [[] for _fan in range(rules.num_fans)]
     for k, card in enumerate(order):
         fans[k % full if k < full * size else full].append(card)
     f = foundations
@@ -174,7 +175,7 @@ def redeal_fans(
     index = {int(c): c for c in pile}
     ids = shuffler.shuffle([int(c) for c in pile])
     n = min(len(ids), num_fans * fan_size)
-    fans: list[list[Card]] = [[] for _ in range(num_fans)]
+    fans: list[list[Card]] = [[] for _fan in range(num_fans)]
     for i in range(fan_size):
         for fan in fans[: (n + i) // fan_size]:
             fan.append(index[ids.pop()])

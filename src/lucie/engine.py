@@ -57,7 +57,7 @@ from lucie.deals import (
     shuffled_deck,
 )
 from lucie.errors import CardError, LucieError, MoveError
-from lucie.i18n import N_, _
+from lucie.i18n import N_, _, ngettext, pgettext
 from lucie.rules import Rules
 
 SourceKind = Literal["fan", "cell", "card", "redeal"]
@@ -147,7 +147,8 @@ class Move:
         src_text, dst_text = src_text.strip(), dst_text.strip()
         if not sep or not src_text or not dst_text:
             raise MoveError(
-                f"{text!r} is not a move (expected like c>g, c>f, c>1, 1>g, 7H>g or R)"
+                _("{text} is not a move (expected like c>g, c>f, c>1, 1>g, 7H>g or R)")
+                .format(text=repr(text))
             )
         src_kind: SourceKind
         if len(src_text) == 1 and src_text.lower() in FAN_NAMES:
@@ -155,13 +156,14 @@ class Move:
         elif src_text.isascii() and src_text.isdigit() and len(src_text) <= 3:
             src_kind, src = "cell", int(src_text) - 1
             if src < 0:
-                raise MoveError(f"{text!r}: cells are numbered from 1")
+                raise MoveError(_("{text}: cells are numbered from 1").format(text=repr(text)))
         else:
             try:
                 src_kind, src = "card", int(Card.parse(src_text))
             except CardError:
                 raise MoveError(
-                    f"{text!r}: {src_text!r} is neither a fan letter, a cell number nor a card"
+                    _("{text}: {source} is neither a fan letter, a cell number nor a card")
+                    .format(text=repr(text), source=repr(src_text))
                 ) from None
         dst_kind: TargetKind
         if dst_text == "f":
@@ -173,12 +175,17 @@ class Move:
             dst_kind, dst = "cell", int(dst_text) - 1
         else:
             raise MoveError(
-                f"{text!r}: {dst_text!r} is neither a fan letter, f nor a cell number"
+                _("{text}: {target} is neither a fan letter, f nor a cell number")
+                .format(text=repr(text), target=repr(dst_text))
             )
         if src_kind == "card" and dst_kind != "fan":
-            raise MoveError(f"{text!r}: a lifted card can only go onto a fan")
+            raise MoveError(
+                _("{text}: a lifted card can only go onto a fan").format(text=repr(text))
+            )
         if src_kind == "cell" and dst_kind == "cell":
-            raise MoveError(f"{text!r}: cards do not move from cell to cell")
+            raise MoveError(_("{move}: {why}").format(
+                move=repr(text), why=_("cards do not move from cell to cell")
+            ))
         return cls(src_kind, src, dst_kind, dst)
 
     def __str__(self) -> str:
@@ -256,7 +263,7 @@ class Position:
     @classmethod
     def deal(cls, rules: Rules, number: int) -> Position:
         """The starting position of deal ``number`` (as PySolFC lays it out)."""
-        fans, foundations, _ = deal_layout(rules, number)
+        fans, foundations, _shuffler = deal_layout(rules, number)
         return cls.start(rules, fans, foundations)
 
     @classmethod
@@ -281,15 +288,22 @@ class Position:
     def __post_init__(self) -> None:
         rules = self.rules
         if len(self.fans) != rules.num_fans:
-            raise LucieError(f"{len(self.fans)} fans given, {rules.num_fans} expected")
+            raise LucieError(_("{given} fans given, {expected} expected").format(
+                given=len(self.fans), expected=rules.num_fans
+            ))
         if len(self.cells) != rules.cells:
-            raise LucieError(f"{len(self.cells)} cells given, {rules.cells} expected")
+            raise LucieError(_("{given} cells given, {expected} expected").format(
+                given=len(self.cells), expected=rules.cells
+            ))
         if not 0 <= self.redeals_left <= rules.redeals:
             raise LucieError(
-                f"redeals left {self.redeals_left} is not between 0 and {rules.redeals}"
+                _("redeals left {left} is not between 0 and {redeals}")
+                .format(left=self.redeals_left, redeals=rules.redeals)
             )
         if any(not 0 <= n <= 13 for n in self.foundations):
-            raise LucieError(f"foundation counts {self.foundations} out of range")
+            raise LucieError(_("foundation counts {counts} out of range").format(
+                counts=self.foundations
+            ))
 
     def check_cards(self) -> None:
         """Raise :class:`LucieError` unless each of the 52 cards is in exactly
@@ -297,20 +311,23 @@ class Position:
         seen: dict[Card, str] = {}
         problems: list[str] = []
         places = [
-            (f"fan {FAN_NAMES[i]}", fan) for i, fan in enumerate(self.fans)
-        ] + [("the cells", tuple(c for c in self.cells if c is not None))]
+            (_("fan {fan}").format(fan=FAN_NAMES[i]), fan) for i, fan in enumerate(self.fans)
+        ] + [(_("the cells"), tuple(c for c in self.cells if c is not None))]
         for suit, count in enumerate(self.foundations):
             places.append(
-                (f"the {SUITS[suit]} foundation", tuple(DECK[suit * 13: suit * 13 + count]))
+                (_("the {suit} foundation").format(suit=SUITS[suit]),
+                 tuple(DECK[suit * 13: suit * 13 + count]))
             )
         for where, cards in places:
             for card in cards:
                 if card in seen:
-                    problems.append(f"{card} is twice ({seen[card]} and {where})")
+                    problems.append(_("{card} is twice ({first} and {second})").format(
+                        card=card, first=seen[card], second=where
+                    ))
                 seen[card] = where
         missing = [str(c) for c in DECK if c not in seen]
         if missing:
-            problems.append("missing: " + " ".join(missing))
+            problems.append(_("missing: {cards}").format(cards=" ".join(missing)))
         if problems:
             raise LucieError("; ".join(problems))
 
@@ -490,60 +507,67 @@ class Position:
         n = len(self.fans)
         if move.src_kind == "redeal":
             if self.redeals_left == 0:
-                return "no redeal left"
+                return _("no redeal left")
             if self.cards_in_play() == 0:
-                return "no card left to redeal"
+                return _("no card left to redeal")
             if rules.redeal_only_when_stuck and self._plain_moves():
-                return "redeal only when no move is left (strict rule), and moves remain"
+                return _("redeal only when no move is left (strict rule), and moves remain")
             return None
         # the card that moves
         card: Card
         if move.src_kind == "fan":
             if not 0 <= move.src < n:
-                return f"there is no fan {_fan_name(move.src)}"
+                return _("there is no fan {fan}").format(fan=_fan_name(move.src))
             top = self.top(move.src)
             if top is None:
-                return f"fan {FAN_NAMES[move.src]} is empty"
+                return _("fan {fan} is empty").format(fan=FAN_NAMES[move.src])
             card = top
         elif move.src_kind == "cell":
             if not 0 <= move.src < len(self.cells):
                 return _no_cell(move.src, len(self.cells))
             cell = self.cells[move.src]
             if cell is None:
-                return f"cell {move.src + 1} is empty"
+                return _("cell {cell} is empty").format(cell=move.src + 1)
             card = cell
         else:
             card = Card(move.src)
             kind, where = self.where(card)
             if kind == "cell":
-                return f"{card} is in a cell: move it by its cell number"
+                return _("{card} is in a cell: move it by its cell number").format(card=card)
             if kind == "foundation":
                 if self.foundations[card.suit_index] < card.rank:
-                    return f"{card} is not on the table"  # pragma: no cover
+                    return _("{card} is not on the table").format(card=card)  # pragma: no cover
                 if self.foundation_top(card.suit_index) != card:
-                    return f"{card} is not the top of its foundation"
+                    return _("{card} is not the top of its foundation").format(card=card)
                 if not rules.foundation_takeback:
-                    return "cards never come back from the foundations in this variant"
+                    return _("cards never come back from the foundations in this variant")
                 return self._check_target(move, card)
             if self.fans[where][-1] == card:
-                return f"{card} is the top of fan {FAN_NAMES[where]}: move it by its fan letter"
+                return _("{card} is the top of fan {fan}: move it by its fan letter").format(
+                    card=card, fan=FAN_NAMES[where]
+                )
             if not rules.merci:
-                return f"{card} is buried under other cards (only top cards move)"
+                return _("{card} is buried under other cards (only top cards move)").format(
+                    card=card
+                )
             if self.merci_used:
-                return "the merci has already been used"
+                return _("the merci has already been used")
             if self.redeals_left:
-                return "the merci is only allowed in the last deal"
+                return _("the merci is only allowed in the last deal")
             if rules.redeal_only_when_stuck and self._plain_moves():
-                return "the merci only when no move is left (strict rule), and moves remain"
+                return _("the merci only when no move is left (strict rule), and moves remain")
             if move.dst_kind != "fan":
-                return f"{card} is lifted by the merci: it goes onto a fan, not elsewhere"
+                return _("{card} is lifted by the merci: it goes onto a fan, not elsewhere")\
+                    .format(card=card)
             if not 0 <= move.dst < n:
-                return f"there is no fan {_fan_name(move.dst)}"
+                return _("there is no fan {fan}").format(fan=_fan_name(move.dst))
             if not self.fans[move.dst]:
-                return f"fan {FAN_NAMES[move.dst]} is empty: the merci card goes on a fan"
+                return _("fan {fan} is empty: the merci card goes on a fan").format(
+                    fan=FAN_NAMES[move.dst]
+                )
             max_fan = rules.max_fan
             if max_fan is not None and move.dst != where and len(self.fans[move.dst]) >= max_fan:
-                return f"fan {FAN_NAMES[move.dst]} is full ({max_fan} cards at most)"
+                return _fan_full(FAN_NAMES[move.dst], max_fan)
             return None
         return self._check_target(move, card)
 
@@ -553,38 +577,37 @@ class Position:
             need = self.foundations[card.suit_index]
             if need != card.rank - 1:
                 if need == 13:
-                    return f"the {card.suit} foundation is complete"
+                    return _("the {suit} foundation is complete").format(suit=card.suit)
                 nxt = Card.of(need + 1, card.suit)
-                return (
-                    f"{card} cannot go to the foundation: "
-                    f"the {card.suit} foundation needs {nxt} next"
-                )
+                return _(
+                    "{card} cannot go to the foundation: the {suit} foundation needs {next} next"
+                ).format(card=card, suit=card.suit, next=nxt)
             return None
         if move.dst_kind == "cell":
             if move.src_kind == "cell":
-                return "cards do not move from cell to cell"
+                return _("cards do not move from cell to cell")
             if not 0 <= move.dst < len(self.cells):
                 return _no_cell(move.dst, len(self.cells))
             if self.cells[move.dst] is not None:
-                return f"cell {move.dst + 1} is taken"
+                return _("cell {cell} is taken").format(cell=move.dst + 1)
             return None
         if not 0 <= move.dst < len(self.fans):
-            return f"there is no fan {_fan_name(move.dst)}"
+            return _("there is no fan {fan}").format(fan=_fan_name(move.dst))
         if move.src_kind == "fan" and move.dst == move.src:
-            return "a card cannot move onto its own fan"
+            return _("a card cannot move onto its own fan")
         target = self.fans[move.dst]
         if rules.accepts(target, card):
             return None
         name = FAN_NAMES[move.dst]
         if not target:
             if rules.empty_fill == "none":
-                return f"fan {name} is empty, and an empty fan stays empty"
-            return f"only a king may fill the empty fan {name}"
+                return _("fan {fan} is empty, and an empty fan stays empty").format(fan=name)
+            return _("only a king may fill the empty fan {fan}").format(fan=name)
         if rules.max_fan is not None and len(target) >= rules.max_fan:
-            return f"fan {name} is full ({rules.max_fan} cards at most)"
+            return _fan_full(name, rules.max_fan)
         top = target[-1]
         if card.rank == KING and rules.direction == "down":
-            return f"{card}: a king never goes onto a fan"
+            return _("{card}: a king never goes onto a fan").format(card=card)
         return _("{card} cannot go on {top} ({why})").format(
             card=card, top=top, why=_(_BUILD_WORDS[(rules.build, rules.direction)])
         )
@@ -629,20 +652,21 @@ class Position:
         """
         rules = self.rules
         if not rules.merci:
-            return "this variant has no merci"
+            return _("this variant has no merci")
         if self.merci_used:
-            return "the merci has already been used"
+            return _("the merci has already been used")
         if self.redeals_left:
             n = self.redeals_left
-            return (
-                f"the merci is only allowed in the last deal "
-                f"({n} redeal{'s' if n > 1 else ''} left)"
-            )
+            return ngettext(
+                "the merci is only allowed in the last deal ({n} redeal left)",
+                "the merci is only allowed in the last deal ({n} redeals left)",
+                n,
+            ).format(n=n)
         if self.merci_moves():
             return None
         if rules.redeal_only_when_stuck and self._plain_moves():
-            return "the merci only when no other move is left (strict rule)"
-        return "no buried card to lift"
+            return _("the merci only when no other move is left (strict rule)")
+        return _("no buried card to lift")
 
     # -- applying moves -----------------------------------------------------
 
@@ -690,7 +714,7 @@ class Position:
         """Check then apply a non-redeal move; raises :class:`MoveError`."""
         why = self.why_illegal(move)
         if why is not None:
-            raise MoveError(f"{move}: {why}")
+            raise MoveError(_("{move}: {why}").format(move=move, why=why), reason=why)
         return self.apply(move)
 
     def gather(self) -> list[Card]:
@@ -718,31 +742,35 @@ class Position:
         'AD from fan h to the foundation'
         """
         if move.src_kind == "redeal":
-            return f"redeal the {self.cards_in_play()} cards left"
+            n = self.cards_in_play()
+            return ngettext("redeal the {n} card left", "redeal the {n} cards left", n).format(n=n)
         if move.src_kind == "fan":
             card = self.fans[move.src][-1]
-            src = f"from fan {FAN_NAMES[move.src]}"
+            src = _("from fan {fan}").format(fan=FAN_NAMES[move.src])
         elif move.src_kind == "cell":
             cell = self.cells[move.src]
             assert cell is not None
-            card, src = cell, f"from cell {move.src + 1}"
+            card, src = cell, _("from cell {cell}").format(cell=move.src + 1)
         else:
             card = Card(move.src)
             kind, where = self.where(card)
             if kind == "foundation":
-                src = "back from its foundation"
+                src = _("back from its foundation")
             else:
-                src = f"lifted from fan {FAN_NAMES[where]} (the merci)"
+                src = _("lifted from fan {fan} (the merci)").format(fan=FAN_NAMES[where])
         if move.dst_kind == "foundation":
-            dst = "to the foundation"
+            dst = _("to the foundation")
         elif move.dst_kind == "cell":
-            dst = f"to cell {move.dst + 1}"
+            dst = _("to cell {cell}").format(cell=move.dst + 1)
         else:
             target = self.fans[move.dst]
-            dst = f"onto {target[-1]} in fan {FAN_NAMES[move.dst]}" if target else (
-                f"into the empty fan {FAN_NAMES[move.dst]}"
+            dst = (
+                _("onto {card} in fan {fan}").format(card=target[-1], fan=FAN_NAMES[move.dst])
+                if target else
+                _("into the empty fan {fan}").format(fan=FAN_NAMES[move.dst])
             )
-        return f"{card} {src} {dst}"
+        return pgettext("move description: card, from where, to where",
+                        "{card} {source} {target}").format(card=card, source=src, target=dst)
 
     def __str__(self) -> str:
         return format_layout(self)
@@ -789,8 +817,14 @@ def _fan_name(index: int) -> str:
 
 def _no_cell(index: int, count: int) -> str:
     if count == 0:
-        return "this variant has no cells"
-    return f"there is no cell {index + 1} (cells 1 to {count})"
+        return _("this variant has no cells")
+    return _("there is no cell {cell} (cells 1 to {count})").format(cell=index + 1, count=count)
+
+
+def _fan_full(name: str, most: int) -> str:
+    return ngettext(
+        "fan {fan} is full ({n} card at most)", "fan {fan} is full ({n} cards at most)", most
+    ).format(fan=name, n=most)
 
 
 def safe_foundation_moves(position: Position) -> Iterator[Move]:
@@ -912,7 +946,9 @@ class Step:
         text = self.before.describe(self.move)
         n = len(self.autoplayed)
         if n:
-            text += f"; autoplay sent {n} card{'s' if n > 1 else ''} home"
+            text = ngettext(
+                "{text}; autoplay sent {n} card home", "{text}; autoplay sent {n} cards home", n
+            ).format(text=text, n=n)
         return text
 
 
@@ -993,7 +1029,7 @@ class Game:
         )
         if position is not None:
             if position.rules != self.rules:
-                raise LucieError("the position's rules differ from the game's")
+                raise LucieError(_("the position's rules differ from the game's"))
             position.check_cards()
             self.deal: int | None = None
             self.seed: int = check_deal_number(seed) if seed is not None else random_deal_number()
@@ -1083,10 +1119,11 @@ class Game:
     def _apply(self, move: Move) -> None:
         position = self.position
         if self.resigned:
-            raise MoveError(f"{move}: the game was resigned")
+            resigned = _("the game was resigned")
+            raise MoveError(_("{move}: {why}").format(move=move, why=resigned), reason=resigned)
         why = position.why_illegal(move)
         if why is not None:
-            raise MoveError(f"{move}: {why}")
+            raise MoveError(_("{move}: {why}").format(move=move, why=why), reason=why)
         state = self._states[-1]
         if move.is_redeal:
             self._shuffler.restore(state)
@@ -1172,7 +1209,13 @@ class Game:
             try:
                 move = self.push(move)
             except MoveError as exc:
-                raise MoveError(f"move {number} ({move}) is illegal: {_reason(exc)}") from None
+                why = exc.reason if exc.reason is not None else _reason(exc)
+                raise MoveError(
+                    _("move {number} ({move}) is illegal: {why}").format(
+                        number=number, move=move, why=why
+                    ),
+                    reason=why,
+                ) from None
             auto = autoplay_moves(self.position) if number < len(todo) else []
             if not auto or len(todo) - number < len(auto):
                 continue
@@ -1189,7 +1232,7 @@ class Game:
         """Undo the last move (one move, even inside a step) and return it;
         it can be redone."""
         if not self._moves:
-            raise MoveError("nothing to undo")
+            raise MoveError(_("nothing to undo"))
         self.resigned = False
         step = self._tail(1)
         self._drop()
@@ -1202,7 +1245,7 @@ class Game:
         """Undo the last step (the player's move and the cards autoplay sent
         home after it) and return it; :meth:`redo_step` plays it again."""
         if not self._moves:
-            raise MoveError("nothing to undo")
+            raise MoveError(_("nothing to undo"))
         self.resigned = False
         n = self._steps[-1]
         step = self._tail(n)
@@ -1218,7 +1261,7 @@ class Game:
     def redo(self) -> Move:
         """Play again the last undone move (one move)."""
         if not self._redo:
-            raise MoveError("nothing to redo")
+            raise MoveError(_("nothing to redo"))
         move = self._redo[-1].move
         self.push(move)
         return move
@@ -1226,7 +1269,7 @@ class Game:
     def redo_step(self) -> Step:
         """Play again the last undone step, as one step."""
         if not self._redo:
-            raise MoveError("nothing to redo")
+            raise MoveError(_("nothing to redo"))
         step = self._redo[-1]
         for move in step.moves:
             self._apply(move)
@@ -1280,8 +1323,9 @@ def _parse_or_none(text: str) -> Move | None:
 
 
 def _reason(exc: MoveError) -> str:
+    """A parse error's message without the move it quotes first."""
     text = str(exc)
-    _, sep, rest = text.partition(": ")
+    _quoted, sep, rest = text.partition(": ")
     return rest if sep else text
 
 

@@ -29,7 +29,16 @@ class LayoutError(LucieError):
 
 
 class MoveError(LucieError):
-    """A move that cannot be parsed, or that is illegal where it is played."""
+    """A move that cannot be parsed, or that is illegal where it is played.
+
+    ``reason``: for an illegal move, why it is illegal without the move
+    (the engine's :meth:`~lucie.engine.Position.why_illegal`), in the
+    language the message was made in; None for a move that is not parsed.
+    """
+
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class SaveFileError(LucieError):

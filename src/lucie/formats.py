@@ -46,6 +46,7 @@ from lucie.engine import (  # the layout text is written by the engine (Position
     format_moves,
 )
 from lucie.errors import CardError, LayoutError, LucieError, MoveError, SaveFileError
+from lucie.i18n import _
 from lucie.parsing import excerpt, parse_int, parse_json, strip_bom
 from lucie.rules import Rules
 
@@ -71,7 +72,9 @@ def _rank_of(token: str, line: str) -> int:
         return 10
     if t in RANKS:
         return RANKS.index(t) + 1
-    raise LayoutError(f"foundation line {line!r}: {token!r} is not a rank")
+    raise LayoutError(_("foundation line {line}: {token} is not a rank").format(
+        line=repr(line), token=repr(token)
+    ))
 
 
 def _parse_foundations(line: str, body: str) -> tuple[int, int, int, int]:
@@ -82,10 +85,13 @@ def _parse_foundations(line: str, body: str) -> tuple[int, int, int, int]:
         suit = suit.upper()
         if not sep or suit not in SUITS:
             raise LayoutError(
-                f"foundation line {line!r}: {token!r} is not like C-5 (suit-rank)"
+                _("foundation line {line}: {token} is not like C-5 (suit-rank)")
+                .format(line=repr(line), token=repr(token))
             )
         if suit in seen:
-            raise LayoutError(f"foundation line {line!r}: suit {suit} given twice")
+            raise LayoutError(_("foundation line {line}: suit {suit} given twice").format(
+                line=repr(line), suit=suit
+            ))
         seen.add(suit)
         counts[SUITS.index(suit)] = _rank_of(rank, line)
     return (counts[0], counts[1], counts[2], counts[3])
@@ -97,7 +103,9 @@ def _parse_cards_line(line: str, what: str) -> list[Card]:
         try:
             cards.append(Card.parse(token))
         except CardError:
-            raise LayoutError(f"{what}: {token!r} is not a card") from None
+            raise LayoutError(_("{where}: {token} is not a card").format(
+                where=what, token=repr(token)
+            )) from None
     return cards
 
 
@@ -121,60 +129,72 @@ def parse_layout(text: str, rules: Rules) -> Position:
             continue
         head, colon, body = line.partition(":")
         key = head.strip().lower() if colon else ""
-        where = f"line {number}"
+        where = _("line {number}").format(number=number)
         if key in ("foundations", "founds"):
             if foundations is not None:
-                raise LayoutError(f"{where}: a second Foundations line")
+                raise LayoutError(_("{where}: a second Foundations line").format(where=where))
             foundations = _parse_foundations(line, body)
         elif key in ("cells", "freecells"):
             if cells is not None:
-                raise LayoutError(f"{where}: a second Cells line")
+                raise LayoutError(_("{where}: a second Cells line").format(where=where))
             cells = []
             for token in body.split():
                 cells.append(None if token == "-" else _parse_cards_line(token, where)[0])
         elif key == "redeals":
             redeals_left = parse_int(
-                body, what=f"{where}: redeals left", low=0, high=rules.redeals,
+                body, what=_("{where}: redeals left").format(where=where),
+                low=0, high=rules.redeals,
                 error=LayoutError,
             )
         elif key == "merci":
             value = body.strip().lower()
             if value not in ("used", "available", "unused"):
                 raise LayoutError(
-                    f"{where}: merci must be used or available, not {excerpt(value)}"
+                    _("{where}: merci must be used or available, not {value}")
+                    .format(where=where, value=excerpt(value))
                 )
             merci_used = value == "used"
         elif colon and len(head.strip()) == 1 and head.strip().lower() in FAN_NAMES:
-            raise LayoutError(f"{where}: {head.strip()!r} is a fan letter, as the game "
-                              f"shows it; a layout line is the cards only, bottom first "
-                              f"(what `lucie show --plain-layout` prints)")
+            raise LayoutError(_(
+                "{where}: {letter} is a fan letter, as the game shows it; a layout line "
+                "is the cards only, bottom first (what `lucie show --plain-layout` prints)"
+            ).format(where=where, letter=repr(head.strip())))
         elif colon and head.strip():
-            raise LayoutError(f"{where}: unknown header {head.strip()!r}")
+            raise LayoutError(_("{where}: unknown header {header}").format(
+                where=where, header=repr(head.strip())
+            ))
         elif DISPLAY_SEPARATOR.strip() in line:
-            raise LayoutError(f"{where}: this is the title line `lucie show` prints for "
-                              f"people; a layout file is what `lucie show --plain-layout` "
-                              f"prints")
+            raise LayoutError(_(
+                "{where}: this is the title line `lucie show` prints for people; a layout "
+                "file is what `lucie show --plain-layout` prints"
+            ).format(where=where))
         else:
             fan_text = body if colon else line
             if fan_text.strip() == "-":
                 fans.append([])
             else:
-                fans.append(_parse_cards_line(fan_text, f"{where} (fan {len(fans) + 1})"))
+                fans.append(_parse_cards_line(fan_text, _("{where} (fan {number})").format(
+                    where=where, number=len(fans) + 1
+                )))
     if len(fans) > rules.num_fans:
         raise LayoutError(
-            f"{len(fans)} fans in the layout, but {rules.name()} has {rules.num_fans}"
+            _("{given} fans in the layout, but {variant} has {fans}").format(
+                given=len(fans), variant=rules.name(), fans=rules.num_fans
+            )
         )
     if not fans and foundations is None:
-        raise LayoutError("the layout is empty")
+        raise LayoutError(_("the layout is empty"))
     cell_list: list[Card | None] = list(cells) if cells is not None else []
     if len(cell_list) > rules.cells:
-        raise LayoutError(f"{len(cell_list)} cells given, {rules.name()} has {rules.cells}")
+        raise LayoutError(_("{given} cells given, {variant} has {cells}").format(
+            given=len(cell_list), variant=rules.name(), cells=rules.cells
+        ))
     cell_list += [None] * (rules.cells - len(cell_list))
     on_table = [c for f in fans for c in f] + [c for c in cell_list if c is not None]
     seen: set[Card] = set()
     for card in on_table:
         if card in seen:
-            raise LayoutError(f"{card} appears twice")
+            raise LayoutError(_("{card} appears twice").format(card=card))
         seen.add(card)
     if foundations is None:
         foundations = _implied_foundations(seen)
@@ -182,20 +202,23 @@ def parse_layout(text: str, rules: Rules) -> Position:
         for card in on_table:
             if foundations[card.suit_index] >= card.rank:
                 raise LayoutError(
-                    f"{card} is on the table but the {card.suit} foundation already holds it"
+                    _("{card} is on the table but the {suit} foundation already holds it")
+                    .format(card=card, suit=card.suit)
                 )
         missing = [
             str(c) for c in DECK
             if c not in seen and foundations[c.suit_index] < c.rank
         ]
         if missing:
-            raise LayoutError("missing cards: " + " ".join(missing))
+            raise LayoutError(_("missing cards: {cards}").format(cards=" ".join(missing)))
     if not on_table:
-        raise LayoutError("the layout has no card on the table: there is nothing to play")
+        raise LayoutError(_("the layout has no card on the table: there is nothing to play"))
     for i, fan in enumerate(fans):
         if rules.max_fan is not None and len(fan) > max(rules.max_fan, rules.fan_size):
             raise LayoutError(
-                f"fan {FAN_NAMES[i]} holds {len(fan)} cards, more than max_fan={rules.max_fan}"
+                _("fan {fan} holds {n} cards, more than max_fan={most}").format(
+                    fan=FAN_NAMES[i], n=len(fan), most=rules.max_fan
+                )
             )
     # every card is now in exactly one place (checked above, with messages)
     start = Position.start(rules, fans, foundations, cell_list)
@@ -211,11 +234,11 @@ def _implied_foundations(on_table: set[Card]) -> tuple[int, int, int, int]:
         if absent != list(cards[:n]):
             high = absent[-1]
             low = next(c for c in cards if c in on_table)
-            raise LayoutError(
+            raise LayoutError(_(
                 "without a Foundations line the cards missing from the table must be "
-                f"on the foundations, but {high} is missing while {low} is on the "
-                f"table: the {SUITS[suit]} foundation would skip {low}"
-            )
+                "on the foundations, but {high} is missing while {low} is on the "
+                "table: the {suit} foundation would skip {low}"
+            ).format(high=high, low=low, suit=SUITS[suit]))
         counts[suit] = n
     return (counts[0], counts[1], counts[2], counts[3])
 
@@ -291,50 +314,62 @@ def game_from_json(data: object) -> Game:
     not replay, or a final position that differs from the recorded one.
     """
     if not isinstance(data, dict):
-        raise SaveFileError("not a lucie saved game (expected a JSON object)")
+        raise SaveFileError(_("not a lucie saved game (expected a JSON object)"))
     if data.get("format") != SAVE_FORMAT:
         raise SaveFileError(
-            f"not a lucie saved game (format is {excerpt(data.get('format'))})"
+            _("not a lucie saved game (format is {format})").format(
+                format=excerpt(data.get("format"))
+            )
         )
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise SaveFileError("the saved game has no format version")
+        raise SaveFileError(_("the saved game has no format version"))
     if version < 1:
         raise SaveFileError(
-            f"the saved game has format version {excerpt(version)}: versions start at 1"
+            _("the saved game has format version {version}: versions start at 1").format(
+                version=excerpt(version)
+            )
         )
     if version > SAVE_VERSION:
-        raise SaveFileError(
-            f"the saved game is format version {version}, newer than this lucie "
-            f"understands ({SAVE_VERSION}): upgrade lucie to load it"
-        )
+        raise SaveFileError(_(
+            "the saved game is format version {version}, newer than this lucie "
+            "understands ({known}): upgrade lucie to load it"
+        ).format(version=version, known=SAVE_VERSION))
     try:
         settings = data["settings"]
         if not isinstance(settings, dict):
-            raise SaveFileError("field 'settings' is not an object")
+            raise SaveFileError(_("field {field} is not an object").format(field="'settings'"))
         rules = Rules.from_settings(settings)
         seed = check_deal_number(data["seed"])
         deal_value = data.get("deal")
         moves = data["moves"]
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise SaveFileError("field 'moves' is not a list of moves")
+            raise SaveFileError(
+                _("field {field} is not a list of moves").format(field="'moves'")
+            )
         if deal_value is not None:
             game = Game(rules, check_deal_number(deal_value))
         else:
             layout = data.get("layout")
             if not isinstance(layout, str):
-                raise SaveFileError("a game without a deal number needs its 'layout'")
+                raise SaveFileError(
+                    _("a game without a deal number needs its {field}").format(field="'layout'")
+                )
             game = Game(rules, position=parse_layout(layout, rules), seed=seed)
     except KeyError as exc:
-        raise SaveFileError(f"the saved game has no field {exc.args[0]!r}") from None
+        raise SaveFileError(
+            _("the saved game has no field {field}").format(field=repr(exc.args[0]))
+        ) from None
     except SaveFileError:
         raise
     except LucieError as exc:
-        raise SaveFileError(f"the saved game is damaged: {exc}") from None
+        raise SaveFileError(_("the saved game is damaged: {why}").format(why=exc)) from None
     try:
         game.push_all(moves)
     except MoveError as exc:
-        raise SaveFileError(f"the saved game does not replay: {exc}") from None
+        raise SaveFileError(
+            _("the saved game does not replay: {why}").format(why=exc)
+        ) from None
     if data.get("resigned"):
         game.resign()
     final = data.get("final")
@@ -344,7 +379,7 @@ def game_from_json(data: object) -> Game:
         and final["layout"] != format_layout(game.position, foundations=True)
     ):
         raise SaveFileError(
-            "the saved game was edited: its moves do not lead to the position it records"
+            _("the saved game was edited: its moves do not lead to the position it records")
         )
     return game
 
@@ -356,7 +391,7 @@ def load_game(text: str | bytes) -> Game:
     is skipped; invalid JSON, deep nesting or absurd numbers are a
     :class:`SaveFileError`.
     """
-    data = parse_json(text, what="the saved game", error=SaveFileError)
+    data = parse_json(text, what=_("the saved game"), error=SaveFileError)
     return game_from_json(data)
 
 

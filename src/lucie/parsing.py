@@ -8,7 +8,8 @@ every JSON document (a saved game, an HTTP body, a cache file) through
 names the problem and quotes at most a short excerpt of the bad input.
 
 This module sits below everything else: it imports nothing of lucie's but
-the errors.
+the errors and the translations (:mod:`lucie.i18n`).  The messages are in
+the language in use; *what* is the caller's, translated by the caller.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 from typing import Any, Final
 
 from lucie.errors import LucieError
+from lucie.i18n import _
 
 #: A UTF-8 byte-order mark, as some editors write it at the start of a file.
 BOM: Final = "\ufeff"
@@ -78,7 +80,7 @@ def parse_int(
     """
     number: int
     if isinstance(value, bool):
-        raise error(f"{what} {excerpt(value)} is not a whole number from {low} to {high}")
+        raise error(_not_whole(what, value, low, high))
     if isinstance(value, int):
         number = value
     elif isinstance(value, str):
@@ -86,15 +88,21 @@ def parse_int(
         digits = text[1:] if text.startswith("-") and low < 0 else text
         longest = max(len(str(abs(low))), len(str(abs(high))))
         if not _DIGITS.fullmatch(digits) or len(digits) > longest + 4:
-            raise error(
-                f"{what} {excerpt(value)} is not a whole number from {low} to {high}"
-            )
+            raise error(_not_whole(what, value, low, high))
         number = int(text)
     else:
-        raise error(f"{what} {excerpt(value)} is not a whole number from {low} to {high}")
+        raise error(_not_whole(what, value, low, high))
     if not low <= number <= high:
-        raise error(f"{what} {excerpt(number)} is out of range ({low} to {high})")
+        raise error(_("{what} {value} is out of range ({low} to {high})").format(
+            what=what, value=excerpt(number), low=low, high=high
+        ))
     return number
+
+
+def _not_whole(what: str, value: object, low: int, high: int) -> str:
+    return _("{what} {value} is not a whole number from {low} to {high}").format(
+        what=what, value=excerpt(value), low=low, high=high
+    )
 
 
 _DECIMAL: Final = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)
@@ -125,29 +133,33 @@ def parse_seconds(
     ...
     lucie.errors.LucieError: --seconds '1e30' is not a number of seconds from 0.001 to 60
     """
-    bounds = f"from {low:g} to {high:g}"
+    bad = _("{what} {value} is not a number of seconds from {low} to {high}").format(
+        what=what, value=excerpt(value), low=f"{low:g}", high=f"{high:g}"
+    )
     number: float
     if isinstance(value, bool):
-        raise error(f"{what} {excerpt(value)} is not a number of seconds {bounds}")
+        raise error(bad)
     if isinstance(value, int | float):
         number = float(value)
         if number != number or number in (float("inf"), float("-inf")):
-            raise error(f"{what} {excerpt(value)} is not a number of seconds {bounds}")
+            raise error(bad)
     elif isinstance(value, str):
         text = value.strip()
-        whole, _, fraction = text.partition(".")
+        whole, _point, fraction = text.partition(".")
         longest = len(str(int(high))) + 4
         if (
             not _DECIMAL.fullmatch(text)
             or len(whole) > longest
             or len(fraction) > FRACTION_DIGITS
         ):
-            raise error(f"{what} {excerpt(value)} is not a number of seconds {bounds}")
+            raise error(bad)
         number = float(text)
     else:
-        raise error(f"{what} {excerpt(value)} is not a number of seconds {bounds}")
+        raise error(bad)
     if not low <= number <= high:
-        raise error(f"{what} {excerpt(value)} is out of range ({bounds} seconds)")
+        raise error(_("{what} {value} is out of range (from {low} to {high} seconds)").format(
+            what=what, value=excerpt(value), low=f"{low:g}", high=f"{high:g}"
+        ))
     return number
 
 
@@ -183,7 +195,7 @@ def _depth(text: str) -> int:
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed in JSON")
+    raise ValueError(_("{name} is not allowed in JSON").format(name=name))
 
 
 def parse_json(
@@ -211,14 +223,16 @@ def parse_json(
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise error(f"{what} is not UTF-8 text") from None
+            raise error(_("{what} is not UTF-8 text").format(what=what)) from None
     else:
         text = data
     text = strip_bom(text)
     if not text.strip():
-        raise error(f"{what} is empty")
+        raise error(_("{what} is empty").format(what=what))
     if _depth(text) > max_depth:
-        raise error(f"{what} nests deeper than {max_depth} levels")
+        raise error(_("{what} nests deeper than {depth} levels").format(
+            what=what, depth=max_depth
+        ))
     try:
         return json.loads(
             text,
@@ -227,10 +241,12 @@ def parse_json(
         )
     except (ValueError, RecursionError) as exc:
         message = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-        raise error(f"{what} is not valid JSON ({message})") from None
+        raise error(_("{what} is not valid JSON ({problem})").format(
+            what=what, problem=message
+        )) from None
 
 
 def _bounded_int(text: str) -> int:
     if len(text) > 40:
-        raise ValueError(f"a number of {len(text)} digits")
+        raise ValueError(_("a number of {n} digits").format(n=len(text)))
     return int(text)

@@ -79,40 +79,41 @@ class Rules:
         )
 
     def _validate(self) -> None:
-        if self.build not in BUILDS:
-            raise RulesError(f"build={self.build!r} is not one of {', '.join(BUILDS)}")
-        if self.direction not in DIRECTIONS:
-            raise RulesError(
-                f"direction={self.direction!r} is not one of {', '.join(DIRECTIONS)}"
-            )
-        if self.empty_fill not in EMPTY_FILLS:
-            raise RulesError(
-                f"empty_fill={self.empty_fill!r} is not one of {', '.join(EMPTY_FILLS)}"
-            )
-        if not 1 <= self.fan_size <= 13:
-            raise RulesError(f"fan_size={self.fan_size} must be between 1 and 13")
-        if not 0 <= self.redeals <= MAX_REDEALS:
-            raise RulesError(f"redeals={self.redeals} must be between 0 and {MAX_REDEALS}")
-        if not 0 <= self.cells <= MAX_CELLS:
-            raise RulesError(f"cells={self.cells} must be between 0 and {MAX_CELLS}")
+        for key, value, allowed in (
+            ("build", self.build, BUILDS),
+            ("direction", self.direction, DIRECTIONS),
+            ("empty_fill", self.empty_fill, EMPTY_FILLS),
+        ):
+            if value not in allowed:
+                raise RulesError(_("{setting} is not one of {allowed}").format(
+                    setting=f"{key}={value!r}", allowed=", ".join(allowed)
+                ))
+        for key, number, low, high in (
+            ("fan_size", self.fan_size, 1, 13),
+            ("redeals", self.redeals, 0, MAX_REDEALS),
+            ("cells", self.cells, 0, MAX_CELLS),
+        ):
+            if not low <= number <= high:
+                raise RulesError(_("{setting} must be between {low} and {high}").format(
+                    setting=f"{key}={number}", low=low, high=high
+                ))
         if self.max_fan is not None and self.max_fan < self.fan_size:
-            raise RulesError(
-                f"max_fan={self.max_fan} is smaller than fan_size={self.fan_size}: "
-                "the deal could not be laid out"
-            )
+            raise RulesError(_(
+                "{max_fan} is smaller than {fan_size}: the deal could not be laid out"
+            ).format(max_fan=f"max_fan={self.max_fan}", fan_size=f"fan_size={self.fan_size}"))
         dealt = self.cards_dealt
         if -(-dealt // self.fan_size) > 26:
-            raise RulesError(
-                f"fan_size={self.fan_size} would need {-(-dealt // self.fan_size)} fans; "
-                "at most 26 (named a to z)"
-            )
+            raise RulesError(_("{setting} would need {n} fans; at most 26 (named a to z)").format(
+                setting=f"fan_size={self.fan_size}", n=-(-dealt // self.fan_size)
+            ))
         if self.fans is not None:
             need = -(-dealt // self.fan_size)
             if self.fans != need:
-                raise RulesError(
-                    f"fans={self.fans} does not fit the deal: {dealt} cards in fans of "
-                    f"{self.fan_size} make {need} fans"
-                )
+                raise RulesError(_(
+                    "{setting} does not fit the deal: {dealt} cards in fans of "
+                    "{size} make {need} fans"
+                ).format(setting=f"fans={self.fans}", dealt=dealt, size=self.fan_size,
+                         need=need))
 
     # -- derived facts -------------------------------------------------------
 
@@ -254,7 +255,7 @@ class Rules:
         values: dict[str, object] = {}
         for key, value in settings.items():
             if key not in known:
-                raise RulesError(f"unknown setting {excerpt(key)}")
+                raise RulesError(_("unknown setting {setting}").format(setting=excerpt(key)))
             values[key] = _coerce(key, value)
         return cls(**values)  # type: ignore[arg-type]
 
@@ -268,20 +269,22 @@ class Rules:
         if "=" not in parts[0]:
             name = parts.pop(0).lower()
             if name not in VARIANTS:
-                raise RulesError(
-                    f"unknown variant {excerpt(name)} (known: {', '.join(VARIANTS)})"
-                )
+                raise RulesError(_("unknown variant {name} (known: {known})").format(
+                    name=excerpt(name), known=", ".join(VARIANTS)
+                ))
             base = VARIANTS[name].rules
         settings = base.settings()
         for part in parts:
             key, sep, value = part.partition("=")
             key = key.strip().replace("-", "_")
             if not sep:
-                raise RulesError(f"{excerpt(part)} is not a setting=value pair")
+                raise RulesError(_("{text} is not a setting=value pair").format(
+                    text=excerpt(part)
+                ))
             if key not in settings:
-                raise RulesError(
-                    f"unknown setting {excerpt(key)} (known: {', '.join(settings)})"
-                )
+                raise RulesError(_("unknown setting {setting} (known: {known})").format(
+                    setting=excerpt(key), known=", ".join(settings)
+                ))
             settings[key] = _coerce(key, value.strip())
         return cls.from_settings(settings)
 
@@ -377,22 +380,26 @@ def _coerce(key: str, value: object) -> object:
             return value
         if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
             return value.lower() in _TRUE
-        raise RulesError(f"{key}={excerpt(value)}: expected on or off")
+        raise RulesError(_("{setting}: expected on or off").format(
+            setting=f"{key}={excerpt(value)}"
+        ))
     if key in _INT_KEYS or key in _OPT_INT_KEYS:
         if value is None or (isinstance(value, str) and value.strip().lower() in {"none", "auto"}):
             if key in _OPT_INT_KEYS:
                 return None
-            raise RulesError(f"{key} needs a number")
+            raise RulesError(_("{setting} needs a number").format(setting=key))
         low, high = SETTING_BOUNDS[key]
         try:
             return parse_int(value, what=key, low=low, high=high, error=RulesError)
         except RulesError:
             shown = value if isinstance(value, str) and len(value) <= 20 else excerpt(value)
-            raise RulesError(
-                f"{key}={shown}: expected a whole number from {low} to {high}"
-            ) from None
+            raise RulesError(_("{setting}: expected a whole number from {low} to {high}").format(
+                setting=f"{key}={shown}", low=low, high=high
+            )) from None
     if not isinstance(value, str) or len(value) > 20:
-        raise RulesError(f"{key}={excerpt(value)}: expected a word")
+        raise RulesError(_("{setting}: expected a word").format(
+            setting=f"{key}={excerpt(value)}"
+        ))
     return value.lower()
 
 

@@ -96,6 +96,7 @@ from lucie.deals import MAX_DEAL
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
 from lucie.formats import game_from_json, game_to_json
+from lucie.i18n import _, using
 from lucie.parsing import excerpt, parse_json
 from lucie.rules import Rules
 
@@ -311,7 +312,9 @@ class Store:
                 return self._open_once()
             except _BusyError as busy:
                 if time.monotonic() > deadline:
-                    raise StoreError(f"{self.path}: the database stays locked ({busy})") from None
+                    raise StoreError(_("{path}: the database stays locked ({why})").format(
+                        path=self.path, why=busy
+                    )) from None
             backoff(attempt)
             attempt += 1
 
@@ -320,33 +323,39 @@ class Store:
         create a missing parent directory."""
         path = self.path
         if path.is_dir():
-            raise StoreError(f"{path} is a directory, not a database file (give a file name)")
+            raise StoreError(
+                _("{path} is a directory, not a database file (give a file name)")
+                .format(path=path)
+            )
         if path.exists() and not path.is_file():
-            raise StoreError(f"{path} is not a regular file")
+            raise StoreError(_("{path} is not a regular file").format(path=path))
         parent = path.parent
         if not parent.is_dir():
             blocker = parent
             while not blocker.exists() and blocker.parent != blocker:
                 blocker = blocker.parent
             if blocker.exists() and not blocker.is_dir():
-                raise StoreError(
-                    f"{path}: cannot create the directory {parent}: {blocker} is a file, "
+                raise StoreError(_(
+                    "{path}: cannot create the directory {parent}: {blocker} is a file, "
                     "not a directory"
-                )
+                ).format(path=path, parent=parent, blocker=blocker))
             try:
                 parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise StoreError(
-                    f"{path}: the directory {parent} does not exist and cannot be created "
-                    f"({exc.strerror}: {blocker} is not writable)"
-                ) from None
+                raise StoreError(_(
+                    "{path}: the directory {parent} does not exist and cannot be created "
+                    "({why}: {blocker} is not writable)"
+                ).format(path=path, parent=parent, why=exc.strerror, blocker=blocker)) from None
         if not os.access(parent, os.W_OK | os.X_OK):
-            raise StoreError(
-                f"{path}: the directory {parent} is not writable; lucie writes its journal "
+            raise StoreError(_(
+                "{path}: the directory {parent} is not writable; lucie writes its journal "
                 "next to the database, so the directory must be writable too"
-            )
+            ).format(path=path, parent=parent))
         if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-            raise StoreError(f"{path}: the file is not readable and writable (permission denied)")
+            raise StoreError(
+                _("{path}: the file is not readable and writable (permission denied)")
+                .format(path=path)
+            )
 
     def _create(self) -> None:
         """Create a new, complete lucie database at :attr:`path` unless a
@@ -374,7 +383,9 @@ class Store:
                     os.replace(tmp, path)
         except (OSError, sqlite3.Error) as exc:
             reason = exc.strerror if isinstance(exc, OSError) else str(exc)
-            raise StoreError(f"{path}: cannot create the database ({reason})") from None
+            raise StoreError(_("{path}: cannot create the database ({why})").format(
+                path=path, why=reason
+            )) from None
         finally:
             for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
                 with contextlib.suppress(OSError):
@@ -387,17 +398,17 @@ class Store:
         anything else; the file is left byte for byte as it was."""
         path = self.path
         if path.stat().st_size == 0:
-            raise StoreError(
-                f"{path} is an empty file, not a lucie database; it was left untouched. "
+            raise StoreError(_(
+                "{path} is an empty file, not a lucie database; it was left untouched. "
                 "Delete it (or choose another file with --db) to start a new one."
-            )
+            ).format(path=path))
         with open(path, "rb") as f:
             head = f.read(100)
         if not head.startswith(b"SQLite format 3\x00") or len(head) < 100:
-            raise StoreError(
-                f"{path} is not a SQLite database (another kind of file); it was left "
+            raise StoreError(_(
+                "{path} is not a SQLite database (another kind of file); it was left "
                 "untouched. Choose another file with --db."
-            )
+            ).format(path=path))
         marked = int.from_bytes(head[68:72], "big", signed=True)
         if marked not in (0, APPLICATION_ID):
             raise StoreError(_foreign_message(path, marked, (frozenset(), {})))
@@ -419,7 +430,7 @@ class Store:
                 conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True,
                                        timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         except sqlite3.Error as exc:
-            raise StoreError(f"{path}: cannot open the database ({exc})") from None
+            raise StoreError(_cannot_open(path, exc)) from None
         conn.text_factory = _text
         problem: str | None = None
         try:
@@ -436,35 +447,37 @@ class Store:
             else:
                 newer = 0
                 if not _is_lucie_schema(schema):
-                    problem = "its tables are not lucie's"
+                    problem = _("its tables are not lucie's")
                 else:
                     check = conn.execute("PRAGMA quick_check").fetchone()[0]
                     if check != "ok":
-                        problem = f"integrity check failed: {check}"
+                        problem = _("integrity check failed: {check}").format(check=check)
         except sqlite3.DatabaseError as exc:
             if is_busy(exc):
                 raise _BusyError(str(exc)) from None
             text = str(exc)
             if "not a database" in text or "unable to open" in text or "readonly" in text:
-                raise StoreError(f"{path} cannot be read as a database ({exc}); it was left "
-                                 "untouched. Choose another file with --db.") from None
+                raise StoreError(_(
+                    "{path} cannot be read as a database ({why}); it was left "
+                    "untouched. Choose another file with --db."
+                ).format(path=path, why=exc)) from None
             problem = text
         finally:
             conn.close()
         if problem is not None:
             backup = self._backup()
-            raise StoreError(
-                f"{path} is damaged ({problem}); it was left untouched and a copy was "
-                f"kept at {backup}. Move it away (or choose another file with --db) "
+            raise StoreError(_(
+                "{path} is damaged ({problem}); it was left untouched and a copy was "
+                "kept at {backup}. Move it away (or choose another file with --db) "
                 "to start a new one."
-            )
+            ).format(path=path, problem=problem, backup=backup))
         if newer:
             backup = self._backup()
-            raise StoreError(
-                f"{path} was written by a newer lucie (schema {newer}, this lucie "
-                f"knows up to {SCHEMA_VERSION}); it was left untouched and a copy was "
-                f"kept at {backup}. Upgrade lucie, or choose another file with --db."
-            )
+            raise StoreError(_(
+                "{path} was written by a newer lucie (schema {newer}, this lucie "
+                "knows up to {known}); it was left untouched and a copy was "
+                "kept at {backup}. Upgrade lucie, or choose another file with --db."
+            ).format(path=path, newer=newer, known=SCHEMA_VERSION, backup=backup))
         return legacy
 
     def _open_once(self) -> sqlite3.Connection:
@@ -479,7 +492,7 @@ class Store:
                 check_same_thread=False,
             )
         except sqlite3.Error as exc:
-            raise StoreError(f"{path}: cannot open the database ({exc})") from None
+            raise StoreError(_cannot_open(path, exc)) from None
         conn.text_factory = _text
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -500,7 +513,9 @@ class Store:
             conn.close()
             if is_busy(exc):
                 raise _BusyError(str(exc)) from None
-            raise StoreError(f"{path}: cannot prepare the database ({exc})") from None
+            raise StoreError(_("{path}: cannot prepare the database ({why})").format(
+                path=path, why=exc
+            )) from None
         return conn
 
     def _backup(self) -> Path:
@@ -528,10 +543,10 @@ class Store:
                 if side.exists():
                     shutil.copy2(side, Path(str(backup) + suffix))
         except OSError as exc:  # pragma: no cover - disk full, permissions
-            raise StoreError(
-                f"{self.path} cannot be used and could not be backed up ({exc.strerror}); "
+            raise StoreError(_(
+                "{path} cannot be used and could not be backed up ({why}); "
                 "it was left untouched"
-            ) from None
+            ).format(path=self.path, why=exc.strerror)) from None
         return backup
 
     def close(self) -> None:
@@ -551,7 +566,7 @@ class Store:
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise StoreError(f"{self.path}: cannot write ({exc})") from None
+                raise StoreError(_cannot_write(self.path, exc)) from None
             try:
                 yield conn
             except BaseException:
@@ -562,14 +577,16 @@ class Store:
                     conn.execute("COMMIT")
                 except sqlite3.Error as exc:
                     conn.execute("ROLLBACK")
-                    raise StoreError(f"{self.path}: cannot write ({exc})") from None
+                    raise StoreError(_cannot_write(self.path, exc)) from None
 
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
                 return self._conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
-                raise StoreError(f"{self.path}: cannot read ({exc})") from None
+                raise StoreError(_("{path}: cannot read ({why})").format(
+                    path=self.path, why=exc
+                )) from None
 
     # -- the life of a game ----------------------------------------------
 
@@ -598,7 +615,7 @@ class Store:
                  None if seconds is None else round(seconds, 2), game_id),
             )
             if cur.rowcount != 1:
-                raise StoreError(f"there is no game {game_id} in {self.path}")
+                raise StoreError(_no_game(game_id, self.path))
             conn.execute(
                 "UPDATE claims SET seen = ? WHERE game_id = ? AND owner = ?",
                 (time.time(), game_id, self.owner),
@@ -615,7 +632,9 @@ class Store:
             if status == "playing":
                 status = "resigned"
         if status not in FINISHED:
-            raise StoreError(f"{status!r} is not a finished status ({', '.join(FINISHED)})")
+            raise StoreError(_("{status} is not a finished status ({known})").format(
+                status=repr(status), known=", ".join(FINISHED)
+            ))
         now = _now()
         with self._write() as conn:
             cur = conn.execute(
@@ -626,7 +645,7 @@ class Store:
                  game_id),
             )
             if cur.rowcount != 1:
-                raise StoreError(f"there is no game {game_id} in {self.path}")
+                raise StoreError(_no_game(game_id, self.path))
 
     def discard(self, game_id: int) -> bool:
         """Delete a game still being played in which no move was made (a
@@ -714,11 +733,11 @@ class Store:
         game if it is missing or damaged)."""
         rows = self._read(f"SELECT {', '.join(_COLUMNS)} FROM games WHERE id = ?", (game_id,))
         if not rows:
-            raise StoreError(f"there is no game {game_id} in {self.path}")
+            raise StoreError(_no_game(game_id, self.path))
         try:
             return _check_row(rows[0])
         except _RowDamageError as exc:
-            raise StoreError(f"game {game_id} in {self.path} is damaged: {exc}") from None
+            raise StoreError(_damaged_game(game_id, self.path, exc)) from None
 
     def game(self, game_id: int) -> Game:
         """Any stored game, replayed to its last saved position (a
@@ -727,11 +746,11 @@ class Store:
             f"SELECT {', '.join(_COLUMNS)}, saved FROM games WHERE id = ?", (game_id,),
         )
         if not rows:
-            raise StoreError(f"there is no game {game_id} in {self.path}")
+            raise StoreError(_no_game(game_id, self.path))
         try:
             return _load(rows[0][-1], _check_row(rows[0]))[0]
         except _RowDamageError as exc:
-            raise StoreError(f"game {game_id} in {self.path} is damaged: {exc}") from None
+            raise StoreError(_damaged_game(game_id, self.path, exc)) from None
 
     def history(
         self,
@@ -846,7 +865,9 @@ class Store:
         exported can be imported again).  The JSON lists them under
         ``damaged`` too."""
         if fmt not in ("csv", "json"):
-            raise StoreError(f"unknown export format {fmt!r} (csv or json)")
+            raise StoreError(_("unknown export format {format} (csv or json)").format(
+                format=repr(fmt)
+            ))
         rows = self._read(f"SELECT {', '.join(_COLUMNS)}, saved FROM games ORDER BY id")
         good: list[tuple[GameRecord, dict[str, Any]]] = []
         damaged: list[Damaged] = []
@@ -856,40 +877,45 @@ class Store:
                 good.append((record, _load(row[-1], record)[1]))
             except _RowDamageError as exc:
                 damaged.append(Damaged(row[0], str(exc)))
-        if fmt == "json":
-            doc: dict[str, Any] = {
-                "format": "lucie-games", "version": SCHEMA_VERSION,
-                "games": [record.to_json() | {"game": data} for record, data in good],
-            }
-            if damaged:
-                doc["damaged"] = [{"id": d.game_id, "reason": d.reason} for d in damaged]
-            text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-        else:
-            buf = io.StringIO()
-            writer = csv.writer(buf, lineterminator="\n")
-            writer.writerow([*_COLUMNS, "variant_name", "move_list"])
-            for record, data in good:
-                moves = data.get("moves", [])
-                writer.writerow([*astuple(record), record.variant_name,
-                                 " ".join(str(m) for m in moves)])
-            text = buf.getvalue()
+        # an export file is the same in every language: variant names in English
+        # (the reasons of damaged games stay in the reader's language)
+        with using("en"):
+            if fmt == "json":
+                doc: dict[str, Any] = {
+                    "format": "lucie-games", "version": SCHEMA_VERSION,
+                    "games": [record.to_json() | {"game": data} for record, data in good],
+                }
+                if damaged:
+                    doc["damaged"] = [{"id": d.game_id, "reason": d.reason} for d in damaged]
+                text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+            else:
+                buf = io.StringIO()
+                writer = csv.writer(buf, lineterminator="\n")
+                writer.writerow([*_COLUMNS, "variant_name", "move_list"])
+                for record, data in good:
+                    moves = data.get("moves", [])
+                    writer.writerow([*astuple(record), record.variant_name,
+                                     " ".join(str(m) for m in moves)])
+                text = buf.getvalue()
         return Export(text, len(good), tuple(damaged))
 
     def import_games(self, text: str) -> int:
         """Add the games of a JSON :meth:`export` (new ids); returns how
         many.  Every game is replayed and every row checked first; nothing
         is added if one fails."""
-        data = parse_json(text, what="the games export", error=StoreError)
+        data = parse_json(text, what=_("the games export"), error=StoreError)
         if not isinstance(data, dict) or data.get("format") != "lucie-games":
-            raise StoreError("not a lucie games export (format 'lucie-games' expected)")
+            raise StoreError(_("not a lucie games export (format {format} expected)").format(
+                format="'lucie-games'"
+            ))
         games = data.get("games")
         if not isinstance(games, list):
-            raise StoreError("the export has no list of games")
+            raise StoreError(_("the export has no list of games"))
         rows = []
         for i, item in enumerate(games, 1):
             try:
                 if not isinstance(item, dict):
-                    raise TypeError("not an object")
+                    raise TypeError(_("not an object"))
                 game = game_from_json(item["game"])
                 finished = item.get("finished")
                 row = (
@@ -902,7 +928,9 @@ class Store:
                 _check_row(row)
                 rows.append((*row[1:], _saved(game)))
             except (KeyError, TypeError, ValueError, LucieError, _RowDamageError) as exc:
-                raise StoreError(f"game {i} of the export is damaged: {exc}") from None
+                raise StoreError(_("game {number} of the export is damaged: {why}").format(
+                    number=i, why=exc
+                )) from None
         with self._write() as conn:
             conn.executemany(
                 "INSERT INTO games (player, variant, deal, seed, started, updated, finished,"
@@ -914,7 +942,7 @@ class Store:
 
 def _alive(owner: str, seen: float) -> bool:
     """Whether the program named by a claim's ``owner`` may still run."""
-    host, _, rest = owner.partition(":")
+    host, _colon, rest = owner.partition(":")
     pid_text = rest.partition(":")[0]
     if host == socket.gethostname() and pid_text.isdigit():
         pid = int(pid_text)
@@ -976,7 +1004,7 @@ def _is_lucie_schema(schema: _Schema) -> bool:
         ("table", "games") in objects
         and ("index", "games_by_player") in objects
         and objects <= known_objects
-        and all(columns.get(name) == known_columns[name] for _, name in objects
+        and all(columns.get(name) == known_columns[name] for _kind_, name in objects
                 if name in known_columns)
     )
 
@@ -984,16 +1012,34 @@ def _is_lucie_schema(schema: _Schema) -> bool:
 def _foreign_message(path: Path, app_id: int, schema: _Schema) -> str:
     tables = sorted(name for kind, name in schema[0] if kind == "table")
     if app_id:
-        what = f"another program's SQLite database (application id {app_id:#x})"
+        what = _("another program's SQLite database (application id {id})").format(
+            id=f"{app_id:#x}"
+        )
     elif not tables:
-        what = "a SQLite database without lucie's tables"
+        what = _("a SQLite database without lucie's tables")
     else:
         shown = ", ".join(tables[:5]) + (" ..." if len(tables) > 5 else "")
-        what = f"another program's SQLite database (tables: {shown})"
-    return (
-        f"{path} is not a lucie games database: it is {what}. It was left untouched; "
+        what = _("another program's SQLite database (tables: {tables})").format(tables=shown)
+    return _(
+        "{path} is not a lucie games database: it is {what}. It was left untouched; "
         "choose another file with --db."
-    )
+    ).format(path=path, what=what)
+
+
+def _cannot_open(path: Path, exc: Exception) -> str:
+    return _("{path}: cannot open the database ({why})").format(path=path, why=exc)
+
+
+def _cannot_write(path: Path, exc: Exception) -> str:
+    return _("{path}: cannot write ({why})").format(path=path, why=exc)
+
+
+def _no_game(game_id: int, path: Path) -> str:
+    return _("there is no game {id} in {path}").format(id=game_id, path=path)
+
+
+def _damaged_game(game_id: int, path: Path, why: object) -> str:
+    return _("game {id} in {path} is damaged: {why}").format(id=game_id, path=path, why=why)
 
 
 class Damaged(NamedTuple):
@@ -1003,7 +1049,7 @@ class Damaged(NamedTuple):
     reason: str
 
     def __str__(self) -> str:
-        return f"game {self.game_id}: {self.reason}"
+        return _("game {id}: {why}").format(id=self.game_id, why=self.reason)
 
 
 class _RowDamageError(Exception):
@@ -1020,19 +1066,27 @@ _INT64: Final = 2**63
 
 def _check_text(column: str, value: object) -> str:
     if not isinstance(value, str):
-        raise _RowDamageError(f"{column} is {_kind(value)}, not text")
+        raise _RowDamageError(_("{column} is {value}, not text").format(
+            column=column, value=_kind(value)
+        ))
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise _RowDamageError(f"{column} is not valid UTF-8 text") from None
+        raise _RowDamageError(
+            _("{column} is not valid UTF-8 text").format(column=column)
+        ) from None
     return value
 
 
 def _check_int(column: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _RowDamageError(f"{column} is {_kind(value)}, not a whole number")
+        raise _RowDamageError(_("{column} is {value}, not a whole number").format(
+            column=column, value=_kind(value)
+        ))
     if not low <= value <= high:
-        raise _RowDamageError(f"{column} {value} is out of range ({low} to {high})")
+        raise _RowDamageError(_("{column} {value} is out of range ({low} to {high})").format(
+            column=column, value=value, low=low, high=high
+        ))
     return value
 
 
@@ -1041,7 +1095,9 @@ def _check_time(column: str, value: object) -> str:
     try:
         datetime.fromisoformat(text)
     except ValueError:
-        raise _RowDamageError(f"{column} {excerpt(text)} is not a date and time") from None
+        raise _RowDamageError(_("{column} {value} is not a date and time").format(
+            column=column, value=excerpt(text)
+        )) from None
     return text
 
 
@@ -1049,7 +1105,7 @@ def _kind(value: object) -> str:
     if value is None:
         return "NULL"
     if isinstance(value, bytes):
-        return f"a blob of {len(value)} bytes"
+        return _("a blob of {n} bytes").format(n=len(value))
     return excerpt(value)
 
 
@@ -1058,7 +1114,9 @@ def _variant_problem(spec: str) -> str | None:
     try:
         Rules.parse(spec)
     except LucieError as exc:
-        return f"variant {excerpt(spec)} is not known to this lucie ({exc})"
+        return _("variant {spec} is not known to this lucie ({why})").format(
+            spec=excerpt(spec), why=exc
+        )
     return None
 
 
@@ -1079,13 +1137,19 @@ def _check_row(row: tuple[Any, ...]) -> GameRecord:
     if finished is not None:
         _check_time("finished", finished)
     if status not in STATUSES:
-        raise _RowDamageError(f"status {_kind(status)} is not one of {', '.join(STATUSES)}")
+        raise _RowDamageError(_("status {value} is not one of {known}").format(
+            value=_kind(status), known=", ".join(STATUSES)
+        ))
     _check_int("score", score, 0, 52)
     _check_int("moves", moves, 0, _MAX_MOVES)
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise _RowDamageError(f"seconds is {_kind(seconds)}, not a number")
+        raise _RowDamageError(_("{column} is {value}, not a number").format(
+            column="seconds", value=_kind(seconds)
+        ))
     if not (math.isfinite(seconds) and 0 <= seconds <= _MAX_SECONDS):
-        raise _RowDamageError(f"seconds {seconds!r} is out of range (0 to {_MAX_SECONDS:.0e})")
+        raise _RowDamageError(_("{column} {value} is out of range ({low} to {high})").format(
+            column="seconds", value=repr(seconds), low=0, high=f"{_MAX_SECONDS:.0e}"
+        ))
     return GameRecord(gid, player, variant, deal, seed, started, updated, finished,
                       status, score, moves, round(float(seconds), 2))
 
@@ -1102,22 +1166,24 @@ def _load(saved: object, record: GameRecord | None = None) -> tuple[Game, dict[s
     """The game of a row's ``saved`` column (and its JSON document),
     checked against the row's variant and deal when given; raises
     :class:`_RowDamageError` naming the problem."""
-    text = _check_text("the saved game", saved)
+    text = _check_text(_("the saved game"), saved)
     try:
-        data = parse_json(text, what="the saved game", error=SaveFileError)
+        data = parse_json(text, what=_("the saved game"), error=SaveFileError)
         game = game_from_json(data)
     except LucieError as exc:
         raise _RowDamageError(str(exc)) from None
     except (TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
-        raise _RowDamageError(f"the saved game cannot be replayed ({type(exc).__name__})") \
-            from None
+        raise _RowDamageError(_("the saved game cannot be replayed ({why})").format(
+            why=type(exc).__name__
+        )) from None
     if record is not None and (
         Rules.parse(record.variant) != game.rules or game.deal != record.deal
     ):
-        raise _RowDamageError(
-            f"the saved game ({game.rules.spec()}, deal {game.deal}) does not match its row "
-            f"({record.variant}, deal {record.deal})"
-        )
+        raise _RowDamageError(_(
+            "the saved game ({variant}, deal {deal}) does not match its row "
+            "({row_variant}, deal {row_deal})"
+        ).format(variant=game.rules.spec(), deal=game.deal, row_variant=record.variant,
+                 row_deal=record.deal))
     assert isinstance(data, dict)
     return game, data
 

@@ -17,7 +17,8 @@ import pytest
 
 from lucie import i18n
 from lucie.cli import main
-from lucie.engine import Move, Position
+from lucie.engine import Game, Move, Position
+from lucie.errors import MoveError
 from lucie.i18n import _, ngettext, pgettext, using
 from lucie.rules import Rules
 
@@ -60,8 +61,10 @@ def test_an_illegal_move_in_line_mode(monkeypatch: pytest.MonkeyPatch,
     assert code == english[0] == 0 and err == english[2] == ""
     with using(lang):
         refusal = Position.deal(Rules(), 1).why_illegal(Move.parse("a>b"))
+        with pytest.raises(MoveError) as refused:
+            Game(Rules(), 1).play(Move.parse("a>b"))
     assert refusal is not None and refusal.startswith("4S") and "TH" in refusal
-    assert f"! a>b: {refusal}" in out
+    assert refusal in str(refused.value) and f"! {refused.value}\n" in out
     assert "4S cannot go on TH" not in out and "4S cannot go on TH" in english[1]
     assert translated(lang, "move> ") in out and "move> " not in out
     assert translated(lang, "Type a move (like c>g), ? for help, q to quit.") in out

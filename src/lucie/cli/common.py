@@ -16,6 +16,7 @@ type                accepts
 ``budget(...)``     as ``seconds``, or ``none``/``off`` for no budget
 ``port``            0 to 65535
 ``rules_spec``      a variant name with optional settings
+``language_code``   a language lucie speaks (``--lang``)
 ==================  ===========================================
 """
 
@@ -32,6 +33,7 @@ from lucie.deals import MAX_DEAL, check_deal_number
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
 from lucie.formats import load_game, parse_layout
+from lucie.i18n import LANGUAGES, _, normalize, pgettext
 from lucie.parsing import parse_int, parse_seconds
 from lucie.rules import VARIANTS, Rules
 
@@ -53,13 +55,14 @@ def deal_number(text: str) -> int:
 def seed(text: str) -> int:
     """argparse type for a random seed: 0 to 2^63-1."""
     try:
-        return parse_int(text, what="seed", low=0, high=MAX_DEAL)
+        return parse_int(text, what=_("seed"), low=0, high=MAX_DEAL)
     except LucieError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def count(what: str, low: int = 1, high: int = 10**9) -> Callable[[str], int]:
-    """argparse type for a whole number of *what* from *low* to *high*."""
+    """argparse type for a whole number of *what* from *low* to *high*
+    (*what* in the language in use: it is shown in the error messages)."""
 
     def read(text: str) -> int:
         try:
@@ -67,18 +70,23 @@ def count(what: str, low: int = 1, high: int = 10**9) -> Callable[[str], int]:
         except LucieError as exc:
             digits = text.strip()
             if digits.isascii() and digits.isdigit() and len(digits) <= len(str(high)) + 1:
-                word = f"at least {low}" if int(digits) < low else f"at most {high}"
-                raise argparse.ArgumentTypeError(
-                    f"{what} {int(digits)} is out of range: it must be {word}"
-                ) from None
+                message = (
+                    _("{what} {value} is out of range: it must be at least {low}")
+                    if int(digits) < low else
+                    _("{what} {value} is out of range: it must be at most {high}")
+                )
+                raise argparse.ArgumentTypeError(message.format(
+                    what=what, value=int(digits), low=low, high=high)) from None
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     read.__name__ = what.replace(" ", "_")
     return read
 
 
-def seconds(what: str = "time budget", high: float = MAX_SECONDS) -> Callable[[str], float]:
-    """argparse type for a number of seconds (``MIN_SECONDS`` to *high*)."""
+def seconds(what: str | None = None, high: float = MAX_SECONDS) -> Callable[[str], float]:
+    """argparse type for a number of seconds (``MIN_SECONDS`` to *high*);
+    *what* names it in messages (default: "time budget", translated)."""
+    what = _("time budget") if what is None else what
 
     def read(text: str) -> float:
         try:
@@ -90,9 +98,10 @@ def seconds(what: str = "time budget", high: float = MAX_SECONDS) -> Callable[[s
     return read
 
 
-def budget(what: str = "time budget") -> Callable[[str], float | None]:
+def budget(what: str | None = None) -> Callable[[str], float | None]:
     """argparse type for a time budget in seconds, or ``none``/``off`` for none."""
     read_seconds = seconds(what)
+    what = _("time budget") if what is None else what
 
     def read(text: str) -> float | None:
         if text.strip().lower() in ("none", "off"):
@@ -106,9 +115,26 @@ def budget(what: str = "time budget") -> Callable[[str], float | None]:
 def port(text: str) -> int:
     """argparse type for a TCP port: 0 (any free one) to 65535."""
     try:
-        return parse_int(text, what="port", low=0, high=65535)
+        return parse_int(text, what=_("port"), low=0, high=65535)
     except LucieError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def known_languages() -> str:
+    """``en (English), fr (Français), ...``: the codes ``--lang`` takes."""
+    return ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+
+
+def language_code(text: str) -> str:
+    """argparse type for ``--lang``: a code lucie speaks (``fr``, also
+    ``fr_FR.UTF-8`` or ``de-CH``), else a message listing the known ones."""
+    found = normalize(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            _("unknown language {code!r}: choose one of {known}").format(
+                code=text, known=known_languages())
+        )
+    return found
 
 
 def rules_spec(text: str) -> Rules:
@@ -122,20 +148,20 @@ def rules_spec(text: str) -> Rules:
 def add_variant(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--variant", "-v", type=rules_spec, default=None, metavar="V",
-        help="variant name, optionally with settings: "
-        f"{', '.join(VARIANTS)}; e.g. 'classic,merci=on' (default: classic)",
+        help=_("variant name, optionally with settings: {names}; e.g. 'classic,merci=on' "
+               "(default: classic)").format(names=", ".join(VARIANTS)),
     )
 
 
 def add_deal(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--deal", "-d", type=deal_number, default=None, metavar="N",
-        help="deal number, as in PySolFC (default: a random number, shown)",
+        help=_("deal number, as in PySolFC (default: a random number, shown)"),
     )
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON for machines")
+    parser.add_argument("--json", action="store_true", help=_("print JSON for machines"))
 
 
 def read_text(path: str) -> str:
@@ -144,32 +170,34 @@ def read_text(path: str) -> str:
     At most :data:`MAX_FILE_BYTES` are read: no layout or saved game is
     larger, and a device like ``/dev/zero`` must not fill the memory.
     """
-    name = "standard input" if path == "-" else path
+    name = _("standard input") if path == "-" else path
     try:
         if path == "-":
             stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
             if stream is None:  # a text stream without bytes (tests)
                 text = sys.stdin.read(MAX_FILE_BYTES + 1)
                 if len(text) > MAX_FILE_BYTES:
-                    raise LucieError(f"{name}: larger than {MAX_FILE_BYTES} bytes")
+                    raise LucieError(_("{file}: larger than {size} bytes").format(
+                        file=name, size=MAX_FILE_BYTES))
                 return text
             data = stream.read(MAX_FILE_BYTES + 1)
         else:
             with Path(path).open("rb") as f:
                 data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise LucieError(f"{path}: no such file") from None
+        raise LucieError(_("{file}: no such file").format(file=path)) from None
     except IsADirectoryError:
-        raise LucieError(f"{path}: is a directory, not a file") from None
+        raise LucieError(_("{file}: is a directory, not a file").format(file=path)) from None
     except OSError as exc:
         raise LucieError(f"{name}: {exc.strerror or exc}") from None
     if len(data) > MAX_FILE_BYTES:
-        raise LucieError(f"{name}: larger than {MAX_FILE_BYTES} bytes, not a layout "
-                         "or a saved game")
+        raise LucieError(_("{file}: larger than {size} bytes, not a layout or a saved "
+                           "game").format(file=name, size=MAX_FILE_BYTES))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise LucieError(f"{name}: not a text file (UTF-8 expected)") from None
+        raise LucieError(_("{file}: not a text file (UTF-8 expected)").format(
+            file=name)) from None
 
 
 def game_from_args(args: argparse.Namespace) -> Game:
@@ -179,7 +207,7 @@ def game_from_args(args: argparse.Namespace) -> Game:
     layout = getattr(args, "layout", None)
     if load is not None:
         if args.variant is not None or args.deal is not None or layout is not None:
-            raise LucieError("--load takes its variant and deal from the saved game")
+            raise LucieError(_("--load takes its variant and deal from the saved game"))
         text = read_text(load)
         try:
             return load_game(text)
@@ -187,7 +215,7 @@ def game_from_args(args: argparse.Namespace) -> Game:
             raise SaveFileError(f"{load}: {exc}") from None
     if layout is not None:
         if args.deal is not None:
-            raise LucieError("give either --deal or --layout, not both")
+            raise LucieError(_("give either --deal or --layout, not both"))
         text = read_text(layout)
         try:
             position = parse_layout(text, rules)
@@ -195,6 +223,18 @@ def game_from_args(args: argparse.Namespace) -> Game:
             raise type(exc)(f"{layout}: {exc}") from None
         return Game(rules, position=position, seed=getattr(args, "seed", None))
     return Game(rules, args.deal)
+
+
+def status_text(status: str) -> str:
+    """A game's status (``won``, ``lost``, ``resigned``, ``playing``: the
+    store's and the engine's codes) in words of the language in use."""
+    words = {
+        "playing": pgettext("game status", "playing"),
+        "won": pgettext("game status", "won"),
+        "lost": pgettext("game status", "lost"),
+        "resigned": pgettext("game status", "resigned"),
+    }
+    return words.get(status, status)
 
 
 def print_json(data: Any) -> None:

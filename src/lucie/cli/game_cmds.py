@@ -17,59 +17,63 @@ from lucie.cli.common import (
     deal_number,
     game_from_args,
     print_json,
+    status_text,
 )
 from lucie.cli.plain import play_plain
 from lucie.cli.review_cmds import add_daily, use_daily
 from lucie.engine import Game, parse_moves
 from lucie.errors import LucieError
 from lucie.formats import format_layout, position_json, save_game
+from lucie.i18n import _
 from lucie.rules import VARIANTS, Rules
 from lucie.store import Store, default_player
 from lucie.text import render
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("show", help="print the layout of a deal",
-                       description="Print the starting layout of a numbered deal.")
+    p = sub.add_parser("show", help=_("print the layout of a deal"),
+                       description=_("Print the starting layout of a numbered deal."))
     add_variant(p)
     add_deal(p)
     add_daily(p)
     add_json(p)
     p.add_argument("--plain-layout", action="store_true",
-                   help="print only the layout text (no names), as --layout reads it")
+                   help=_("print only the layout text (no names), as --layout reads it"))
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser(
-        "replay", help="apply moves to a deal and print the position",
-        description="Apply moves (like c>g c>f R 7H>g) to a deal, a layout or a "
-        "saved game, and print the resulting position.",
+        "replay", help=_("apply moves to a deal and print the position"),
+        description=_("Apply moves (like c>g c>f R 7H>g) to a deal, a layout or a "
+                      "saved game, and print the resulting position."),
     )
     add_variant(p)
     src = p.add_mutually_exclusive_group()
     src.add_argument("--deal", "-d", type=deal_number, default=None, metavar="N",
-                     help="deal number (default: random, shown)")
-    src.add_argument("--layout", metavar="FILE", help="start from a layout file ('-' for stdin)")
-    src.add_argument("--load", metavar="GAME.json", help="start from a saved game")
+                     help=_("deal number (default: random, shown)"))
+    src.add_argument("--layout", metavar="FILE",
+                     help=_("start from a layout file ('-' for stdin)"))
+    src.add_argument("--load", metavar="GAME.json", help=_("start from a saved game"))
     p.add_argument("--seed", type=deal_number, default=None,
-                   help="with --layout: seed of the redeal shuffles")
-    p.add_argument("--save", metavar="FILE", help="write the game as a saved game file")
+                   help=_("with --layout: seed of the redeal shuffles"))
+    p.add_argument("--save", metavar="FILE", help=_("write the game as a saved game file"))
     add_json(p)
-    p.add_argument("moves", nargs="*", metavar="MOVE", help="moves to apply, in order")
+    p.add_argument("moves", nargs="*", metavar="MOVE", help=_("moves to apply, in order"))
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("play", help="play a game (the default command)",
-                       description="Play La Belle Lucie.  Opens the terminal game when "
-                       "it is installed; --plain plays in plain line mode.")
+    p = sub.add_parser("play", help=_("play a game (the default command)"),
+                       description=_("Play La Belle Lucie.  Opens the terminal game when "
+                                     "it is installed; --plain plays in plain line mode."))
     add_variant(p)
     add_deal(p)
     add_daily(p)
-    p.add_argument("--plain", action="store_true", help="plain line mode")
+    p.add_argument("--plain", action="store_true", help=_("plain line mode"))
     p.add_argument("--db", metavar="PATH", default=None,
-                   help="statistics and saved-games database (default: user data dir)")
-    p.add_argument("--player", default=None, help="player name for the statistics")
+                   help=_("statistics and saved-games database (default: user data dir)"))
+    p.add_argument("--player", default=None, help=_("player name for the statistics"))
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("variants", help="list the named variants and their settings")
+    p = sub.add_parser("variants", help=_("list the named variants and their settings"),
+                       description=_("List the named variants: name, title and rules."))
     add_json(p)
     p.set_defaults(func=cmd_variants)
 
@@ -100,7 +104,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print_json(position_json(game))
     else:
         print(render(game))
-        print(f"Status: {game.outcome.status}, score {game.score}")
+        print(_("Status: {status}, score {score}").format(
+            status=status_text(game.outcome.status), score=game.score))
     return 0
 
 
@@ -126,7 +131,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
         ])
         return 0
     for v in VARIANTS.values():
-        print(f"{v.name:11} {v.title}: {v.summary}")
+        print(_("{name:11} {title}: {summary}").format(
+            name=v.name, title=v.display_title(), summary=v.display_summary()))
     return 0
 
 

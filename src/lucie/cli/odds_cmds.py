@@ -19,6 +19,7 @@ from lucie.cli.common import (
     seed,
 )
 from lucie.errors import LucieError
+from lucie.i18n import _, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
 
@@ -34,17 +35,18 @@ def _add_source(p: argparse.ArgumentParser) -> None:
     add_variant(p)
     src = p.add_mutually_exclusive_group()
     src.add_argument("--deal", "-d", type=deal_number, default=None, metavar="N",
-                     help="deal number (default: random, shown)")
-    src.add_argument("--layout", metavar="FILE", help="a layout file ('-' for stdin)")
-    src.add_argument("--load", metavar="GAME.json", help="the position of a saved game")
+                     help=_("deal number (default: random, shown)"))
+    src.add_argument("--layout", metavar="FILE", help=_("a layout file ('-' for stdin)"))
+    src.add_argument("--load", metavar="GAME.json", help=_("the position of a saved game"))
     p.add_argument("--seed", type=deal_number, default=None,
-                   help="with --layout: seed of the redeal shuffles")
+                   help=_("with --layout: seed of the redeal shuffles"))
 
 
 def _add_cache(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--cache", metavar="PATH", default=None,
-        help=f"value cache file (default: ${ENV_VAR} or the user cache dir; 'off' for none)",
+        help=_("value cache file (default: ${variable} or the user cache dir; 'off' for "
+               "none)").format(variable=ENV_VAR),
     )
 
 
@@ -59,69 +61,78 @@ def _cache(args: argparse.Namespace) -> ValueCache:
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "hint", help="the best move and why",
-        description="Suggest the best move (by the odds of winning with random "
-        "redeals) and say what kind of move it is.",
+        "hint", help=_("the best move and why"),
+        description=_("Suggest the best move (by the odds of winning with random "
+                      "redeals) and say what kind of move it is."),
     )
     _add_source(p)
     p.add_argument("--seconds", type=seconds(), default=2.0, metavar="S",
-                   help="time budget (default 2)")
+                   help=_("time budget (default {default:g})").format(default=2))
     _add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_hint)
 
     p = sub.add_parser(
-        "odds", help="the chance of winning with random redeals",
-        description="Estimate the chance of winning from a position with random "
-        "redeals under (near-)optimal play, with a 95% interval.",
+        "odds", help=_("the chance of winning with random redeals"),
+        description=_("Estimate the chance of winning from a position with random "
+                      "redeals under (near-)optimal play, with a 95 percent confidence "
+                      "interval."),
     )
     _add_source(p)
-    p.add_argument("--samples", type=count("samples", 1, 10**7), default=400, metavar="N",
-                   help="playouts (default 400)")
+    p.add_argument("--samples", type=count(_("samples"), 1, 10**7), default=400, metavar="N",
+                   help=_("playouts (default {default})").format(default=400))
     p.add_argument("--sample-seed", type=seed, default=None, metavar="S",
-                   help="seed of the sampling (default: random)")
+                   help=_("seed of the sampling (default: random)"))
     p.add_argument("--seconds", type=seconds(), default=None, metavar="S",
-                   help="stop sampling after this long")
-    p.add_argument("--target", type=count("samples per value", 1, 10**6), default=None, metavar="K",
-                   help="samples per between-deal state value (default 24)")
+                   help=_("stop sampling after this long"))
+    p.add_argument("--target", type=count(_("samples per value"), 1, 10**6), default=None,
+                   metavar="K",
+                   help=_("samples per between-deal state value (default {default})").format(
+                       default=24))
     p.add_argument("--sample-seconds", type=budget(), default=SAMPLE_SECONDS, metavar="S",
-                   help="time budget of each search made to sample values "
-                   f"(default {SAMPLE_SECONDS:g}; 'none' for no budget)")
+                   help=_("time budget of each search made to sample values "
+                          "(default {default:g}; 'none' for no budget)").format(
+                       default=SAMPLE_SECONDS))
     _add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_odds)
 
     p = sub.add_parser(
-        "study", help="play many random deals with a policy and measure it",
-        description="Play N random numbered deals (PySolFC-exact redeals) with the "
-        "optimal policy (or the hint policy) and report the win rate with its 95% "
-        "interval, the mean score and the score distribution.",
+        "study", help=_("play many random deals with a policy and measure it"),
+        description=_("Play N random numbered deals (PySolFC-exact redeals) with the "
+                      "optimal policy (or the hint policy) and report the win rate with its "
+                      "95 percent confidence interval, the mean score and the score "
+                      "distribution."),
     )
     add_variant(p)
-    p.add_argument("--games", "-n", type=count("games", 1, 10**7), required=True, metavar="N",
-                   help="number of games")
+    p.add_argument("--games", "-n", type=count(_("games"), 1, 10**7), required=True, metavar="N",
+                   help=_("number of games"))
     p.add_argument("--seed", type=seed, default=None, metavar="S",
-                   help="seed the deal numbers are drawn from (default: random, shown)")
-    p.add_argument("--jobs", "-j", type=count("worker processes", 1, 1024), default=None,
+                   help=_("seed the deal numbers are drawn from (default: random, shown)"))
+    p.add_argument("--jobs", "-j", type=count(_("worker processes"), 1, 1024), default=None,
                    metavar="J",
-                   help="worker processes (default: every core)")
+                   help=_("worker processes (default: every core)"))
     p.add_argument("--policy", choices=("optimal", "hint"), default="optimal",
-                   help="optimal (default) or hint")
+                   help=_("optimal (default) or hint"))
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="run on a Dask cluster (e.g. tcp://127.0.0.1:8786)")
-    p.add_argument("--target", type=count("samples per value", 1, 10**6), default=None, metavar="K",
-                   help="samples per between-deal state value (default 24; hints, "
-                   "with --policy hint, take 16)")
+                   help=_("run on a Dask cluster (e.g. tcp://127.0.0.1:8786)"))
+    p.add_argument("--target", type=count(_("samples per value"), 1, 10**6), default=None,
+                   metavar="K",
+                   help=_("samples per between-deal state value (default {default}; hints, "
+                          "with --policy hint, take {hints})").format(default=24, hints=16))
     p.add_argument("--hint-seconds", type=seconds(), default=2.0, metavar="S",
-                   help="time budget of each hint with --policy hint (default 2)")
+                   help=_("time budget of each hint with --policy hint (default {default:g})")
+                   .format(default=2))
     p.add_argument("--solve-seconds", type=budget(), default=SOLVE_SECONDS, metavar="S",
-                   help=f"time budget of each one-deal search (default {SOLVE_SECONDS:g}; "
-                   "'none' for no budget; a search cut short is counted in the report)")
+                   help=_("time budget of each one-deal search (default {default:g}; 'none' "
+                          "for no budget; a search cut short is counted in the report)")
+                   .format(default=SOLVE_SECONDS))
     p.add_argument("--sample-seconds", type=budget(), default=SAMPLE_SECONDS, metavar="S",
-                   help="time budget of each search made to sample values "
-                   f"(default {SAMPLE_SECONDS:g}; 'none' for no budget)")
+                   help=_("time budget of each search made to sample values "
+                          "(default {default:g}; 'none' for no budget)").format(
+                       default=SAMPLE_SECONDS))
     p.add_argument("--plot", metavar="FILE.png", default=None,
-                   help="write a chart of the score distribution")
+                   help=_("write a chart of the score distribution"))
     _add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_study)
@@ -163,15 +174,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         data["variant"] = game.rules.spec()
         print_json(data)
     else:
-        low, high = odds.ci95
-        how = (f"{odds.samples} playouts" if odds.samples
-               else "not measured" if odds.budget_ran_out else "exact")
-        score = f", mean score {odds.mean_score:.1f}" if odds.mean_score is not None else ""
-        print(f"win rate {100 * odds.win_rate:.1f}% (95% CI {100 * low:.1f}-"
-              f"{100 * high:.1f}%, {how}{score})")
-        if odds.budget_ran_out:
-            print(f"the budget ran out: {odds.searches_cut} of {odds.searches} searches cut "
-                  "short; the figure is what the time and memory allowed")
+        print(odds.text())
     return 0
 
 
@@ -181,11 +184,12 @@ def cmd_study(args: argparse.Namespace) -> int:
 
     rules: Rules = args.variant or Rules()
     if args.scheduler is not None and args.jobs is not None:
-        raise LucieError("give either --jobs or --scheduler, not both")
+        raise LucieError(_("give either --jobs or --scheduler, not both"))
     if args.plot is not None:
         folder = Path(args.plot).expanduser().resolve().parent
         if not folder.is_dir():
-            raise LucieError(f"{args.plot}: no such directory {folder}")
+            raise LucieError(_("{file}: no such directory {folder}").format(
+                file=args.plot, folder=folder))
     cache = _cache(args)
     result = run_study(
         rules, args.games, seed=args.seed, jobs=args.jobs, policy=args.policy,
@@ -200,29 +204,44 @@ def cmd_study(args: argparse.Namespace) -> int:
         print_json(data)
         return 0
     low, high = data["ci95"]
-    print(f"{data['title']} ({data['variant']}), {data['policy']} policy, seed {data['seed']}")
-    print(f"games {data['games']}, won {data['wins']}: {100 * data['win_rate']:.2f}% "
-          f"(95% CI {100 * low:.2f}-{100 * high:.2f}%)")
-    print(f"mean score {data['mean_score']:.2f}; {data['seconds']:.1f} s "
-          f"({data['games_per_second']} games/s)")
+    policy = {"optimal": pgettext("policy", "optimal"), "hint": pgettext("policy", "hint")}
+    print(_("{title} ({variant}), {policy} policy, seed {seed}").format(
+        title=rules.name(), variant=data["variant"],
+        policy=policy.get(data["policy"], data["policy"]), seed=data["seed"]))
+    print(_("games {games}, won {wins}: {rate:.2f}% (95% CI {low:.2f}-{high:.2f}%)").format(
+        games=data["games"], wins=data["wins"], rate=100 * data["win_rate"],
+        low=100 * low, high=100 * high))
+    print(_("mean score {score:.2f}; {seconds:.1f} s ({speed} games/s)").format(
+        score=data["mean_score"], seconds=data["seconds"], speed=data["games_per_second"]))
     rate = data["first_deal_clear_rate"]
     if rate is not None:
         clow, chigh = data["first_deal_clear_ci95"]
         undecided = data["first_deal_undecided"]
-        least = "at least " if undecided else ""
-        print(f"first deal clearable without a redeal: {least}{data['first_deal_cleared']} "
-              f"({least}{100 * rate:.2f}%, 95% CI {100 * clow:.2f}-{100 * chigh:.2f}%)"
-              + (f"; {undecided} undecided within the budget" if undecided else ""))
+        values = {"cleared": data["first_deal_cleared"], "rate": 100 * rate,
+                  "low": 100 * clow, "high": 100 * chigh, "undecided": undecided}
+        if undecided:
+            print(ngettext(
+                "first deal clearable without a redeal: at least {cleared} (at least "
+                "{rate:.2f}%, 95% CI {low:.2f}-{high:.2f}%); {undecided} undecided within "
+                "the budget",
+                "first deal clearable without a redeal: at least {cleared} (at least "
+                "{rate:.2f}%, 95% CI {low:.2f}-{high:.2f}%); {undecided} undecided within "
+                "the budget",
+                undecided,
+            ).format(**values))
+        else:
+            print(_("first deal clearable without a redeal: {cleared} ({rate:.2f}%, "
+                    "95% CI {low:.2f}-{high:.2f}%)").format(**values))
     if data["unknown_searches"] or data["score_capped_searches"]:
         if data["policy"] == "hint":
-            print(f"hints cut short by their budget: {data['unknown_searches']} (each played "
-                  f"the best move found so far)")
+            print(_("hints cut short by their budget: {n} (each played the best move found "
+                    "so far)").format(n=data["unknown_searches"]))
         else:
-            print(f"searches cut short by the budgets: {data['unknown_searches']} deciding a "
-                  f"stop or a win (the win rate is then a lower bound), "
-                  f"{data['score_capped_searches']} only a lost deal's score")
+            print(_("searches cut short by the budgets: {n} deciding a stop or a win (the "
+                    "win rate is then a lower bound), {capped} only a lost deal's score")
+                  .format(n=data["unknown_searches"], capped=data["score_capped_searches"]))
     dist = " ".join(f"{k}:{v}" for k, v in data["scores"].items())
-    print(f"scores: {dist}")
+    print(_("scores: {scores}").format(scores=dist))
     if args.plot is not None:
-        print(f"plot written to {args.plot}", file=sys.stderr)
+        print(_("plot written to {file}").format(file=args.plot), file=sys.stderr)
     return 0

@@ -17,11 +17,14 @@ from typing import TextIO
 
 from lucie.engine import Game, Move, format_moves
 from lucie.errors import LucieError, MoveError
+from lucie.i18n import N_, _, ngettext
 from lucie.rules import Rules
 from lucie.store import Opened, Store, StoreError, open_game
 from lucie.text import render
 
-HELP = """\
+#: The help of line mode (translated where it is shown).  The commands
+#: themselves (c>g, u, hint, ...) are the same in every language.
+HELP = N_("""\
 Moves:  c>g   top card of fan c onto fan g      c>f   fan c to its foundation
         d>F   onto fan f (capital F: a small f is the foundation)
         c>1   fan c to cell 1    1>g  cell 1 to fan g    1>f  cell to foundation
@@ -31,7 +34,7 @@ Keys:   u undo   y redo   a autoplay to the foundations   m list legal moves
         hint  the best move and why   ? this help   q quit
         resign  give up this game (it counts as lost in the statistics)
         (undo, redo, auto and moves may be typed as words too)
-Every move is saved: quit at any time, `lucie play` resumes the game."""
+Every move is saved: quit at any time, `lucie play` resumes the game.""")
 
 
 class LineGame:
@@ -75,21 +78,26 @@ class LineGame:
                 self.finished_recorded = True
                 self._say_stats()
         except StoreError as exc:
-            self.say(f"! could not save: {exc}")
+            self.say(_("! could not save: {error}").format(error=exc))
 
     def _say_stats(self) -> None:
         s = self.store.stats(self.player, self.game.rules)
-        self.say(f"{self.player}: {s.games} game{'s' if s.games != 1 else ''} of "
-                 f"{self.game.rules.name()} finished, {s.wins} won "
-                 f"({100 * s.win_rate:.0f}%), average score {s.average_score:.1f}, "
-                 f"streak {s.current_streak}")
+        self.say(ngettext(
+            "{player}: {games} game of {variant} finished, {wins} won ({rate:.0f}%), "
+            "average score {average:.1f}, streak {streak}",
+            "{player}: {games} games of {variant} finished, {wins} won ({rate:.0f}%), "
+            "average score {average:.1f}, streak {streak}",
+            s.games,
+        ).format(player=self.player, games=s.games, variant=self.game.rules.name(),
+                 wins=s.wins, rate=100 * s.win_rate, average=s.average_score,
+                 streak=s.current_streak))
 
     def release(self) -> None:
         try:
             self.store.record_move(self.game_id, self.game, self.seconds())
             self.store.release(self.game_id)
         except StoreError as exc:
-            self.say(f"! could not save: {exc}")
+            self.say(_("! could not save: {error}").format(error=exc))
 
     # -- the loop -----------------------------------------------------------
 
@@ -106,16 +114,22 @@ class LineGame:
         game = self.game
         self.say(render(game))
         if self.resumed:
-            self.say(f"Welcome back: your game resumes where you left it "
-                     f"({len(game.moves)} moves played).")
-        self.say("Type a move (like c>g), ? for help, q to quit.")
+            self.say(ngettext(
+                "Welcome back: your game resumes where you left it ({n} move played).",
+                "Welcome back: your game resumes where you left it ({n} moves played).",
+                len(game.moves),
+            ).format(n=len(game.moves)))
+        self.say(_("Type a move (like c>g), ? for help, q to quit."))
         while True:
             outcome = game.outcome
             if outcome.finished:
-                word = {"won": "You won!", "resigned": "You resigned."}.get(
-                    outcome.status, "No move left: the game is lost.")
-                self.say(f"{word} Score {outcome.score}/52. (u to undo, q to quit)")
-            print("move> ", end="", file=self.out, flush=True)
+                ending = {
+                    "won": _("You won! Score {score}/52. (u to undo, q to quit)"),
+                    "resigned": _("You resigned. Score {score}/52. (u to undo, q to quit)"),
+                }.get(outcome.status) or _(
+                    "No move left: the game is lost. Score {score}/52. (u to undo, q to quit)")
+                self.say(ending.format(score=outcome.score))
+            print(_("move> "), end="", file=self.out, flush=True)
             line = self.inp.readline()
             if not line:
                 self.say()
@@ -138,35 +152,36 @@ class LineGame:
         """Carry out one command; True if the game changed (then it is saved)."""
         game = self.game
         if cmd in ("?", "h", "help"):
-            self.say(HELP)
+            self.say(_(HELP))
             return False
         if cmd in ("m", "moves"):
-            self.say(" ".join(str(m) for m in game.legal_moves) or "(no legal move)")
+            self.say(" ".join(str(m) for m in game.legal_moves) or _("(no legal move)"))
             return False
         if cmd == "hint":
             from lucie.solver.hints import hint
 
-            self.say(f"hint: {hint(game.position)}")
+            self.say(_("hint: {hint}").format(hint=hint(game.position)))
             return False
         if cmd in ("u", "undo"):
             step = game.undo_step()  # the move and the cards autoplay sent home after it
-            self.say(f"undone: {format_moves(step.moves)}")
+            self.say(_("undone: {moves}").format(moves=format_moves(step.moves)))
         elif cmd in ("y", "redo"):
             step = game.redo_step()
-            self.say(f"redone: {format_moves(step.moves)}")
+            self.say(_("redone: {moves}").format(moves=format_moves(step.moves)))
         elif cmd in ("a", "auto", "autoplay"):
             moves = game.autoplay()
-            self.say("autoplay: " + (" ".join(map(str, moves)) or "nothing to play"))
+            self.say(_("autoplay: {moves}").format(
+                moves=" ".join(map(str, moves)) or _("nothing to play")))
             return bool(moves)
         elif cmd == "resign":
             if game.outcome.finished:
-                raise LucieError("the game is over already")
+                raise LucieError(_("the game is over already"))
             game.resign()
         else:
             try:
                 move = Move.parse(cmd)
             except LucieError as exc:
-                raise LucieError(f"{exc}; ? for help") from None
+                raise LucieError(_("{error}; ? for help").format(error=exc)) from None
             try:
                 game.play(move, autoplay=False)
             except MoveError as exc:
@@ -197,5 +212,5 @@ def _fan_f_alternative(game: Game, cmd: str) -> str:
         except LucieError:
             return ""
         if alt in game.legal_moves:
-            return f" (did you mean {alt}, onto fan f?)"
+            return _(" (did you mean {move}, onto fan f?)").format(move=alt)
     return ""

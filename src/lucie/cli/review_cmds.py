@@ -13,6 +13,7 @@ from lucie.cli.common import add_json, add_variant, count, print_json, read_text
 from lucie.deals import MAX_DEAL
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
+from lucie.i18n import _, ngettext
 from lucie.rules import Rules
 from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
 
@@ -20,7 +21,8 @@ from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
 def _add_cache(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--cache", metavar="PATH", default=None,
-        help=f"value cache file (default: ${ENV_VAR} or the user cache dir; 'off' for none)",
+        help=_("value cache file (default: ${variable} or the user cache dir; 'off' for "
+               "none)").format(variable=ENV_VAR),
     )
 
 
@@ -35,8 +37,8 @@ def _cache(text: str | None) -> ValueCache:
 def add_daily(p: argparse.ArgumentParser) -> None:
     """The ``--daily`` option (the deal of the day, :mod:`lucie.daily`)."""
     p.add_argument("--daily", action="store_true",
-                   help="the deal of the day: one per date (UTC) and variant, the same "
-                   "for everyone")
+                   help=_("the deal of the day: one per date (UTC) and variant, the same "
+                          "for everyone"))
 
 
 def use_daily(args: argparse.Namespace) -> None:
@@ -44,7 +46,7 @@ def use_daily(args: argparse.Namespace) -> None:
     if not getattr(args, "daily", False):
         return
     if args.deal is not None:
-        raise LucieError("give either --deal or --daily, not both")
+        raise LucieError(_("give either --deal or --daily, not both"))
     from lucie.daily import daily_deal
 
     args.deal = daily_deal(args.variant or Rules())
@@ -55,41 +57,48 @@ def register(sub: Any) -> None:
     from lucie.solver.review import HINT_SECONDS, REVIEW_SECONDS
 
     p = sub.add_parser(
-        "review", help="review a game move by move",
-        description="Review a saved game move by move: the winning chance before and "
-        "after each move, what it lost, a label (best, good, inaccuracy, mistake, "
-        "blunder) and the best move with the hint's words; then a summary.",
+        "review", help=_("review a game move by move"),
+        description=_("Review a saved game move by move: the winning chance before and "
+                      "after each move, what it lost, a label (best, good, inaccuracy, "
+                      "mistake, blunder) and the best move with the hint's words; then a "
+                      "summary."),
     )
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--load", metavar="GAME.json", help="a saved game file ('-' for stdin)")
-    src.add_argument("--game", type=count("game id", 1, MAX_DEAL), metavar="ID",
-                     help="a game of the store, by id")
+    src.add_argument("--load", metavar="GAME.json",
+                     help=_("a saved game file ('-' for stdin)"))
+    src.add_argument("--game", type=count(_("game id"), 1, MAX_DEAL), metavar="ID",
+                     help=_("a game of the store, by id"))
     p.add_argument("--db", metavar="PATH", default=None,
-                   help="with --game: the games database (default: $LUCIE_DB or the user "
-                   "data dir)")
-    p.add_argument("--seconds", type=seconds("review time"), default=REVIEW_SECONDS, metavar="S",
-                   help=f"time budget of the whole review (default {REVIEW_SECONDS:g})")
-    p.add_argument("--hint-seconds", type=seconds("hint time"), default=HINT_SECONDS, metavar="S",
-                   help=f"time budget of each best move (default {HINT_SECONDS:g})")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+                   help=_("with --game: the games database (default: $LUCIE_DB or the user "
+                          "data dir)"))
+    p.add_argument("--seconds", type=seconds(_("review time")), default=REVIEW_SECONDS,
+                   metavar="S",
+                   help=_("time budget of the whole review (default {default:g})").format(
+                       default=REVIEW_SECONDS))
+    p.add_argument("--hint-seconds", type=seconds(_("hint time")), default=HINT_SECONDS,
+                   metavar="S",
+                   help=_("time budget of each best move (default {default:g})").format(
+                       default=HINT_SECONDS))
+    p.add_argument("--no-progress", action="store_true", help=_("no progress bar"))
     _add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_review)
 
     p = sub.add_parser(
-        "pick", help="a random deal number of a given difficulty",
-        description="Print a random deal number that fits a difficulty: clearable (the "
-        "first deal can be cleared without a redeal, proved by the solver), or easy, "
-        "medium, hard (thirds of the variant's deals by their winning chance).",
+        "pick", help=_("a random deal number of a given difficulty"),
+        description=_("Print a random deal number that fits a difficulty: clearable (the "
+                      "first deal can be cleared without a redeal, proved by the solver), or "
+                      "easy, medium, hard (thirds of the variant's deals by their winning "
+                      "chance)."),
     )
     add_variant(p)
     p.add_argument("--difficulty", choices=DIFFICULTIES, required=True,
-                   help="clearable: the first deal can be cleared without a redeal; "
-                   "easy, medium, hard: thirds of the deals by winning chance")
-    p.add_argument("--seconds", type=seconds("pick time"), default=PICK_SECONDS, metavar="S",
-                   help=f"time budget (default {PICK_SECONDS:g})")
+                   help=_("clearable: the first deal can be cleared without a redeal; "
+                          "easy, medium, hard: thirds of the deals by winning chance"))
+    p.add_argument("--seconds", type=seconds(_("pick time")), default=PICK_SECONDS, metavar="S",
+                   help=_("time budget (default {default:g})").format(default=PICK_SECONDS))
     p.add_argument("--seed", type=seed, default=None, metavar="N",
-                   help="seed of the random deal numbers (default: random)")
+                   help=_("seed of the random deal numbers (default: random)"))
     _add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_pick)
@@ -101,7 +110,7 @@ def register(sub: Any) -> None:
 def _load(args: argparse.Namespace) -> Game:
     if args.load is not None:
         if args.db is not None:
-            raise LucieError("--db goes with --game, not --load")
+            raise LucieError(_("--db goes with --game, not --load"))
         from lucie.formats import load_game
 
         try:
@@ -112,7 +121,7 @@ def _load(args: argparse.Namespace) -> Game:
 
     path = Path(args.db) if args.db else default_path()
     if not path.exists():
-        raise LucieError(f"{path}: no such games database")
+        raise LucieError(_("{file}: no such games database").format(file=path))
     with Store(path) as store:
         return store.game(args.game)
 
@@ -130,7 +139,7 @@ def _progress(args: argparse.Namespace) -> tuple[Callable[[int, int], None] | No
         def update(done: int, total: int) -> None:
             nonlocal bar
             if bar is None:
-                bar = tqdm(total=total, desc="review", unit="step", file=sys.stderr,
+                bar = tqdm(total=total, desc=_("review"), unit=_("step"), file=sys.stderr,
                            leave=False)
             bar.update(done - bar.n)
 
@@ -145,17 +154,14 @@ def _progress(args: argparse.Namespace) -> tuple[Callable[[int, int], None] | No
         tenth = 10 * done // max(1, total)
         if tenth != shown[0]:
             shown[0] = tenth
-            print(f"review: {done}/{total}", file=sys.stderr, flush=True)
+            print(_("review: {done}/{total}").format(done=done, total=total),
+                  file=sys.stderr, flush=True)
 
     return plain, lambda: None
 
 
-def _count(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else many or one + 's'}"
-
-
 def cmd_review(args: argparse.Namespace) -> int:
-    from lucie.solver.review import review_game
+    from lucie.solver.review import label_name, review_game
 
     game = _load(args)
     cache = _cache(args.cache)
@@ -168,38 +174,35 @@ def cmd_review(args: argparse.Namespace) -> int:
     if args.json:
         print_json(review.to_json())
         return 0
-    deal = f"deal {review.deal}" if review.deal is not None else "a custom layout"
-    print(f"Review of {game.rules.name()}, {deal}: {len(review.moves)} moves, "
-          f"{review.seconds:.1f} s")
-    print(f"Winning chance at the start: {review.start_value}")
+    deal = (_("deal {deal}").format(deal=review.deal) if review.deal is not None
+            else _("a custom layout"))
+    print(ngettext("Review of {variant}, {deal}: {n} move, {seconds:.1f} s",
+                   "Review of {variant}, {deal}: {n} moves, {seconds:.1f} s",
+                   len(review.moves)).format(variant=game.rules.name(), deal=deal,
+                                             n=len(review.moves), seconds=review.seconds))
+    print(_("Winning chance at the start: {value}").format(value=review.start_value))
     for m in review.moves:
         change = f"{m.value_before} -> {m.value_after}"
-        line = f"{m.index:4}. {m.move!s:7} {change:34} {m.label or '?'}"
-        if m.loss is not None and m.label not in (None, "best"):
-            line += f" (-{100 * m.loss:.1f} points)" if m.loss > 0 else (
-                f" (-{m.score_loss} cards of best score)")
-        if m.label not in ("best", None) and m.best_move is not None:
-            line += f"; better {m.best_move}: {m.text}"
+        line = f"{m.index:4}. {m.move!s:7} {change:34} {label_name(m.label)}"
+        if m.loss_text is not None:
+            line += f" ({m.loss_text})"
+        if m.better_text is not None:
+            line += f"; {m.better_text}"
         print(line)
-    counts = review.counts()
-    accuracy = "-" if review.accuracy is None else f"{review.accuracy:.0f}%"
-    print(f"Final: {review.final_value}")
-    print(f"Chance thrown away: {100 * review.thrown_away:.1f} points; accuracy {accuracy} "
-          f"(moves best or good); {_count(counts['blunder'], 'blunder')}, "
-          f"{_count(counts['mistake'], 'mistake')}, "
-          f"{_count(counts['inaccuracy'], 'inaccuracy', 'inaccuracies')}")
+    print(_("Final: {value}").format(value=review.final_value))
+    print(review.summary())
     costly = review.costliest()
     if costly:
-        print("Costliest moves: " + ", ".join(
-            f"{m.index}. {m.move} (-{100 * (m.loss or 0.0):.1f})" for m in costly))
+        print(_("Costliest moves: {moves}").format(moves=", ".join(
+            f"{m.index}. {m.move} (-{100 * (m.loss or 0.0):.1f})" for m in costly)))
     if review.budget_ran_out:
-        print(f"The time budget ({args.seconds:g} s) ran out: values marked ? were not "
-              "reached (try a larger --seconds).")
+        print(_("The time budget ({seconds:g} s) ran out: values marked ? were not "
+                "reached (try a larger --seconds).").format(seconds=args.seconds))
     return 0
 
 
 def cmd_pick(args: argparse.Namespace) -> int:
-    from lucie.solver.difficulty import pick_deal
+    from lucie.solver.difficulty import difficulty_name, pick_deal
 
     rules: Rules = args.variant or Rules()
     cache = _cache(args.cache)
@@ -212,9 +215,15 @@ def cmd_pick(args: argparse.Namespace) -> int:
     how = ""
     if pick.thresholds is not None:
         th = pick.thresholds
-        how = (f"; thresholds measured on {th.sample} deals" if th.measured else
-               f"; no measured thresholds for {pick.variant}: estimated on demand from "
-               f"{th.sample} deals")
-    print(f"{pick.variant} deal {pick.deal}: {pick.difficulty}, winning chance "
-          f"{pick.value}{how}", file=sys.stderr)
+        how = (ngettext("; thresholds measured on {n} deal",
+                        "; thresholds measured on {n} deals", th.sample)
+               .format(n=th.sample) if th.measured else
+               ngettext("; no measured thresholds for {variant}: estimated on demand from "
+                        "{n} deal",
+                        "; no measured thresholds for {variant}: estimated on demand from "
+                        "{n} deals", th.sample).format(variant=pick.variant, n=th.sample))
+    print(_("{variant} deal {deal}: {difficulty}, winning chance {value}{how}").format(
+        variant=pick.variant, deal=pick.deal, difficulty=difficulty_name(pick.difficulty),
+        value=pick.value,
+        how=how), file=sys.stderr)
     return 0

@@ -23,6 +23,7 @@ from lucie.cli.common import (
 from lucie.engine import Position, format_moves
 from lucie.errors import LucieError
 from lucie.formats import parse_layout
+from lucie.i18n import N_, _, ngettext
 from lucie.rules import Rules
 from lucie.solver.deal import solve_deal
 from lucie.solver.game import solve_game
@@ -37,29 +38,30 @@ DEFAULT_SECONDS = 60.0
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "solve", help="decide exactly whether a deal can be won",
-        description="Decide exactly whether a position can be cleared without a redeal "
-        "(with the merci where the variant has one in the last deal), and print the "
-        "winning moves or the best reachable results.  With --whole-game, search a "
-        "numbered deal across its redeals.  Exit status: 0 solvable, 1 not, "
-        "3 unknown (budget spent), 2 bad input.",
+        "solve", help=_("decide exactly whether a deal can be won"),
+        description=_("Decide exactly whether a position can be cleared without a redeal "
+                      "(with the merci where the variant has one in the last deal), and "
+                      "print the winning moves or the best reachable results.  With "
+                      "--whole-game, search a numbered deal across its redeals.  Exit "
+                      "status: 0 solvable, 1 not, 3 unknown (budget spent), 2 bad input."),
     )
     p.add_argument("layout", nargs="?", metavar="FILE",
-                   help="layout file ('-' for standard input): one fan per line, "
-                   "optional 'Foundations:' line (lblsolve and FreeCell Solver layouts too)")
+                   help=_("layout file ('-' for standard input): one fan per line, "
+                          "optional 'Foundations:' line (lblsolve and FreeCell Solver "
+                          "layouts too)"))
     p.add_argument("--deal", "-d", type=deal_number, default=None, metavar="N",
-                   help="solve numbered deal N instead of a layout")
+                   help=_("solve numbered deal N instead of a layout"))
     add_variant(p)
     add_json(p)
-    p.add_argument("--max-nodes", type=count("positions", 1, 10**12), default=None, metavar="N",
-                   help="stop with 'unknown' after N positions")
+    p.add_argument("--max-nodes", type=count(_("positions"), 1, 10**12), default=None, metavar="N",
+                   help=_("stop with 'unknown' after N positions"))
     p.add_argument("--max-seconds", type=seconds(), default=DEFAULT_SECONDS,
-                   metavar="S", help=f"stop with 'unknown' after S seconds "
-                   f"(default {DEFAULT_SECONDS:g})")
+                   metavar="S", help=_("stop with 'unknown' after S seconds "
+                                       "(default {default:g})").format(default=DEFAULT_SECONDS))
     p.add_argument("--verdict-only", action="store_true",
-                   help="decide solvable or not, without the search for the best scores")
+                   help=_("decide solvable or not, without the search for the best scores"))
     p.add_argument("--whole-game", action="store_true",
-                   help="search the numbered deal across its redeals (needs --deal)")
+                   help=_("search the numbered deal across its redeals (needs --deal)"))
     p.set_defaults(func=cmd_solve)
 
 
@@ -70,26 +72,26 @@ def _foundations(found: tuple[int, int, int, int]) -> dict[str, int]:
 def cmd_solve(args: argparse.Namespace) -> int:
     rules: Rules = args.variant or Rules()
     if args.layout is not None and args.deal is not None:
-        raise LucieError("give either a layout FILE or --deal N, not both")
+        raise LucieError(_("give either a layout FILE or --deal N, not both"))
     if args.layout is None and args.deal is None:
-        raise LucieError("nothing to solve: give a layout FILE, '-' for standard input, "
-                         "or --deal N")
+        raise LucieError(_("nothing to solve: give a layout FILE, '-' for standard input, "
+                           "or --deal N"))
     if args.whole_game:
         if args.deal is None:
-            raise LucieError("--whole-game needs a numbered deal (--deal N): "
-                             "the redeals of a layout are not fixed")
+            raise LucieError(_("--whole-game needs a numbered deal (--deal N): "
+                               "the redeals of a layout are not fixed"))
         return _whole_game(args, rules)
     if args.deal is not None:
         position = Position.deal(rules, args.deal)
-        source = f"deal {args.deal}"
+        source = _("deal {deal}").format(deal=args.deal)
     else:
         text = read_text(args.layout)
         try:
             position = parse_layout(text, rules)
         except LucieError as exc:
-            name = "standard input" if args.layout == "-" else args.layout
+            name = _("standard input") if args.layout == "-" else args.layout
             raise type(exc)(f"{name}: {exc}") from None
-        source = "standard input" if args.layout == "-" else args.layout
+        source = _("standard input") if args.layout == "-" else args.layout
     start = time.perf_counter()
     result = solve_deal(position, max_nodes=args.max_nodes, max_seconds=args.max_seconds,
                         frontier=not args.verdict_only)
@@ -115,36 +117,48 @@ def cmd_solve(args: argparse.Namespace) -> int:
             ],
         })
     else:
-        print(f"{rules.name()}, {source}: ", end="")
+        print(_("{variant}, {source}: ").format(variant=rules.name(), source=source), end="")
         if result.status == "solved":
-            print(f"solvable without a redeal ({_count(len(result.moves), 'move')})")
+            print(_("solvable without a redeal ({moves})").format(
+                moves=_moves(len(result.moves))))
             print(format_moves(result.moves))
         elif result.status == "unsolvable":
-            print("cannot be cleared without a redeal")
+            print(_("cannot be cleared without a redeal"))
             if result.budget_ran_out:
-                print("the search for the best score ran out of budget: the scores below "
-                      "are the best found")
+                print(_("the search for the best score ran out of budget: the scores below "
+                        "are the best found"))
             elif args.verdict_only:
-                print("(verdict only: the scores below are those met on the way)")
-            print(f"best score: {result.best_score}/52")
+                print(_("(verdict only: the scores below are those met on the way)"))
+            print(_("best score: {score}/52").format(score=result.best_score))
             for r in result.reachable:
-                print(f"  {r.score:2d}  {_found_text(r.foundations)}: "
-                      f"{format_moves(r.moves) or '(no move)'}")
+                line = format_moves(r.moves) or _("(no move)")
+                print(f"  {r.score:2d}  {_found_text(r.foundations)}: {line}")
         else:
-            print(f"unknown: the budget ran out after {_count(result.nodes, 'position')} "
-                  f"({seconds:.1f} s{_LIMITS.get(result.limit or '', '')})")
-            print(f"best score found so far: {result.best_score}/52")
-        print(f"{_count(result.nodes, 'position')}, {seconds * 1000:.1f} ms")
+            limit = _LIMITS.get(result.limit or "")
+            print(_("unknown: the budget ran out after {positions} ({seconds:.1f} s{limit})")
+                  .format(positions=_positions(result.nodes), seconds=seconds,
+                          limit=_(limit) if limit else ""))
+            print(_("best score found so far: {score}/52").format(score=result.best_score))
+        print(_("{positions}, {ms:.1f} ms").format(positions=_positions(result.nodes),
+                                                   ms=seconds * 1000))
     return {"solved": EXIT_SOLVABLE, "unsolvable": EXIT_NOT}.get(result.status, EXIT_UNKNOWN)
 
 
 #: What ran out, in words (``DealResult.limit``).
-_LIMITS = {"positions": ", memory cap of positions held", "nodes": ", node limit"}
+_LIMITS = {"positions": N_(", memory cap of positions held"), "nodes": N_(", node limit")}
 
 
-def _count(n: int, word: str) -> str:
-    """``"1 move"``, ``"2 moves"``: a count in words."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _moves(n: int) -> str:
+    """``"1 move"``, ``"2 moves"``, in the language in use."""
+    return ngettext("{n} move", "{n} moves", n).format(n=n)
+
+
+def _positions(n: int) -> str:
+    return ngettext("{n} position", "{n} positions", n).format(n=n)
+
+
+def _redeals(n: int) -> str:
+    return ngettext("{n} redeal", "{n} redeals", n).format(n=n)
 
 
 def _found_text(found: tuple[int, int, int, int]) -> str:
@@ -168,17 +182,20 @@ def _whole_game(args: argparse.Namespace, rules: Rules) -> int:
             "reachable": [],
         })
     else:
-        print(f"{rules.name()}, deal {args.deal}, whole game: ", end="")
+        print(_("{variant}, deal {deal}, whole game: ").format(
+            variant=rules.name(), deal=args.deal), end="")
         if result.status == "won":
             redeals = sum(1 for m in result.moves if m.is_redeal)
-            print(f"can be won ({_count(len(result.moves), 'move')}, "
-                  f"{_count(redeals, 'redeal')})")
+            print(_("can be won ({moves}, {redeals})").format(
+                moves=_moves(len(result.moves)), redeals=_redeals(redeals)))
             print(format_moves(result.moves))
         elif result.status == "lost":
-            print("cannot be won, whatever the play")
-            print(f"best score: {result.best_score}/52")
+            print(_("cannot be won, whatever the play"))
+            print(_("best score: {score}/52").format(score=result.best_score))
         else:
-            print(f"unknown: the budget ran out after {_count(result.nodes, 'position')}")
-            print(f"best score found so far: {result.best_score}/52")
-        print(f"{_count(result.nodes, 'position')}, {result.seconds * 1000:.1f} ms")
+            print(_("unknown: the budget ran out after {positions}").format(
+                positions=_positions(result.nodes)))
+            print(_("best score found so far: {score}/52").format(score=result.best_score))
+        print(_("{positions}, {ms:.1f} ms").format(positions=_positions(result.nodes),
+                                                   ms=result.seconds * 1000))
     return {"won": EXIT_SOLVABLE, "lost": EXIT_NOT}.get(result.status, EXIT_UNKNOWN)

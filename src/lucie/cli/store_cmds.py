@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, count, print_json
+from lucie.cli.common import add_json, add_variant, count, print_json, status_text
 from lucie.errors import LucieError
+from lucie.i18n import _, ngettext, pgettext
 from lucie.store import Damaged, Store, default_player
 
 #: The largest ``--limit`` (far more games than anyone plays).
@@ -18,37 +19,37 @@ MAX_LIMIT = 1_000_000_000
 
 def _add_db(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", metavar="PATH", default=None,
-                   help="the games database (default: $LUCIE_DB or the user data dir)")
+                   help=_("the games database (default: $LUCIE_DB or the user data dir)"))
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("stats", help="print a player's statistics",
-                       description="Games, wins, win rate, average score, streaks and "
-                       "series of 100 games, per player and variant.")
+    p = sub.add_parser("stats", help=_("print a player's statistics"),
+                       description=_("Games, wins, win rate, average score, streaks and "
+                                     "series of 100 games, per player and variant."))
     add_variant(p)
     p.add_argument("--player", "-p", default=None,
-                   help="player name (default: your login name)")
+                   help=_("player name (default: your login name)"))
     add_json(p)
     _add_db(p)
     p.set_defaults(func=cmd_stats)
 
-    p = sub.add_parser("history", help="list past games",
-                       description="List the stored games, newest first.")
+    p = sub.add_parser("history", help=_("list past games"),
+                       description=_("List the stored games, newest first."))
     add_variant(p)
-    p.add_argument("--player", "-p", default=None, help="only this player's games")
-    p.add_argument("--limit", "-n", type=count("games", 0, MAX_LIMIT), default=None, metavar="N",
-                   help="at most N games")
+    p.add_argument("--player", "-p", default=None, help=_("only this player's games"))
+    p.add_argument("--limit", "-n", type=count(_("games"), 0, MAX_LIMIT), default=None, metavar="N",
+                   help=_("at most N games"))
     add_json(p)
     _add_db(p)
     p.set_defaults(func=cmd_history)
 
-    p = sub.add_parser("export", help="write every stored game as CSV or JSON",
-                       description="Write every stored game (with its moves) as CSV or "
-                       "JSON, to standard output or a file.")
+    p = sub.add_parser("export", help=_("write every stored game as CSV or JSON"),
+                       description=_("Write every stored game (with its moves) as CSV or "
+                                     "JSON, to standard output or a file."))
     p.add_argument("--format", "-f", choices=("csv", "json"), default="json",
-                   help="output format (default: json)")
+                   help=_("output format (default: json)"))
     p.add_argument("--output", "-o", metavar="FILE", default=None,
-                   help="write to FILE instead of standard output")
+                   help=_("write to FILE instead of standard output"))
     _add_db(p)
     p.set_defaults(func=cmd_export)
 
@@ -66,11 +67,13 @@ def _warn_damaged(store: Store, damaged: tuple[Damaged, ...]) -> None:
     if not damaged:
         return
     n = len(damaged)
-    lines = [f"lucie: warning: {n} damaged game{'s' if n > 1 else ''} in {store.path} "
-             "left out (the others are fine):"]
+    lines = [ngettext("lucie: warning: {n} damaged game in {file} left out (the others are "
+                      "fine):",
+                      "lucie: warning: {n} damaged games in {file} left out (the others are "
+                      "fine):", n).format(n=n, file=store.path)]
     lines += [f"  {d}" for d in damaged[:_NAMED]]
     if n > _NAMED:
-        lines.append(f"  and {n - _NAMED} more")
+        lines.append(_("  and {n} more").format(n=n - _NAMED))
     print("\n".join(lines), file=sys.stderr)
 
 
@@ -89,20 +92,65 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if args.json:
         print_json(stats.to_json())
         return 0
-    what = args.variant.name() if args.variant is not None else "all variants"
-    print(f"{player}, {what}")
+    what = args.variant.name() if args.variant is not None else _("all variants")
+    print(_("{player}, {variant}").format(player=player, variant=what))
     if not stats.games:
-        print("  no finished game yet")
+        print(_("  no finished game yet"))
         return 0
-    print(f"  games {stats.games}, won {stats.wins} ({100 * stats.win_rate:.1f}%)")
-    print(f"  average score {stats.average_score:.1f}/52, best {stats.best_score}")
-    print(f"  best streak {stats.best_streak}, current streak {stats.current_streak}")
-    print(f"  time played {_duration(stats.total_seconds)}")
+    print(_("  games {games}, won {wins} ({rate:.1f}%)").format(
+        games=stats.games, wins=stats.wins, rate=100 * stats.win_rate))
+    print(_("  average score {average:.1f}/52, best {best}").format(
+        average=stats.average_score, best=stats.best_score))
+    print(_("  best streak {best}, current streak {current}").format(
+        best=stats.best_streak, current=stats.current_streak))
+    print(_("  time played {time}").format(time=_duration(stats.total_seconds)))
     if len(stats.series) > 1 or stats.series[0].games == 100:
         for s in stats.series:
-            print(f"  series {s.number}: {s.games} games, {s.wins} won "
-                  f"({100 * s.win_rate:.0f}%), average {s.average_score:.1f}")
+            print(ngettext("  series {number}: {games} game, {wins} won ({rate:.0f}%), "
+                           "average {average:.1f}",
+                           "  series {number}: {games} games, {wins} won ({rate:.0f}%), "
+                           "average {average:.1f}", s.games).format(
+                number=s.number, games=s.games, wins=s.wins, rate=100 * s.win_rate,
+                average=s.average_score))
     return 0
+
+
+#: The columns of ``lucie history``: the narrowest width of each and
+#: whether it is right-aligned; player and variant are cut to their width.
+_WIDTHS = (5, 16, 10, 12, 10, 8, 5, 5, 7)
+_RIGHT = (True, False, False, False, True, False, True, True, True)
+_CUT = (False, False, True, True, False, False, False, False, False)
+
+
+def _headings() -> list[str]:
+    return [pgettext("history column", "id"), pgettext("history column", "date"),
+            pgettext("history column", "player"), pgettext("history column", "variant"),
+            pgettext("history column", "deal"), pgettext("history column", "result"),
+            pgettext("history column", "score"), pgettext("history column", "moves"),
+            pgettext("history column", "time")]
+
+
+def _widths(headings: list[str]) -> list[int]:
+    """Each column as wide as its narrowest width, its heading and (the
+    result) the longest status word of the language in use."""
+    statuses = max(len(status_text(s)) for s in ("won", "lost", "resigned", "playing"))
+    widths = [max(w, len(h)) for w, h in zip(_WIDTHS, headings, strict=True)]
+    widths[5] = max(widths[5], statuses)
+    return widths
+
+
+def _row(cells: list[str], widths: list[int]) -> str:
+    """One line of the history table.
+
+    >>> _row(["1", "2026-01-02 10:00", "ann", "classic", "7", "won", "52", "80", "5:00"],
+    ...      list(_WIDTHS))
+    '    1  2026-01-02 10:00  ann         classic                7  won          52     80     5:00'
+    """
+    out = []
+    for cell, width, right, cut in zip(cells, widths, _RIGHT, _CUT, strict=True):
+        text = cell[:width] if cut else cell
+        out.append(f"{text:>{width}}" if right else f"{text:{width}}")
+    return "  ".join(out)
 
 
 def cmd_history(args: argparse.Namespace) -> int:
@@ -113,15 +161,17 @@ def cmd_history(args: argparse.Namespace) -> int:
         print_json([r.to_json() for r in records])
         return 0
     if not records:
-        print("no game stored yet")
+        print(_("no game stored yet"))
         return 0
-    print(f"{'id':>5}  {'date':16}  {'player':10}  {'variant':12}  {'deal':>10}  "
-          f"{'result':8}  {'score':>5}  {'moves':>5}  {'time':>7}")
+    heads = _headings()
+    widths = _widths(heads)
+    print(_row(heads, widths))
     for r in records:
-        deal = str(r.deal) if r.deal is not None else f"seed {r.seed}"
+        deal = (str(r.deal) if r.deal is not None
+                else _("seed {seed}").format(seed=r.seed))
         date = r.started.replace("T", " ")[:16]
-        print(f"{r.id:>5}  {date:16}  {r.player[:10]:10}  {r.variant[:12]:12}  {deal:>10}  "
-              f"{r.status:8}  {r.score:>5}  {r.moves:>5}  {_duration(r.seconds):>7}")
+        print(_row([str(r.id), date, r.player, r.variant, deal, status_text(r.status),
+                    str(r.score), str(r.moves), _duration(r.seconds)], widths))
     return 0
 
 

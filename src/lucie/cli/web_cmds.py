@@ -15,24 +15,26 @@ from typing import Any
 
 from lucie.cli.common import add_deal, add_variant, port
 from lucie.errors import LucieError
+from lucie.i18n import _
 from lucie.rules import Rules
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "web", help="play in the browser (serves the game on this machine)",
-        description="Serve the browser game on this machine (127.0.0.1, a free port, "
-        "unless --host/--port say otherwise), print its address and open it in the "
-        "browser.  Statistics go to the same database as the terminal game.",
+        "web", help=_("play in the browser (serves the game on this machine)"),
+        description=_("Serve the browser game on this machine (127.0.0.1, a free port, "
+                      "unless --host/--port say otherwise), print its address and open it "
+                      "in the browser.  Statistics go to the same database as the terminal "
+                      "game."),
     )
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default: 127.0.0.1, this machine only)")
+                   help=_("address to listen on (default: 127.0.0.1, this machine only)"))
     p.add_argument("--port", type=port, default=0,
-                   help="port to listen on (default: a free one)")
-    p.add_argument("--no-browser", action="store_true", help="do not open the browser")
+                   help=_("port to listen on (default: a free one)"))
+    p.add_argument("--no-browser", action="store_true", help=_("do not open the browser"))
     p.add_argument("--db", metavar="PATH", default=None,
-                   help="statistics and saved-games database (default: user data dir)")
-    p.add_argument("--player", default=None, help="player name for the statistics")
+                   help=_("statistics and saved-games database (default: user data dir)"))
+    p.add_argument("--player", default=None, help=_("player name for the statistics"))
     add_variant(p)
     add_deal(p)
     p.set_defaults(func=cmd_web)
@@ -58,15 +60,17 @@ def bind(host: str, port: int) -> socket.socket:
         infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise LucieError(f"--host {host}: cannot resolve it ({exc.strerror})") from None
-    family, kind, proto, _, address = infos[0]
+        raise LucieError(_("--host {host}: cannot resolve it ({error})").format(
+            host=host, error=exc.strerror)) from None
+    family, kind, proto, _name, address = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(address)
     except OSError as exc:
         sock.close()
-        raise LucieError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+        raise LucieError(_("cannot listen on {host} port {port}: {error}").format(
+            host=host, port=port, error=exc.strerror)) from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock
@@ -96,8 +100,8 @@ def cmd_web(args: argparse.Namespace) -> int:
     missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
     if missing:
         raise LucieError(
-            f"lucie web needs {' and '.join(missing)}: install the web extra "
-            "(pip install 'lucie[web]')"
+            _("lucie web needs {modules}: install the web extra (pip install "
+              "'lucie[web]')").format(modules=", ".join(missing))
         )
     import uvicorn
 
@@ -112,11 +116,11 @@ def cmd_web(args: argparse.Namespace) -> int:
     app = create_app(store=link, allowed_hosts=allowed)
     url = start_url(host, port, args.variant, args.deal)
     if not is_loopback(host):
-        print(f"warning: listening on {host}, so other machines can reach the game "
-              "and your statistics; use --host 127.0.0.1 to keep it on this machine",
-              file=sys.stderr)
-    print(f"lucie: the game is at {url}  (Ctrl+C to stop)", flush=True)
-    print(f"lucie: statistics in {link.store.path}", flush=True)
+        print(_("warning: listening on {host}, so other machines can reach the game "
+                "and your statistics; use --host 127.0.0.1 to keep it on this machine")
+              .format(host=host), file=sys.stderr)
+    print(_("lucie: the game is at {url}  (Ctrl+C to stop)").format(url=url), flush=True)
+    print(_("lucie: statistics in {file}").format(file=link.store.path), flush=True)
     # Ctrl+C: in-flight requests get a moment, then are cancelled (a search
     # in progress with them: its worker process is killed)
     config = uvicorn.Config(app, log_level="warning", lifespan="on",
@@ -131,7 +135,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     server = Server(config)
     if not args.no_browser:
         def open_when_ready() -> None:
-            for _ in range(200):
+            for _try in range(200):
                 if server.started:
                     break
                 time.sleep(0.05)

@@ -146,6 +146,12 @@ def hint(
         search_seconds = max(0.02, start + search_seconds - time.monotonic())
     if result is None:
         result = ev.solve(position, search_seconds)
+        if result.status == "unknown":
+            # the frontier search was cut short: never hide a verdict the
+            # fastest search can give (issue 28), with a quarter of the budget
+            verdict = ev.verdict(position, max(0.02, search_seconds / 4))
+            if verdict.status == "unknown":
+                verdict = None
     stop, complete = ev.choose_quick(position, result)
     deadline = start + max_seconds
     stop = _shortened(stop, deadline)

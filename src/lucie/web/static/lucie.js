@@ -114,6 +114,11 @@
     el.className = kind || "";
   }
 
+  // A number with one decimal, written as the page's language writes it ("12.5", "12,5").
+  function decimal(x) {
+    return x.toLocaleString(window.LucieI18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  }
+
   function fmtTime(s) {
     s = Math.max(0, Math.floor(s));
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
@@ -763,7 +768,7 @@
         }
         const parts = [format(_("{when}: {chance} to win ({level} interval {low}–{high})"),
           { when, chance: pc(o.win_rate), level: "95%", low: pc(o.ci95[0]), high: pc(o.ci95[1]) })];
-        if (o.mean_score != null) parts.push(format(_("mean score {score}"), { score: o.mean_score.toFixed(1) }));
+        if (o.mean_score != null) parts.push(format(_("mean score {score}"), { score: decimal(o.mean_score) }));
         parts.push(o.samples ? format(ngettext("from {n} play-out", "from {n} play-outs", o.samples), { n: o.samples }) : _("exact"));
         box.textContent = parts.join(", ") + ".";
       } catch (e) { box.textContent = e.message; }
@@ -1023,8 +1028,8 @@
       const nums = $("stats-numbers");
       nums.replaceChildren();
       const rows = [
-        [_("Games"), s.games], [_("Won"), s.wins], [_("Win rate"), `${(s.win_rate * 100).toFixed(1)}%`],
-        [_("Average score"), s.average_score.toFixed(1)], [_("Best score"), s.best_score],
+        [_("Games"), s.games], [_("Won"), s.wins], [_("Win rate"), `${decimal(s.win_rate * 100)}%`],
+        [_("Average score"), decimal(s.average_score)], [_("Best score"), s.best_score],
         [_("Best streak"), s.best_streak], [_("Current streak"), s.current_streak],
         [_("Time played"), fmtTime(s.total_seconds)],
       ];

@@ -15,18 +15,22 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Final
 
+import jinja2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from lucie.i18n import LANGUAGES, _, ngettext, pgettext
 from lucie.web.errors import ApiError
 from lucie.web.inputs import MAX_BODY
+from lucie.web.language import LanguageMiddleware, page_catalogue, request_language
 from lucie.web.registry import MAX_GAMES, Registry, Session
 from lucie.web.routes import MAX_THINK, Api, api
 from lucie.web.store_link import StoreLink
@@ -34,6 +38,20 @@ from lucie.web.thinking import SolverPool
 from lucie.web.views import state_json, table_json
 
 STATIC: Final = Path(__file__).with_name("static")
+TEMPLATES: Final = Path(__file__).with_name("templates")
+
+
+def _templates() -> Jinja2Templates:
+    """The page's template, its texts marked for gettext (``jinja2.ext.i18n``)
+    and translated into the language of the request being answered."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                             extensions=["jinja2.ext.i18n"])
+    # callables, not one catalogue: the language is each request's own
+    env.install_gettext_callables(_, ngettext, pgettext=pgettext)  # type: ignore[attr-defined]
+    return Jinja2Templates(env=env)
+
+
+_TEMPLATES: Final = _templates()
 
 __all__ = ["MAX_BODY", "MAX_GAMES", "MAX_THINK", "STATIC", "ApiError", "Registry", "Session",
            "create_app", "state_json", "stop_app", "table_json"]
@@ -68,9 +86,13 @@ class SecurityHeaders:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if request.url.path.startswith("/api/"):
-        text = {404: f"no such API endpoint: {request.url.path}",
-                405: f"{request.method} is not allowed on {request.url.path}"}.get(
-            exc.status_code, str(exc.detail))
+        if exc.status_code == 404:
+            text = _("no such API endpoint: {path}").format(path=request.url.path)
+        elif exc.status_code == 405:
+            text = _("{method} is not allowed on {path}").format(method=request.method,
+                                                                 path=request.url.path)
+        else:
+            text = str(exc.detail)
         return JSONResponse({"error": text}, status_code=exc.status_code)
     return Response(str(exc.detail), status_code=exc.status_code, media_type="text/plain")
 
@@ -87,7 +109,12 @@ def stop_app(app: Starlette) -> None:
 
 
 async def _index(request: Request) -> Response:
-    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    """The page, in the request's language (the menu's cookie, else
+    ``Accept-Language``), with its JavaScript's texts in that language."""
+    language = request_language(request)
+    context = {"lang": language, "languages": LANGUAGES, "catalogue": page_catalogue(language)}
+    return _TEMPLATES.TemplateResponse(request, "index.html", context,
+                                       headers={"Cache-Control": "no-cache"})
 
 
 def create_app(
@@ -135,7 +162,7 @@ def create_app(
         Route("/api/history", api(a.history)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(SecurityHeaders)]
+    middleware = [Middleware(SecurityHeaders), Middleware(LanguageMiddleware)]
     if allowed_hosts:
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
 

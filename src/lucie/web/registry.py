@@ -17,6 +17,7 @@ from typing import Final
 
 from lucie.engine import Game
 from lucie.errors import LucieError
+from lucie.i18n import _
 from lucie.parsing import excerpt
 from lucie.web.errors import ApiError
 from lucie.web.store_link import StoreLink
@@ -94,8 +95,8 @@ class Registry:
                             session.finished_seconds = seconds
                         self.sessions[game_id] = session
                 return session
-        raise ApiError(404, f"no game with id {excerpt(game_id)} (it may have been dropped: "
-                            "start a new game)")
+        raise ApiError(404, _("no game with id {id} (it may have been dropped: "
+                              "start a new game)").format(id=excerpt(game_id)))
 
     async def changed(self, session: Session) -> None:
         """Record the game after a change; finish it in the store when it ends."""

@@ -21,6 +21,7 @@ from lucie.daily import daily_deal, today
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Step
 from lucie.errors import DealError, LucieError, MoveError, SaveFileError
 from lucie.formats import game_from_json, save_game
+from lucie.i18n import N_, _
 from lucie.parsing import parse_json
 from lucie.rules import VARIANTS, Rules
 from lucie.web.errors import ApiError
@@ -61,6 +62,11 @@ MAX_REVIEW: Final = 120.0
 #: Longest the search for a deal of a difficulty may take (seconds).
 PICK_SECONDS: Final = 20.0
 
+#: Why a game cannot be resigned, by its status.
+_OVER: Final = {"won": N_("the game is already over (won)"),
+                "lost": N_("the game is already over (lost)"),
+                "resigned": N_("the game is already over (resigned)")}
+
 
 def _has_solver(name: str) -> bool:
     """Whether ``lucie.solver.<name>`` is installed (without importing it)."""
@@ -76,8 +82,8 @@ def _import_solver(name: str, what: str) -> Any:
     except ModuleNotFoundError as exc:
         if exc.name is not None and (exc.name == module or module.startswith(exc.name + ".")):
             raise ApiError(
-                503, f"{what} needs the solver, which is not available here "
-                     f"({module} is not installed)"
+                503, _("{what} needs the solver, which is not available here "
+                       "({module} is not installed)").format(what=_(what), module=module)
             ) from None
         raise
 
@@ -139,8 +145,8 @@ class Api:
         difficulty = difficulty_from(data.get("difficulty"))
         daily = flag(data, "daily")
         if sum((deal is not None, difficulty is not None, daily)) > 1:
-            raise ApiError(400, "give at most one of a deal number, a difficulty and "
-                                "'daily'")
+            raise ApiError(400, _("give at most one of a deal number, a difficulty and "
+                                  "'daily'"))
         day = None
         if daily:
             day = today()
@@ -161,13 +167,13 @@ class Api:
 
     async def _pick(self, request: Request, rules: Rules, difficulty: str) -> int:
         """A deal of ``difficulty``, picked by the solver in the pool."""
-        _import_solver("difficulty", "a deal by difficulty")
+        _import_solver("difficulty", N_("a deal by difficulty"))
         try:
             deal = await self._think(request, set(), "pick", pick_job, rules.spec(),
                                      difficulty, PICK_SECONDS, budget=PICK_SECONDS)
         except PoolBudgetError as exc:
-            raise ApiError(503, f"no {difficulty} deal was found in time ({exc}): "
-                                "try again") from None
+            raise ApiError(503, _("no deal of the difficulty asked for was found in time "
+                                  "({reason}): try again").format(reason=exc)) from None
         assert isinstance(deal, int)
         return deal
 
@@ -207,7 +213,7 @@ class Api:
         game = session.game
         async with session.lock:
             if game.resigned:
-                raise ApiError(409, "the game was resigned: undo or start a new game")
+                raise ApiError(409, _("the game was resigned: undo or start a new game"))
             why = game.position.why_illegal(move)
             if why is not None:
                 raise ApiError(409, f"{move}: {why}", reason=why, move=str(move))
@@ -245,7 +251,7 @@ class Api:
         if kind == "fan" and position.top(where) != card:  # a buried card: the merci
             why = position.why_no_merci()
             if why is not None:
-                raise ApiError(409, f"no merci now: {why}", reason=why)
+                raise ApiError(409, _("no merci now: {reason}").format(reason=why), reason=why)
         move = Move.card_to_fan(card, FAN_NAMES.index(fan_text))
         return await self._play(session, move, flag(data, "autoplay"))
 
@@ -264,12 +270,12 @@ class Api:
         await read_object(request)
         async with session.lock:
             if not session.game.can_undo:
-                raise ApiError(409, "nothing to undo")
+                raise ApiError(409, _("nothing to undo"))
             step = session.game.undo_step()
             await self.registry.changed(session)
             data = state_json(session)
         data["undone"] = [str(m) for m in step.moves]
-        data["messages"] = [f"Undone: {step.text}"]
+        data["messages"] = [_("Undone: {what}").format(what=step.text)]
         return data
 
     async def redo(self, request: Request) -> Any:
@@ -277,7 +283,7 @@ class Api:
         await read_object(request)
         async with session.lock:
             if not session.game.can_redo:
-                raise ApiError(409, "nothing to redo")
+                raise ApiError(409, _("nothing to redo"))
             try:
                 step = session.game.redo_step()
             except MoveError as exc:  # pragma: no cover - redo replays a legal move
@@ -297,7 +303,8 @@ class Api:
         await read_object(request)
         async with session.lock:
             if session.game.outcome.finished:
-                raise ApiError(409, f"the game is already over ({session.game.outcome.status})")
+                raise ApiError(409, _(_OVER.get(session.game.outcome.status,
+                                                N_("the game is already over"))))
             session.game.resign()
             await self.registry.changed(session)
             return state_json(session)
@@ -323,7 +330,8 @@ class Api:
         of each kind at a time per ``busy`` set (a game's, or the store's
         for ``key``)."""
         if kind in busy:
-            raise ApiError(429, f"a {kind} for this game is already being worked out")
+            raise ApiError(429, _("this is already being worked out for this game: "
+                                  "wait for the answer"))
         busy.add(kind)
         work = asyncio.ensure_future(self.pool.run(job, *args, budget=budget))
         gone = asyncio.ensure_future(_client_gone(request))
@@ -335,7 +343,8 @@ class Api:
             try:
                 return work.result()
             except LucieError as exc:
-                raise ApiError(422, f"no {kind} here: {exc}") from None
+                raise ApiError(422, _("the solver cannot work on this position: {reason}").format(
+                    reason=exc)) from None
             except SolverFailedError as exc:
                 raise ApiError(503, str(exc)) from None
         finally:
@@ -346,14 +355,14 @@ class Api:
     async def hint(self, request: Request) -> Any:
         session = await self._session(request)
         seconds = float_param(request, "seconds", 2.0, 0.05, MAX_THINK)
-        _import_solver("hints", "a hint")
+        _import_solver("hints", N_("a hint"))
         position = session.game.position
         try:
             found = await self._think(request, session.thinking, "hint", hint_job, position,
                                       seconds, budget=seconds)
         except PoolBudgetError as exc:
             found = {"move": None, "kind": "none", "clears": None, "budget_ran_out": True,
-                     "text": f"No hint: {exc}."}
+                     "text": _("No hint: {reason}.").format(reason=exc)}
         # the hint's own JSON (as `lucie hint --json`), plus where it moves
         data: dict[str, Any] = {**found, "card": None, "target": None}
         move = Move.parse(found["move"]) if isinstance(found.get("move"), str) else None
@@ -368,7 +377,7 @@ class Api:
         session = await self._session(request)
         samples = int_param(request, "samples", 200, 1, 100_000)
         seconds = float_param(request, "seconds", 10.0, 0.1, MAX_THINK)
-        _import_solver("odds", "the odds")
+        _import_solver("odds", N_("the odds"))
         position = session.game.position
         moves = len(session.game.moves)
         try:
@@ -377,7 +386,7 @@ class Api:
             data["budget_ran_out"] = False
         except PoolBudgetError as exc:
             data = {"win_rate": None, "ci95": None, "samples": 0, "mean_score": None,
-                    "budget_ran_out": True, "text": f"No odds: {exc}."}
+                    "budget_ran_out": True, "text": _("No odds: {reason}.").format(reason=exc)}
         data["moves_played"] = moves
         return data
 
@@ -385,10 +394,10 @@ class Api:
         """The review of the game in play, move by move."""
         session = await self._session(request)
         seconds = float_param(request, "seconds", REVIEW_SECONDS, 1.0, MAX_REVIEW)
-        _import_solver("review", "a game review")
+        _import_solver("review", N_("a game review"))
         async with session.lock:
             if not session.game.moves:
-                raise ApiError(422, "no move to review yet")
+                raise ApiError(422, _("no move to review yet"))
             saved = save_game(session.game)
         return await self._review(request, session.thinking, saved, seconds)
 
@@ -397,10 +406,11 @@ class Api:
         store = self._store()
         number = int_param_text(request.path_params["store_id"], "game number")
         seconds = float_param(request, "seconds", REVIEW_SECONDS, 1.0, MAX_REVIEW)
-        _import_solver("review", "a game review")
+        _import_solver("review", N_("a game review"))
         saved = await store.saved_game(number)
         if saved is None:
-            raise ApiError(404, f"no game {number} of yours in the statistics")
+            raise ApiError(404, _("no game {number} of yours in the statistics").format(
+                number=number))
         return await self._review(request, self.reviewing, saved, seconds, key=number)
 
     async def _review(self, request: Request, busy: set[str], saved: str, seconds: float,
@@ -411,7 +421,8 @@ class Api:
             data = await self._think(request, busy, kind, review_job, saved, seconds,
                                      budget=seconds + 3)
         except PoolBudgetError as exc:
-            raise ApiError(503, f"the review did not finish in time ({exc})") from None
+            raise ApiError(503, _("the review did not finish in time ({reason})").format(
+                reason=exc)) from None
         assert isinstance(data, dict)
         deals_as_text(data)
         return data
@@ -422,17 +433,18 @@ class Api:
         session = await self._session(request)
         game = session.game
         if not game.outcome.finished:
-            raise ApiError(409, "the deal's difficulty is shown once the game is over")
+            raise ApiError(409, _("the deal's difficulty is shown once the game is over"))
         if game.deal is None:
-            raise ApiError(422, "a game from a layout has no deal number to rate")
+            raise ApiError(422, _("a game from a layout has no deal number to rate"))
         seconds = float_param(request, "seconds", 10.0, 0.5, MAX_THINK)
-        _import_solver("difficulty", "the deal's difficulty")
+        _import_solver("difficulty", N_("the deal's difficulty"))
         try:
             data = await self._think(request, session.thinking, "difficulty", difficulty_job,
                                      game.rules.spec(), game.deal, seconds,
                                      budget=seconds + 3)
         except PoolBudgetError as exc:
-            raise ApiError(503, f"the deal could not be rated in time ({exc})") from None
+            raise ApiError(503, _("the deal could not be rated in time ({reason})").format(
+                reason=exc)) from None
         assert isinstance(data, dict)
         if session.difficulty is not None:  # the player asked for this third
             data["asked"] = session.difficulty
@@ -442,7 +454,7 @@ class Api:
 
     def _store(self) -> StoreLink:
         if self.registry.store is None:
-            raise ApiError(503, "no statistics store is available")
+            raise ApiError(503, _("no statistics store is available"))
         return self.registry.store
 
     async def stats(self, request: Request) -> Any:
@@ -470,7 +482,7 @@ class Api:
 
     async def variants(self, request: Request) -> Any:
         return [
-            {"name": v.name, "title": v.title, "summary": v.summary,
+            {"name": v.name, "title": v.display_title(), "summary": v.display_summary(),
              "spec": v.rules.spec(), "settings": v.rules.settings()}
             for v in VARIANTS.values()
         ]

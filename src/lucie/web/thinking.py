@@ -10,6 +10,11 @@ the worker is killed and the call raises :class:`PoolBudgetError`.  A call
 that is cancelled (its client went away, the server is stopping) kills
 its worker too, so no search outlives its request.  Workers ignore
 SIGINT: Ctrl+C is the server's to handle, and it kills them.
+
+A job runs in the language of the call that sent it (the request's,
+:func:`lucie.i18n.language`): the worker runs it inside
+:func:`lucie.i18n.using` that language, so a hint's reason or a review's
+words come back in the player's language.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any, Final, cast
 
 from lucie.engine import Position
 from lucie.errors import LucieError
+from lucie.i18n import _, language, using
 
 #: How long past its budget a call may run before its worker is killed.
 MARGIN: Final = 2.0
@@ -45,8 +51,9 @@ class SolverFailedError(Exception):
 
 
 def _serve(conn: Connection) -> None:
-    """A worker's life: run each ``(fn, args)`` received, send back
-    ``("ok", result)`` or ``("error", message)``; stop at end of input."""
+    """A worker's life: run each ``(fn, args, language)`` received (in that
+    language), send back ``("ok", result)`` or ``("error", message)``; stop
+    at end of input."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # ready before the first call
     for module in ("lucie.solver.hints", "lucie.solver.odds", "lucie.solver.review"):
@@ -58,12 +65,13 @@ def _serve(conn: Connection) -> None:
         return
     while True:
         try:
-            fn, args = conn.recv()
+            fn, args, speak = conn.recv()
         except (EOFError, OSError):
             return
         reply: tuple[str, Any]
         try:
-            reply = ("ok", fn(*args))
+            with using(speak):
+                reply = ("ok", fn(*args))
         except LucieError as exc:
             reply = ("error", str(exc))
         except Exception as exc:  # reported to the server, which answers 503
@@ -118,8 +126,8 @@ class SolverPool:
         try:
             await asyncio.wait_for(self._slots.acquire(), budget)
         except TimeoutError:
-            raise PoolBudgetError(f"every solver worker stayed busy for the {budget:g} s "
-                                  "budget") from None
+            raise PoolBudgetError(_("every solver worker stayed busy for the {budget} s "
+                                    "budget").format(budget=f"{budget:g}")) from None
         try:
             return await self._call(fn, args, budget)
         finally:
@@ -137,13 +145,14 @@ class SolverPool:
                 except TimeoutError:
                     raise SolverFailedError("the solver did not start") from None
             try:
-                worker.conn.send((fn, args))
+                worker.conn.send((fn, args, language()))
             except OSError as exc:
                 raise SolverFailedError(f"the solver stopped ({exc})") from None
             try:
                 kind, value = await self._receive(worker, budget + self.margin)
             except TimeoutError:
-                raise PoolBudgetError(f"the budget of {budget:g} s ran out") from None
+                raise PoolBudgetError(_("the budget of {budget} s ran out").format(
+                    budget=f"{budget:g}")) from None
             keep = True
         finally:
             self._busy.discard(worker)

@@ -5,11 +5,6 @@
 "use strict";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-const RANK_NAMES = {
-  A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-  8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king",
-};
 
 function svgEl(name, attrs) {
   const el = document.createElementNS(SVG_NS, name);
@@ -23,9 +18,10 @@ function useSuit(suit, x, y, size) {
   return u;
 }
 
+// The card's name in words in the page's language ("king of hearts",
+// "roi de cœur", "Herzkönig"), as the server named it (lucie.cards.card_name).
 function cardLabel(code) {
-  const rank = code.slice(0, -1), suit = code.slice(-1);
-  return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit] || suit}`;
+  return window.LucieI18n.cardName(code);
 }
 
 function rankText(code) {

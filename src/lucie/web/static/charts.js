@@ -4,6 +4,19 @@
 
 (function () {
   const { svgEl } = window.LucieCards;
+  const { _, ngettext, pgettext, format } = window.LucieI18n;
+  // the server's machine words (a game's status, a review's label), as shown
+  const STATUS_WORDS = {
+    won: pgettext("game status", "won"), lost: pgettext("game status", "lost"),
+    resigned: pgettext("game status", "resigned"), playing: pgettext("game status", "playing"),
+  };
+  const LABEL_WORDS = {
+    best: pgettext("review label", "best"), good: pgettext("review label", "good"),
+    inaccuracy: pgettext("review label", "inaccuracy"), mistake: pgettext("review label", "mistake"),
+    blunder: pgettext("review label", "blunder"),
+  };
+  const statusWord = (s) => STATUS_WORDS[s] || s;
+  const labelWord = (s) => LABEL_WORDS[s] || s;
 
   function text(svg, x, y, s, cls, anchor) {
     const t = svgEl("text", { x, y, class: cls || "axis", "text-anchor": anchor || "start" });
@@ -21,17 +34,17 @@
     const W = 640, H = 236, L = 34, R = 10, T = 30, B = 28;
     const svg = frame(W, H);
     const n = games.length;
-    svg.setAttribute("aria-label", `Scores of the last ${n} finished games, oldest first`);
+    svg.setAttribute("aria-label", format(ngettext("Score of {n} finished game", "Scores of the last {n} finished games, oldest first", n), { n }));
     const x = (i) => L + (n <= 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (n - 1));
     const y = (s) => T + (1 - s / 52) * (H - T - B);
     for (const s of [0, 13, 26, 39, 52]) {
       svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y(s), y2: y(s), class: "grid" }));
       text(svg, L - 4, y(s) + 4, String(s), "axis", "end");
     }
-    text(svg, L, H - 6, "oldest", "axis");
-    text(svg, W - R, H - 6, "latest", "axis", "end");
+    text(svg, L, H - 6, _("oldest"), "axis");
+    text(svg, W - R, H - 6, _("latest"), "axis", "end");
     if (n === 0) {
-      text(svg, W / 2, H / 2, "No finished game yet", "empty", "middle");
+      text(svg, W / 2, H / 2, _("No finished game yet"), "empty", "middle");
       return svg;
     }
     // running average of the score
@@ -45,18 +58,20 @@
       const c = svgEl("circle", { cx: x(i), cy: y(g.score), r: n > 200 ? 2 : 4,
         class: g.status === "won" ? "dot won" : "dot lost" });
       const tip = svgEl("title");
-      tip.textContent = `deal ${g.deal ?? "custom"}: ${g.status}, score ${g.score}`;
+      tip.textContent = format(_("deal {deal}: {status}, score {score}"),
+        { deal: g.deal ?? _("custom"), status: statusWord(g.status), score: g.score });
       c.appendChild(tip);
       svg.appendChild(c);
     });
-    const lx = W - R - 190, ly = 9;
+    // from the left, with room for the longer words of other languages
+    const lx = L + 6, ly = 9;
     const legend = svgEl("g", { class: "legend-box" });
     legend.appendChild(svgEl("circle", { cx: lx, cy: ly, r: 4, class: "dot won" }));
-    text(legend, lx + 8, ly + 4, "won", "legend");
-    legend.appendChild(svgEl("circle", { cx: lx + 50, cy: ly, r: 4, class: "dot lost" }));
-    text(legend, lx + 58, ly + 4, "lost", "legend");
-    legend.appendChild(svgEl("line", { x1: lx + 96, x2: lx + 116, y1: ly, y2: ly, class: "avg" }));
-    text(legend, lx + 120, ly + 4, "average score", "legend");
+    text(legend, lx + 8, ly + 4, statusWord("won"), "legend");
+    legend.appendChild(svgEl("circle", { cx: lx + 100, cy: ly, r: 4, class: "dot lost" }));
+    text(legend, lx + 108, ly + 4, statusWord("lost"), "legend");
+    legend.appendChild(svgEl("line", { x1: lx + 200, x2: lx + 220, y1: ly, y2: ly, class: "avg" }));
+    text(legend, lx + 224, ly + 4, _("average score"), "legend");
     svg.appendChild(legend);
     return svg;
   }
@@ -67,7 +82,7 @@
     const bins = new Array(14).fill(0); // 0-3, 4-7, ... 48-51, 52
     for (const g of games) bins[g.score >= 52 ? 13 : Math.floor(g.score / 4)] += 1;
     const top = Math.max(1, ...bins);
-    svg.setAttribute("aria-label", "How many games ended with each score");
+    svg.setAttribute("aria-label", _("How many games ended with each score"));
     const bw = (W - L - R) / bins.length;
     const y = (v) => T + (1 - v / top) * (H - T - B);
     for (const v of [0, Math.round(top / 2), top]) {
@@ -79,12 +94,12 @@
       const bar = svgEl("rect", { x: L + i * bw + 2, y: y(v), width: bw - 4,
         height: Math.max(0, H - B - y(v)), class: i === 13 ? "bar won" : "bar" });
       const tip = svgEl("title");
-      tip.textContent = `score ${label}: ${v} game${v === 1 ? "" : "s"}`;
+      tip.textContent = format(ngettext("score {range}: {n} game", "score {range}: {n} games", v), { range: label, n: v });
       bar.appendChild(tip);
       svg.appendChild(bar);
       if (i % 2 === 1 || i === 13) text(svg, L + i * bw + bw / 2, H - 12, label, "axis", "middle");
     });
-    if (!games.length) text(svg, W / 2, H / 2, "No finished game yet", "empty", "middle");
+    if (!games.length) text(svg, W / 2, H / 2, _("No finished game yet"), "empty", "middle");
     return svg;
   }
 
@@ -99,15 +114,15 @@
     const values = review.moves.map((m) => m.value_before);
     values.push(review.final_value);
     const n = values.length;
-    svg.setAttribute("aria-label", `Winning chance before each of the ${n - 1} moves`);
+    svg.setAttribute("aria-label", format(ngettext("Winning chance before {n} move", "Winning chance before each of the {n} moves", n - 1), { n: n - 1 }));
     const x = (i) => L + (n <= 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (n - 1));
     const y = (p) => T + (1 - p) * (H - T - B);
     for (const p of [0, 0.25, 0.5, 0.75, 1]) {
       svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y(p), y2: y(p), class: "grid" }));
       text(svg, L - 4, y(p) + 4, `${Math.round(p * 100)}%`, "axis", "end");
     }
-    text(svg, L, H - 6, "move 1", "axis");
-    text(svg, W - R, H - 6, `after move ${n - 1}`, "axis", "end");
+    text(svg, L, H - 6, format(_("move {n}"), { n: 1 }), "axis");
+    text(svg, W - R, H - 6, format(_("after move {n}"), { n: n - 1 }), "axis", "end");
     // the interval band of the estimates, segment by segment
     values.forEach((v, i) => {
       if (i === 0 || v.chance == null || values[i - 1].chance == null) return;
@@ -131,8 +146,10 @@
         class: `pt ${m ? m.label || "" : "end"}`, tabindex: 0, role: "button" });
       c.dataset.index = String(i);
       const tip = svgEl("title");
-      tip.textContent = m ? `move ${i + 1} (${m.move}): ${fmtValue(v)} before${m.label ? ", " + m.label : ""}`
-        : `after the last move: ${fmtValue(v)}`;
+      const fields = { n: i + 1, move: m ? m.move : "", value: fmtValue(v), label: m ? labelWord(m.label) : "" };
+      tip.textContent = !m ? format(_("after the last move: {value}"), fields)
+        : m.label ? format(_("move {n} ({move}): {value} before, {label}"), fields)
+          : format(_("move {n} ({move}): {value} before"), fields);
       c.appendChild(tip);
       c.addEventListener("click", () => onPick(i));
       c.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(i); } });
@@ -140,20 +157,20 @@
       points.push(c);
       if (v.kind === "bound") text(svg, x(i), y(v.chance) - 8, "≥", "bound", "middle");
     });
-    if (n <= 1) text(svg, W / 2, H / 2, "No move to review", "empty", "middle");
+    if (n <= 1) text(svg, W / 2, H / 2, _("No move to review"), "empty", "middle");
     return svg;
   }
 
   // A value as words: "100%", "23% (15–33%)", "at least 23%", "unknown".
   function fmtValue(v) {
-    if (!v || v.chance == null) return "unknown";
+    if (!v || v.chance == null) return _("unknown");
     const pc = (p) => `${Math.round(p * 100)}%`;
-    let t = v.kind === "bound" ? `at least ${pc(v.chance)}` : pc(v.chance);
-    if (v.kind === "estimate") t += ` (95% interval ${pc(v.low)}–${pc(v.high)})`;
-    if (v.kind === "exact" && v.chance > 0 && v.chance < 1) t += " (exact)";
-    if (v.best_score != null && v.best_score < 52) t += `, best score ${v.best_score}`;
+    let t = v.kind === "bound" ? format(_("at least {chance}"), { chance: pc(v.chance) }) : pc(v.chance);
+    if (v.kind === "estimate") t += " " + format(_("({level} interval {low}–{high})"), { level: "95%", low: pc(v.low), high: pc(v.high) });
+    if (v.kind === "exact" && v.chance > 0 && v.chance < 1) t += " " + _("(exact)");
+    if (v.best_score != null && v.best_score < 52) t += ", " + format(_("best score {score}"), { score: v.best_score });
     return t;
   }
 
-  window.LucieCharts = { timeChart, scoreChart, reviewChart, fmtValue };
+  window.LucieCharts = { timeChart, scoreChart, reviewChart, fmtValue, statusWord, labelWord };
 })();

@@ -6,14 +6,36 @@
 
 (function () {
   const { makeCard, cardLabel, svgEl, useSuit } = window.LucieCards;
+  const { _, ngettext, pgettext, N_, format } = window.LucieI18n;
   const $ = (id) => document.getElementById(id);
   const SUIT_ORDER = ["C", "D", "H", "S"];
-  const SUIT_WORDS = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
+  // the suits' names, translated where shown
+  const SUIT_WORDS = { C: N_("Clubs"), D: N_("Diamonds"), H: N_("Hearts"), S: N_("Spades") };
+  const DIFFICULTY_WORDS = {
+    clearable: pgettext("difficulty", "clearable"), easy: pgettext("difficulty", "easy"),
+    medium: pgettext("difficulty", "medium"), hard: pgettext("difficulty", "hard"),
+  };
+  // sentences naming a difficulty, whole (the word agrees with the sentence)
+  const ASKED = {
+    clearable: N_("You asked for a clearable deal."), easy: N_("You asked for an easy deal."),
+    medium: N_("You asked for a medium deal."), hard: N_("You asked for a hard deal."),
+  };
+  const FINDING = {
+    clearable: N_("Finding a clearable deal…"), easy: N_("Finding an easy deal…"),
+    medium: N_("Finding a medium deal…"), hard: N_("Finding a hard deal…"),
+  };
+  const RATED = {
+    clearable: N_("This deal is clearable"), easy: N_("This deal is easy"),
+    medium: N_("This deal is medium"), hard: N_("This deal is hard"),
+  };
+  const { statusWord, labelWord } = window.LucieCharts;
+  const difficultyWord = (s) => DIFFICULTY_WORDS[s] || s;
+  const suitWord = (s) => _(SUIT_WORDS[s]);
   const DOUBLE_MS = 420;
 
   const saved = {
-    get(k) { try { return localStorage.getItem(k); } catch (_) { return null; } },
-    set(k, v) { try { localStorage.setItem(k, v); } catch (_) { /* private mode */ } },
+    get(k) { try { return localStorage.getItem(k); } catch (err) { return null; } },
+    set(k, v) { try { localStorage.setItem(k, v); } catch (err) { /* private mode */ } },
   };
 
   let state = null;            // the last state sent by the server
@@ -42,15 +64,15 @@
     let r;
     try {
       r = await fetch(path, opts);
-    } catch (_) {
-      const e = new Error("the server does not answer (is lucie web still running?)");
+    } catch (err) {
+      const e = new Error(_("the server does not answer (is lucie web still running?)"));
       e.status = 0;
       throw e;
     }
     let data;
-    try { data = await r.json(); } catch (_) { data = { error: `the server answered ${r.status}` }; }
+    try { data = await r.json(); } catch (err) { data = { error: format(_("the server answered {status}"), { status: r.status }) }; }
     if (!r.ok) {
-      const e = new Error(data.error || `error ${r.status}`);
+      const e = new Error(data.error || format(_("error {status}"), { status: r.status }));
       e.status = r.status;
       e.data = data;
       throw e;
@@ -92,6 +114,11 @@
     el.className = kind || "";
   }
 
+  // A number with one decimal, written as the page's language writes it ("12.5", "12,5").
+  function decimal(x) {
+    return x.toLocaleString(window.LucieI18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  }
+
   function fmtTime(s) {
     s = Math.max(0, Math.floor(s));
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
@@ -109,18 +136,18 @@
   function renderFacts() {
     $("title").textContent = state.variant_title;
     document.title = `${state.variant_title} – lucie`;
-    $("f-deal").textContent = (state.deal != null ? String(state.deal) : `custom (${state.seed})`) +
-      (state.daily ? ` (deal of the day, ${state.daily})` : "");
+    const deal = state.deal != null ? String(state.deal) : format(_("custom ({seed})"), { seed: state.seed });
+    $("f-deal").textContent = state.daily ? format(_("{deal} (deal of the day, {date})"), { deal, date: state.daily }) : deal;
     $("f-score").textContent = `${state.score}/52`;
     $("f-deals").textContent = String(state.redeals_left);
     $("f-merci-box").hidden = !state.has_merci;
-    $("f-merci").textContent = state.merci_used ? "used" :
-      state.merci_available ? "available" : "last deal";
+    $("f-merci").textContent = state.merci_used ? pgettext("merci", "used") :
+      state.merci_available ? pgettext("merci", "available") : pgettext("merci", "last deal");
     tick();
     $("b-undo").disabled = !state.can_undo;
     $("b-redo").disabled = !state.can_redo;
     $("b-redeal").disabled = !state.can_redeal;
-    $("b-redeal").title = `Redeal (D): ${state.redeals_left} left`;
+    $("b-redeal").title = format(ngettext("Redeal (D): {n} left", "Redeal (D): {n} left", state.redeals_left), { n: state.redeals_left });
     $("b-redeal").hidden = state.redeals_total === 0;
     $("b-merci").hidden = !state.has_merci;
     $("b-merci").disabled = !state.merci_moves;
@@ -131,14 +158,14 @@
     $("b-odds").hidden = !features.odds;
     $("b-stats").hidden = !features.stats;
     $("b-auto").setAttribute("aria-pressed", String(autoplay));
-    $("b-auto").textContent = autoplay ? "Auto ✓" : "Auto";
+    $("b-auto").textContent = pgettext("button", "Auto") + (autoplay ? " ✓" : "");
     $("b-save").href = gamePath("/save");
     const stock = $("stock");
     stock.hidden = state.redeals_total === 0;
     stock.classList.toggle("empty", state.redeals_left === 0);
     stock.classList.toggle("ready", state.can_redeal);
     $("stock-count").textContent = String(state.redeals_left);
-    stock.setAttribute("aria-label", `Redeal pile: ${state.redeals_left} redeal${state.redeals_left === 1 ? "" : "s"} left`);
+    stock.setAttribute("aria-label", format(ngettext("Redeal pile: {n} redeal left", "Redeal pile: {n} redeals left", state.redeals_left), { n: state.redeals_left }));
   }
 
   // -- the table --------------------------------------------------------------
@@ -189,7 +216,7 @@
 
   function makeCellSlot(c) {
     const slot = makeSlot("cell", `cell:${c}`);
-    addName(slot, `cell ${c + 1}`);
+    addName(slot, format(_("cell {n}"), { n: c + 1 }));
     return slot;
   }
 
@@ -282,8 +309,8 @@
       });
       const names = fan.map(cardLabel);
       slot.setAttribute("aria-label", fan.length
-        ? `Fan ${letter}: ${names.join(", ")}; top card ${names[names.length - 1]}`
-        : `Fan ${letter}: empty`);
+        ? format(_("Fan {letter}: {cards}; top card {top}"), { letter, cards: names.join(", "), top: names[names.length - 1] })
+        : format(_("Fan {letter}: empty"), { letter }));
     });
     // foundations
     const fBox = $("foundations");
@@ -300,8 +327,9 @@
         if (el.parentElement !== slot) slot.appendChild(el);
         placed.add(top);
       }
-      slot.setAttribute("aria-label", `${SUIT_WORDS[SUIT_ORDER[s]]} foundation: ` +
-        (top ? `up to the ${cardLabel(top)}` : "empty"));
+      const suit = suitWord(SUIT_ORDER[s]);
+      slot.setAttribute("aria-label", top ? format(_("{suit} foundation: {card} on top"), { suit, card: cardLabel(top) })
+        : format(_("{suit} foundation: empty"), { suit }));
     }
     // cells
     const cBox = $("cells");
@@ -318,7 +346,8 @@
         if (el.parentElement !== slot) slot.appendChild(el);
         placed.add(code);
       }
-      slot.setAttribute("aria-label", `Cell ${c + 1}: ${code ? cardLabel(code) : "empty"}`);
+      slot.setAttribute("aria-label", code ? format(_("Cell {n}: {card}"), { n: c + 1, card: cardLabel(code) })
+        : format(_("Cell {n}: empty"), { n: c + 1 }));
     });
     for (const [code, el] of cardEls) {
       if (!placed.has(code)) { el.remove(); cardEls.delete(code); }
@@ -368,8 +397,8 @@
     }
     const n = held.targets.size;
     const name = cardLabel(code).replace(/^./, (c) => c.toUpperCase());
-    setStatus(n ? `${name}: ${n} place${n === 1 ? "" : "s"} to go (lit up)` :
-      `${name} has nowhere to go`, "info");
+    setStatus(n ? format(ngettext("{card}: {n} place to go (lit up)", "{card}: {n} places to go (lit up)", n), { card: name, n }) :
+      format(_("{card} has nowhere to go"), { card: name }), "info");
   }
 
   function drop() {
@@ -419,7 +448,7 @@
             setTimeout(() => slot.classList.remove("bad"), 700);
           }
         }
-        setStatus(e.data && e.data.reason ? `Not allowed: ${e.data.reason}` : e.message, "error");
+        setStatus(e.data && e.data.reason ? format(_("Not allowed: {reason}"), { reason: e.data.reason }) : e.message, "error");
         if (e.status === 404) await newGame(null, null);
         return null;
       }
@@ -460,9 +489,9 @@
       pick(code);
       return null;
     }
-    if (code && merciMode) setStatus(`${cardLabel(code)} cannot be lifted`, "error");
+    if (code && merciMode) setStatus(format(_("{card} cannot be lifted"), { card: cardLabel(code) }), "error");
     else if (code && state.sources[code] && buried(code)) {
-      setStatus(`${cardLabel(code)} is buried: press M (or the Merci button) first to lift it with the merci`, "info");
+      setStatus(format(_("{card} is buried: press M (or the Merci button) first to lift it with the merci"), { card: cardLabel(code) }), "info");
     }
     return null;
   }
@@ -483,7 +512,7 @@
       id: e.pointerId, dragging: false, el: cardNode };
     if (code && pickable(code)) {
       e.preventDefault();
-      try { cardNode.setPointerCapture(e.pointerId); } catch (_) { /* synthetic */ }
+      try { cardNode.setPointerCapture(e.pointerId); } catch (err) { /* synthetic */ }
     }
   }
 
@@ -635,7 +664,7 @@
   // Resign: the game ends and counts as lost (a confirmation first).
   function resign() {
     if (!state || state.finished) return null;
-    if (!window.confirm("Resign this game? It counts as lost in the statistics.")) return null;
+    if (!window.confirm(_("Resign this game? It counts as lost in the statistics."))) return null;
     drop();
     return act("POST", "/resign", {});
   }
@@ -649,15 +678,15 @@
 
   function toggleMerci() {
     if (!state || !state.merci_moves) {
-      setStatus(state && state.has_merci ? (state.merci_used ? "The merci has been used." :
-        "The merci comes in the last deal.") : "This variant has no merci.", "info");
+      setStatus(state && state.has_merci ? (state.merci_used ? _("The merci has been used.") :
+        _("The merci comes in the last deal.")) : _("This variant has no merci."), "info");
       return;
     }
     drop();
     merciMode = !merciMode;
     layout();
     renderFacts();
-    setStatus(merciMode ? "Merci: pick a buried card (they are outlined), then the fan to put it on." : "", "info");
+    setStatus(merciMode ? _("Merci: pick a buried card (they are outlined), then the fan to put it on.") : "", "info");
     const first = document.querySelector(".card.liftable");
     if (merciMode && first) first.focus();
   }
@@ -669,9 +698,9 @@
     if (autoplay) {
       act("POST", "/autoplay", {}).then((d) => {
         if (d && d.applied && d.applied.length) setStatus(d.messages.join("; "), "info");
-        else setStatus("Autoplay on: safe cards go home by themselves.", "info");
+        else setStatus(_("Autoplay on: safe cards go home by themselves."), "info");
       });
-    } else setStatus("Autoplay off.", "info");
+    } else setStatus(_("Autoplay off."), "info");
   }
 
   let arrow = null; // [card element, slot] of the hint shown
@@ -687,16 +716,16 @@
   function askedAt() { return state ? `${state.id} ${state.moves.join(" ")}` : ""; }
 
   function hint() {
-    if (!features.hint) { setStatus("Hints need the solver, which is not installed.", "info"); return; }
-    setStatus("Thinking…", "info");
+    if (!features.hint) { setStatus(_("Hints need the solver, which is not installed."), "info"); return; }
+    setStatus(_("Thinking…"), "info");
     const asked = askedAt();
     (async () => {
       try {
         const h = await call("GET", gamePath("/hint"));
-        if (askedAt() !== asked) { setStatus("That hint was for an earlier position.", "info"); return; }
+        if (askedAt() !== asked) { setStatus(_("That hint was for an earlier position."), "info"); return; }
         clearHint();
-        setStatus(h.move ? `Hint: ${h.text}` : h.text || "No hint.", "hint");
-        if (h.kind === "lost") offerResign("The solver has proved this game can no longer be won.");
+        setStatus(h.move ? format(_("Hint: {text}"), { text: h.text }) : h.text || _("No hint."), "hint");
+        if (h.kind === "lost") offerResign(_("The solver has proved this game can no longer be won."));
         if (h.move === "R") $("stock").classList.add("hint");
         if (h.card && h.target) {
           const el = cardEls.get(h.card), slot = targetSlot(h.target);
@@ -723,22 +752,25 @@
   }
 
   function odds() {
-    if (!features.odds) { setStatus("The odds need the solver, which is not installed.", "info"); return; }
+    if (!features.odds) { setStatus(_("The odds need the solver, which is not installed."), "info"); return; }
     const box = $("odds");
     box.hidden = false;
-    box.textContent = "Estimating the odds from this position…";
+    box.textContent = _("Estimating the odds from this position…");
     const asked = askedAt();
     (async () => {
       try {
         const o = await call("GET", gamePath("/odds"));
         const pc = (x) => `${Math.round(x * 100)}%`;
-        const when = askedAt() === asked ? "Odds from here" : `Odds from move ${o.moves_played}`;
-        if (o.win_rate == null) { box.textContent = o.text || "No odds."; return; }
+        const when = askedAt() === asked ? _("Odds from here") : format(_("Odds from move {n}"), { n: o.moves_played });
+        if (o.win_rate == null) { box.textContent = o.text || _("No odds."); return; }
         if (askedAt() === asked && o.win_rate === 0 && o.samples === 0) {
-          offerResign("The solver has proved this game can no longer be won.");
+          offerResign(_("The solver has proved this game can no longer be won."));
         }
-        box.textContent = `${when}: ${pc(o.win_rate)} to win (95% interval ${pc(o.ci95[0])}–${pc(o.ci95[1])}), ` +
-          (o.mean_score != null ? `mean score ${o.mean_score.toFixed(1)}, ` : "") + (o.samples ? `from ${o.samples} play-outs.` : "exact.");
+        const parts = [format(_("{when}: {chance} to win ({level} interval {low}–{high})"),
+          { when, chance: pc(o.win_rate), level: "95%", low: pc(o.ci95[0]), high: pc(o.ci95[1]) })];
+        if (o.mean_score != null) parts.push(format(_("mean score {score}"), { score: decimal(o.mean_score) }));
+        parts.push(o.samples ? format(ngettext("from {n} play-out", "from {n} play-outs", o.samples), { n: o.samples }) : _("exact"));
+        box.textContent = parts.join(", ") + ".";
       } catch (e) { box.textContent = e.message; }
     })();
   }
@@ -757,9 +789,10 @@
     if (deal) body.deal = deal;
     const data = await call("POST", "/api/games", body);
     renderFresh(data);
-    setStatus(data.daily ? `Deal of the day (${data.daily}): ${data.variant_title}, deal ${data.deal}.` :
-      `New game: ${data.variant_title}, deal ${data.deal}` +
-      (body.difficulty && body.difficulty !== "any" ? ` (asked for: ${body.difficulty}; told at the end).` : "."), "info");
+    const fields = { date: data.daily, variant: data.variant_title, deal: data.deal, difficulty: difficultyWord(body.difficulty) };
+    setStatus(data.daily ? format(_("Deal of the day ({date}): {variant}, deal {deal}."), fields) :
+      body.difficulty && body.difficulty !== "any" ? format(_("New game: {variant}, deal {deal} (asked for: {difficulty}; told at the end)."), fields) :
+        format(_("New game: {variant}, deal {deal}."), fields), "info");
     return data;
   }
 
@@ -767,7 +800,7 @@
 
   function fillVariants(select, current, withAll) {
     select.replaceChildren();
-    if (withAll) select.appendChild(new Option("All variants", "all"));
+    if (withAll) select.appendChild(new Option(_("All variants"), "all"));
     for (const v of variants) select.appendChild(new Option(v.title, v.spec));
     if (current && ![...select.options].some((o) => o.value === current)) {
       select.appendChild(new Option(current, current));
@@ -796,7 +829,7 @@
     const difficulty = features.difficulty && !deal && !daily ? $("new-difficulty").value : "any";
     const extra = daily ? { daily: true } : difficulty !== "any" ? { difficulty } : {};
     $("new-error").textContent = "";
-    $("new-busy").textContent = difficulty !== "any" ? `Finding a ${difficulty} deal…` : "";
+    $("new-busy").textContent = difficulty !== "any" ? _(FINDING[difficulty] || difficulty) : "";
     for (const b of ["new-ok", "new-daily"]) $(b).disabled = true;
     try {
       await enqueue(() => newGame($("new-variant").value, deal || null, extra));
@@ -820,9 +853,10 @@
     if (endShownFor === mark) return;
     endShownFor = mark;
     const won = state.status === "won";
-    $("d-end-title").textContent = won ? "You won!" : state.status === "resigned" ? "Game resigned" : "No move left";
-    $("d-end-text").textContent = `Score ${state.score}/52 in ${fmtTime(state.seconds)}, ` +
-      `${state.moves.length} moves. ${state.variant_title}, deal ${state.deal ?? "custom"}.`;
+    $("d-end-title").textContent = won ? _("You won!") : state.status === "resigned" ? _("Game resigned") : _("No move left");
+    $("d-end-text").textContent = format(ngettext("Score {score}/52 in {time}, {n} move. {variant}, deal {deal}.",
+      "Score {score}/52 in {time}, {n} moves. {variant}, deal {deal}.", state.moves.length),
+    { score: state.score, time: fmtTime(state.seconds), n: state.moves.length, variant: state.variant_title, deal: state.deal ?? _("custom") });
     $("end-undo").hidden = won || !state.can_undo;
     $("end-stats").hidden = !features.stats;
     $("end-review").hidden = !features.review || !state.moves.length;
@@ -833,7 +867,7 @@
   // The deal's difficulty, told once the game is over (never before).
   async function showDifficulty() {
     const box = $("d-end-difficulty");
-    const asked = state.difficulty ? `You asked for a ${state.difficulty} deal. ` : "";
+    const asked = state.difficulty ? _(ASKED[state.difficulty] || state.difficulty) + " " : "";
     box.textContent = asked;
     if (!features.difficulty || state.deal == null) return;
     const id = state.id;
@@ -841,12 +875,12 @@
       const r = await call("GET", gamePath("/difficulty"));
       if (!state || state.id !== id) return;
       const parts = [];
-      if (r.difficulty) parts.push(`This deal is ${r.difficulty}`);
-      if (r.clearable === true) parts.push("its first deal can be cleared without a redeal");
-      else if (r.clearable === false) parts.push("its first deal cannot be cleared without a redeal");
-      if (r.value && r.value.chance != null) parts.push(`winning chance ${window.LucieCharts.fmtValue(r.value)}`);
+      if (r.difficulty) parts.push(_(RATED[r.difficulty] || r.difficulty));
+      if (r.clearable === true) parts.push(_("its first deal can be cleared without a redeal"));
+      else if (r.clearable === false) parts.push(_("its first deal cannot be cleared without a redeal"));
+      if (r.value && r.value.chance != null) parts.push(format(_("winning chance {value}"), { value: window.LucieCharts.fmtValue(r.value) }));
       if (parts.length) box.textContent = asked + parts.join("; ") + ".";
-    } catch (_) { /* the difficulty is a bonus: the dialog stands without it */ }
+    } catch (err) { /* the difficulty is a bonus: the dialog stands without it */ }
   }
 
   // -- game review ---------------------------------------------------------------
@@ -861,7 +895,7 @@
     $("stats-page").hidden = true;
     $("review-page").hidden = false;
     $("review-title").textContent = title;
-    $("review-summary").textContent = "Reviewing the game, move by move… (this takes a few seconds)";
+    $("review-summary").textContent = _("Reviewing the game, move by move… (this takes a few seconds)");
     $("chart-review").replaceChildren();
     $("review-mistakes").replaceChildren();
     $("review-move-text").textContent = "";
@@ -875,23 +909,27 @@
     const r = reviewed;
     const pc = (p) => `${Math.round(p * 100)}%`;
     const fmt = window.LucieCharts.fmtValue;
-    $("review-summary").textContent = `${r.moves.length} moves. Winning chance at the start: ${fmt(r.start_value)}; ` +
-      `chance thrown away: ${pc(r.thrown_away)}; ${r.mistakes} mistake${r.mistakes === 1 ? "" : "s"}` +
-      (r.accuracy != null ? `; accuracy ${Math.round(r.accuracy)}%` : "") + "." +
-      (r.budget_ran_out ? " The time budget ran out: some values are unknown." : "");
+    const summary = [format(ngettext("{n} move. Winning chance at the start: {value}", "{n} moves. Winning chance at the start: {value}", r.moves.length),
+      { n: r.moves.length, value: fmt(r.start_value) }),
+    format(_("chance thrown away: {chance}"), { chance: pc(r.thrown_away) }),
+    format(ngettext("{n} mistake", "{n} mistakes", r.mistakes), { n: r.mistakes })];
+    if (r.accuracy != null) summary.push(format(_("accuracy {percent}"), { percent: `${Math.round(r.accuracy)}%` }));
+    $("review-summary").textContent = summary.join("; ") + "." +
+      (r.budget_ran_out ? " " + _("The time budget ran out: some values are unknown.") : "");
     $("chart-review").replaceChildren(window.LucieCharts.reviewChart(r, pickReviewed));
     const list = $("review-mistakes");
     const bad = r.moves.filter((m) => m.label === "mistake" || m.label === "blunder");
     if (!bad.length) {
       const li = document.createElement("li");
-      li.textContent = "No mistake.";
+      li.textContent = _("No mistake.");
       li.className = "none";
       list.appendChild(li);
     }
     for (const m of bad) {
       const li = document.createElement("li");
       li.tabIndex = 0;
-      li.textContent = `Move ${m.index}, ${m.move}: ${m.label} (lost ${pc(m.loss)}); better: ${m.best_move || "?"}`;
+      li.textContent = format(_("Move {n}, {move}: {label} (lost {loss}); better: {best}"),
+        { n: m.index, move: m.move, label: labelWord(m.label), loss: pc(m.loss), best: m.best_move || "?" });
       li.onclick = () => pickReviewed(m.index - 1);
       li.onkeydown = (e) => { if (e.key === "Enter") pickReviewed(m.index - 1); };
       list.appendChild(li);
@@ -908,17 +946,18 @@
       c.classList.toggle("picked", c.dataset.index === String(i));
     }
     if (!m) {
-      $("review-move-text").textContent = `After the last move: ${window.LucieCharts.fmtValue(r.final_value)}.`;
+      $("review-move-text").textContent = format(_("After the last move: {value}."), { value: window.LucieCharts.fmtValue(r.final_value) });
       drawBoard(r.final_board, null, null);
       return;
     }
     const fmt = window.LucieCharts.fmtValue;
-    let t = `Move ${m.index}: ${m.move}${m.label ? ` (${m.label})` : ""}. Winning chance before: ${fmt(m.value_before)}; ` +
-      `after: ${fmt(m.value_after)}.`;
+    const fields = { n: m.index, move: m.move, label: labelWord(m.label), before: fmt(m.value_before), after: fmt(m.value_after), best: m.best_move };
+    let t = format(m.label ? _("Move {n}: {move} ({label}). Winning chance before: {before}; after: {after}.")
+      : _("Move {n}: {move}. Winning chance before: {before}; after: {after}."), fields);
     if (m.best_move && m.best_move !== m.move) {
-      t += (m.label === "best" || m.label === "good" ? ` The solver's move: ${m.best_move}. ` : ` Better: ${m.best_move}. `) + m.text;
+      t += " " + format(m.label === "best" || m.label === "good" ? _("The solver's move: {best}.") : _("Better: {best}."), fields) + " " + m.text;
     }
-    else if (m.best_move) t += ` The best move. ${m.text}`;
+    else if (m.best_move) t += " " + _("The best move.") + " " + m.text;
     else t += ` ${m.text}`;
     $("review-move-text").textContent = t;
     drawBoard(m.board, m.card, m.best_move !== m.move ? m.best_card : null);
@@ -944,9 +983,9 @@
       div.appendChild(name);
       box.appendChild(div);
     };
-    board.foundations.forEach((top, s) => slot(SUIT_WORDS[SUIT_ORDER[s]].toLowerCase(), top ? [top] : []));
-    board.cells.forEach((code, c) => slot(`cell ${c + 1}`, code ? [code] : []));
-    board.fans.forEach((fan, i) => slot(`fan ${"abcdefghijklmnopqrstuvwxyz"[i]}`, fan));
+    board.foundations.forEach((top, s) => slot(suitWord(SUIT_ORDER[s]), top ? [top] : []));
+    board.cells.forEach((code, c) => slot(format(_("cell {n}"), { n: c + 1 }), code ? [code] : []));
+    board.fans.forEach((fan, i) => slot(format(_("fan {letter}"), { letter: "abcdefghijklmnopqrstuvwxyz"[i] }), fan));
   }
 
   function closeReview() {
@@ -960,7 +999,7 @@
   // -- statistics page --------------------------------------------------------
 
   async function showStats(push) {
-    if (!features.stats) { setStatus("No statistics store is available.", "info"); return; }
+    if (!features.stats) { setStatus(_("No statistics store is available."), "info"); return; }
     $("game").hidden = true;
     $("tools").hidden = true;
     $("review-page").hidden = true;
@@ -989,10 +1028,10 @@
       const nums = $("stats-numbers");
       nums.replaceChildren();
       const rows = [
-        ["Games", s.games], ["Won", s.wins], ["Win rate", `${(s.win_rate * 100).toFixed(1)}%`],
-        ["Average score", s.average_score.toFixed(1)], ["Best score", s.best_score],
-        ["Best streak", s.best_streak], ["Current streak", s.current_streak],
-        ["Time played", fmtTime(s.total_seconds)],
+        [_("Games"), s.games], [_("Won"), s.wins], [_("Win rate"), `${decimal(s.win_rate * 100)}%`],
+        [_("Average score"), decimal(s.average_score)], [_("Best score"), s.best_score],
+        [_("Best streak"), s.best_streak], [_("Current streak"), s.current_streak],
+        [_("Time played"), fmtTime(s.total_seconds)],
       ];
       for (const [k, val] of rows) {
         const d = document.createElement("div");
@@ -1008,7 +1047,7 @@
       for (const g of h.games.slice(0, 25)) {
         const tr = document.createElement("tr");
         const when = g.finished ? g.finished.replace("T", " ").slice(0, 16) : "—";
-        const cells = [g.id, (g.deal ?? "custom") + (g.daily ? " ★" : ""), g.status, g.score, g.moves,
+        const cells = [g.id, (g.deal ?? _("custom")) + (g.daily ? " ★" : ""), statusWord(g.status), g.score, g.moves,
           fmtTime(g.seconds), when];
         cells.forEach((cell, k) => {
           const td = document.createElement("td");
@@ -1021,9 +1060,9 @@
           const b = document.createElement("button");
           b.type = "button";
           b.className = "review";
-          b.textContent = "Review";
-          b.setAttribute("aria-label", `Review game ${g.id}`);
-          b.onclick = () => openReview(`/api/history/${g.id}/review`, `Review of game ${g.id} (deal ${g.deal ?? "custom"})`);
+          b.textContent = pgettext("button", "Review");
+          b.setAttribute("aria-label", format(_("Review game {n}"), { n: g.id }));
+          b.onclick = () => openReview(`/api/history/${g.id}/review`, format(_("Review of game {n} (deal {deal})"), { n: g.id, deal: g.deal ?? _("custom") }));
           td.appendChild(b);
         }
         tr.appendChild(td);
@@ -1038,7 +1077,7 @@
       $("stats-daily-none").hidden = days.length > 0;
       for (const g of days) {
         const tr = document.createElement("tr");
-        for (const cell of [g.daily, g.deal, g.status, g.score, fmtTime(g.seconds)]) {
+        for (const cell of [g.daily, g.deal, statusWord(g.status), g.score, fmtTime(g.seconds)]) {
           const td = document.createElement("td");
           td.textContent = String(cell);
           tr.appendChild(td);
@@ -1059,11 +1098,41 @@
       try {
         const data = await call("POST", "/api/games/load", String(reader.result), true);
         renderFresh(data);
-        setStatus(`Loaded ${file.name}: ${data.moves.length} moves replayed` +
-          (data.recorded ? "." : " (a loaded game does not count in the statistics)."), "info");
+        const fields = { file: file.name, n: data.moves.length };
+        setStatus(data.recorded ? format(ngettext("Loaded {file}: {n} move replayed.", "Loaded {file}: {n} moves replayed.", fields.n), fields)
+          : format(ngettext("Loaded {file}: {n} move replayed (a loaded game does not count in the statistics).",
+            "Loaded {file}: {n} moves replayed (a loaded game does not count in the statistics).", fields.n), fields), "info");
       } catch (e) { setStatus(`${file.name}: ${e.message}`, "error"); }
     });
     reader.readAsText(file);
+  }
+
+  // -- the page's language ---------------------------------------------------------
+
+  // The menu's choice goes in a cookie the server reads (so the next page
+  // comes in that language from its first byte) and in localStorage.
+  function rememberLanguage(code) {
+    document.cookie = `lucie_lang=${encodeURIComponent(code)}; path=/; max-age=31536000; samesite=lax`;
+    saved.set("lucie.lang", code);
+    return document.cookie.split("; ").includes(`lucie_lang=${code}`);
+  }
+
+  function chooseLanguage() {
+    const code = $("lang").value;
+    if (code === window.LucieI18n.language) return;
+    rememberLanguage(code);
+    location.reload();
+  }
+
+  // A choice kept in localStorage whose cookie is gone (cleared, expired):
+  // set it again and reload in that language (only if the cookie took).
+  function restoreLanguage() {
+    const code = saved.get("lucie.lang");
+    if (!code || !(code in window.LucieI18n.languages) || code === window.LucieI18n.language) return false;
+    if (document.cookie.split("; ").some((c) => c.startsWith("lucie_lang="))) return false;
+    if (!rememberLanguage(code)) return false;
+    location.reload();
+    return true;
   }
 
   // -- start ---------------------------------------------------------------------
@@ -1091,7 +1160,7 @@
     $("new-daily").onclick = () => submitNew(null, true);
     $("end-review").onclick = () => {
       $("d-end").close();
-      openReview(gamePath("/review"), `Review of deal ${state.deal ?? "custom"}`);
+      openReview(gamePath("/review"), format(_("Review of deal {deal}"), { deal: state.deal ?? _("custom") }));
     };
     $("b-odds").onclick = odds;
     $("b-stats").onclick = () => showStats(true);
@@ -1108,6 +1177,7 @@
     $("end-restart").onclick = () => { $("d-end").close(); restart(); };
     $("end-stats").onclick = () => { $("d-end").close(); showStats(true); };
     $("stats-variant").onchange = loadStats;
+    $("lang").onchange = chooseLanguage;
     $("move-form").onsubmit = (e) => {
       e.preventDefault();
       const text = $("move-input").value.trim();
@@ -1126,6 +1196,7 @@
   }
 
   async function boot() {
+    if (restoreLanguage()) return;
     wire();
     try {
       [variants, features] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/features")]);
@@ -1139,15 +1210,14 @@
       } else if (id) {
         try {
           render(await call("GET", `/api/games/${encodeURIComponent(id)}`));
-          setStatus("Welcome back: your game is where you left it.", "info");
+          setStatus(_("Welcome back: your game is where you left it."), "info");
         } catch (e) {
           if (e.status !== 404) throw e;
           await newGame(null, null);
         }
       } else {
         await newGame(null, null);
-        setStatus("Welcome! Drag a top card onto a fan or a foundation (or click it, then " +
-          "where it goes). The places it may go light up. Rules and keys: ?", "info");
+        setStatus(_("Welcome! Drag a top card onto a fan or a foundation (or click it, then where it goes). The places it may go light up. Rules and keys: ?"), "info");
       }
     } catch (e) {
       setStatus(e.message, "error");

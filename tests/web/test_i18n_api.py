@@ -1,0 +1,230 @@
+"""The browser game in English, French, Dutch and German over HTTP: the
+page's language (cookie, else Accept-Language), its texts, the catalogue
+the JavaScript gets, and the API's refusals and the solver's words in the
+request's language (in the solver's worker processes too)."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+
+from lucie.cards import DECK, card_name
+from lucie.engine import Move, Position
+from lucie.i18n import LANGUAGES, language, translations, using
+from lucie.rules import VARIANTS, Rules
+from lucie.web.language import COOKIE, STATIC, choose, js_messages, page_catalogue
+from lucie.web.thinking import SolverPool
+
+LANGS = list(LANGUAGES)
+OTHERS = [code for code in LANGS if code != "en"]
+HEADERS = {"en": "en-GB,en;q=0.9", "fr": "fr-FR,fr;q=0.9,en;q=0.5",
+           "nl": "nl-BE, nl;q=0.9", "de": "de-CH, de;q=0.9, en;q=0.8"}
+
+
+def _page_catalogue_of(text: str) -> dict[str, Any]:
+    found = re.search(r'<script type="application/json" id="lucie-i18n">(.*?)</script>', text,
+                      re.S)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+class TestChoosingTheLanguage:
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_accept_language_chooses_the_page(self, client: Any, lang: str) -> None:
+        r = client.get("/", headers={"Accept-Language": HEADERS[lang]})
+        assert r.status_code == 200
+        assert f'<html lang="{lang}">' in r.text
+        assert r.headers["content-language"] == lang
+        assert "Accept-Language" in r.headers["vary"] and "Cookie" in r.headers["vary"]
+        selected = re.search(r'<option value="(\w+)" lang="\w+" selected>', r.text)
+        assert selected is not None and selected.group(1) == lang
+
+    def test_the_menus_cookie_wins_over_the_header(self, client: Any) -> None:
+        client.cookies.set(COOKIE, "nl")
+        r = client.get("/stats", headers={"Accept-Language": "de"})
+        assert '<html lang="nl">' in r.text and "Nieuw spel" in r.text
+        client.cookies.set(COOKIE, "klingon")  # not a language lucie speaks: the header decides
+        assert '<html lang="de">' in client.get("/", headers={"Accept-Language": "de"}).text
+
+    def test_a_language_lucie_does_not_speak_falls_back(self, client: Any) -> None:
+        assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "it, es"}).text
+        assert choose(None, "it;q=1, nl;q=0.2") == "nl"
+        assert choose("x" * 100, "fr") == "fr"
+
+    @pytest.mark.parametrize(("lang", "texts"), [
+        ("en", ["New game", "How to play", "Deal of the day", "Redeals left"]),
+        ("fr", ["Nouvelle partie", "Comment jouer", "Donne du jour", "Redistributions restantes"]),
+        ("nl", ["Nieuw spel", "Zo speel je", "Deling van de dag", "Herdelingen over"]),
+        ("de", ["Neues Spiel", "So wird gespielt", "Austeilung des Tages",
+                "Neuverteilungen übrig"]),
+    ])
+    def test_the_page_speaks_the_language(self, client: Any, lang: str,
+                                          texts: list[str]) -> None:
+        page = html.unescape(client.get("/", headers={"Accept-Language": lang}).text)
+        for text in texts:
+            assert text in page
+        # the rules' markup survives translation, as markup
+        assert "<b>merci</b>" in page or "<b>Merci</b>" in page
+
+
+class TestTheJavaScriptsCatalogue:
+    def test_the_texts_found_are_what_babel_extracts(self) -> None:
+        """The server finds the JavaScript's texts as Babel does, so the page
+        is given exactly the texts it marks."""
+        keywords = {**DEFAULT_KEYWORDS, "N_": None, "pgettext": ((1, "c"), 2),
+                    "ngettext": (1, 2)}
+        babel_messages: set[str] = set()
+        babel_plurals: set[str] = set()
+        for path in sorted(Path(STATIC).glob("*.js")):
+            for _lineno, message, _comments, context in extract_from_file(
+                    "javascript", path, keywords=keywords):
+                if isinstance(message, tuple):
+                    babel_plurals.add(message[0])
+                else:
+                    babel_messages.add(message if context is None else f"{context}\x04{message}")
+        messages, plurals = js_messages()
+        assert messages == babel_messages
+        assert plurals == babel_plurals
+        assert len(messages) > 100 and len(plurals) > 5
+
+    @pytest.mark.parametrize("lang", OTHERS)
+    def test_every_text_of_the_javascript_is_translated(self, client: Any, lang: str) -> None:
+        data = _page_catalogue_of(client.get("/", headers={"Accept-Language": lang}).text)
+        catalogue = translations(lang)
+        messages, plurals = js_messages()
+        assert data["language"] == lang and data["languages"] == LANGUAGES
+        assert set(data["messages"]) == messages
+        for key, text in data["messages"].items():
+            context, _sep, msgid = key.rpartition("\x04")
+            expected = catalogue.pgettext(context, msgid) if context else catalogue.gettext(msgid)
+            assert text == expected and text
+        assert set(data["plurals"]) == plurals
+        assert all(len(forms) == data["nplurals"] for forms in data["plurals"].values())
+        assert data["nplurals"] == (3 if lang == "fr" else 2)
+        with using(lang):
+            assert data["cards"] == {str(c): card_name(c) for c in DECK}
+
+    def test_the_english_page_has_no_translations_to_carry(self) -> None:
+        data = page_catalogue("en")
+        assert data["messages"] == {} and data["plurals"] == {}
+        assert data["plural"] == "(n != 1)" and data["cards"]["KH"] == "king of hearts"
+
+    def test_french_plural_rule_comes_from_the_catalogue(self) -> None:
+        data = page_catalogue("fr")
+        assert "1000000" in data["plural"]  # Babel's French rule: 0 and 1 singular, millions apart
+        assert data["cards"]["KH"] == "roi de cœur"
+        assert page_catalogue("de")["cards"]["KH"] == "Herzkönig"
+        assert page_catalogue("nl")["cards"]["KH"] == "hartenheer"
+
+
+class TestTheApiSpeaksTheLanguage:
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_a_refused_move(self, client: Any, lang: str) -> None:
+        headers = {"Accept-Language": HEADERS[lang]}
+        gid = client.post("/api/games", json={"variant": "classic", "deal": 1},
+                          headers=headers).json()["id"]
+        r = client.post(f"/api/games/{gid}/move", json={"move": "a>b"}, headers=headers)
+        assert r.status_code == 409
+        position = Position.deal(Rules(), 1)
+        with using(lang):
+            why = position.why_illegal(Move.parse("a>b"))
+        with using("en"):
+            english = position.why_illegal(Move.parse("a>b"))
+        assert why is not None and english is not None
+        assert r.json()["reason"] == why and r.json()["error"] == f"a>b: {why}"
+        assert r.json()["move"] == "a>b"  # machine values stay as they are
+        assert (why != english) == (lang != "en")
+        assert "4S" in why and "TH" in why  # card codes are never translated
+
+    @pytest.mark.parametrize(("lang", "undo", "missing"), [
+        ("en", "nothing to undo", "no game with id"),
+        ("fr", "rien à annuler", "aucune partie avec l'identifiant"),
+        ("nl", "niets om ongedaan te maken", "geen spel met id"),
+        ("de", "nichts rückgängig zu machen", "kein Spiel mit der Kennung"),
+    ])
+    def test_the_webs_own_refusals(self, client: Any, lang: str, undo: str,
+                                   missing: str) -> None:
+        headers = {"Accept-Language": lang}
+        gid = client.post("/api/games", json={"deal": 5}, headers=headers).json()["id"]
+        r = client.post(f"/api/games/{gid}/undo", json={}, headers=headers)
+        assert r.status_code == 409 and r.json()["error"] == undo
+        r = client.get("/api/games/not-a-game-at-all", headers=headers)
+        assert r.status_code == 404 and r.json()["error"].startswith(missing)
+
+    def test_undone_names_the_step_in_the_language(self, client: Any) -> None:
+        headers = {"Accept-Language": "de"}
+        gid = client.post("/api/games", json={"variant": "classic", "deal": 1},
+                          headers=headers).json()["id"]
+        moved = client.post(f"/api/games/{gid}/move", json={"move": "f>i"}, headers=headers)
+        assert moved.status_code == 200
+        r = client.post(f"/api/games/{gid}/undo", json={}, headers=headers)
+        assert r.json()["messages"][0].startswith("Rückgängig gemacht: ")
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_variant_titles_and_summaries(self, client: Any, lang: str) -> None:
+        listed = client.get("/api/variants", headers={"Accept-Language": lang}).json()
+        with using(lang):
+            expected = [(v.name, v.display_title(), v.display_summary())
+                        for v in VARIANTS.values()]
+        assert [(v["name"], v["title"], v["summary"]) for v in listed] == expected
+        trefoil = next(v for v in listed if v["name"] == "trefoil")
+        assert trefoil["title"] == {"en": "Trefoil", "fr": "Trèfle", "nl": "Klaverblad",
+                                    "de": "Kleeblatt"}[lang]
+        state = client.post("/api/games", json={"variant": "trefoil"},
+                            headers={"Accept-Language": lang}).json()
+        assert state["variant_title"] == trefoil["title"] and state["variant"] == "trefoil"
+
+    def test_two_languages_at_once_do_not_mix(self, client: Any) -> None:
+        """The language is each request's own: never the process's."""
+        for lang in ["de", "fr", "en", "nl", "de"]:
+            r = client.get("/api/nothing", headers={"Accept-Language": lang})
+            assert r.json()["error"].startswith({
+                "en": "no such API endpoint", "fr": "pas de point d'accès",
+                "nl": "geen API-eindpunt", "de": "kein API-Endpunkt"}[lang])
+        assert language() == "en"
+
+
+def test_the_language_goes_with_the_job_to_the_worker() -> None:
+    """A solver job runs in its caller's language in the worker process."""
+    pool = SolverPool(1)
+
+    async def ask(lang: str) -> Any:
+        with using(lang):
+            return await pool.run(language, budget=60)
+
+    try:
+        assert [asyncio.run(ask(lang)) for lang in ["de", "fr", "en", "nl"]] == [
+            "de", "fr", "en", "nl"]
+        assert pool.started == 1  # one worker, four languages
+    finally:
+        pool.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_hints_reason_in_the_language(client: Any, lang: str,
+                                        win: tuple[int, list[Move]]) -> None:
+    """The hint (worked out in a worker process) is the solver's own hint
+    in the request's language."""
+    hints = pytest.importorskip("lucie.solver.hints")
+    deal, line = win
+    headers = {"Accept-Language": lang}
+    gid = client.post("/api/games", json={"variant": "trefoil", "deal": deal},
+                      headers=headers).json()["id"]
+    for move in line[:-3]:
+        client.post(f"/api/games/{gid}/move", json={"move": str(move)}, headers=headers)
+    h = client.get(f"/api/games/{gid}/hint?seconds=5", headers=headers).json()
+    position = Position.deal(Rules.parse("trefoil"), deal)
+    for move in line[:-3]:
+        position = position.apply(move)
+    with using(lang):
+        expected = hints.hint(position, max_seconds=5).to_json()
+    assert h["move"] == expected["move"] and h["text"] == expected["text"]
+    assert h["kind"] == expected["kind"]  # a machine value: the same in every language

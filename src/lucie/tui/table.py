@@ -16,6 +16,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey
@@ -312,10 +313,18 @@ class TableScreen(Screen[None]):
         self.query_one("#header", Line).set(head)
         info_line = self.query_one("#info", Line)
         info = self._info(game, auto, short=False)
-        room = info_line.content_size.width
-        if room and info.cell_len > room:
+        if info.cell_len > self._info_room(width, len(p.cells)):
             info = self._info(game, auto, short=True)
         info_line.set(info)
+
+    def _info_room(self, width: int, cells: int) -> int:
+        """The columns left for the info line, right of the foundations
+        (and ``cells`` free cells) in a terminal ``width`` wide (see lucie.tcss)."""
+        none = Size(0, 0)
+        used = 2 + self.query_one(FoundationsView).get_content_width(none, none) + 3
+        if cells:
+            used += self.query_one(CellsView).width_for(cells) + 3
+        return width - used
 
     @staticmethod
     def _info(game: Game, auto: bool, short: bool) -> Text:

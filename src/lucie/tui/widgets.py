@@ -302,7 +302,11 @@ class CellsView(Widget):
         self.refresh(layout=True)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return self._label_width() + len(self.cells) * (TILE + 2)
+        return self.width_for(len(self.cells))
+
+    def width_for(self, cells: int) -> int:
+        """The columns the view takes with ``cells`` cells."""
+        return self._label_width() + cells * (TILE + 2)
 
     @staticmethod
     def _label() -> str:

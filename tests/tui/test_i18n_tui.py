@@ -279,3 +279,28 @@ async def test_every_screen_fits_80x24(store: Store, lang: str, variant: str) ->
         await pilot.pause()
         assert app.screen.review is not None
         assert not list(problems(app))
+
+
+@pytest.mark.parametrize(("lang", "one", "two"), [
+    ("fr", "- 1 partie, 0 gagnées (0,0 %)", "- 2 parties, 0 gagnées (0,0 %)"),
+    ("nl", "- 1 spel, 0 gewonnen (0,0%)", "- 2 spellen, 0 gewonnen (0,0%)"),
+    ("de", "- 1 Spiel, 0 gewonnen (0,0 %)", "- 2 Spiele, 0 gewonnen (0,0 %)"),
+])
+async def test_statistics_count_games_in_the_language(
+    store: Store, lang: str, one: str, two: str,
+) -> None:
+    app = LucieApp(store, "kim", Rules(), 11, clock=False, language=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for expected in (one, two):
+            await pilot.press("f8", "y")  # resign: the end screen
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("a")  # the same deal again
+            await pilot.pause()
+            app.action_stats()
+            await pilot.pause()
+            assert isinstance(app.screen, TextScreen)
+            assert expected in app.screen.markdown.splitlines()
+            await pilot.press("escape")
+            await pilot.pause()

@@ -34,6 +34,7 @@ from lucie.tui.controller import (
     Reply,
     Selection,
     TableController,
+    decimal,
     games_count,
     moves_count,
 )
@@ -596,9 +597,9 @@ class LucieApp(App[int]):
         else:
             text += ["- " + line for line in (
                 _("{games}, {wins} won ({rate}%)").format(
-                    games=games_count(s.games), wins=s.wins, rate=f"{100 * s.win_rate:.1f}"),
+                    games=games_count(s.games), wins=s.wins, rate=decimal(100 * s.win_rate)),
                 _("average score {average}/52, best {best}").format(
-                    average=f"{s.average_score:.1f}", best=s.best_score),
+                    average=decimal(s.average_score), best=s.best_score),
                 _("current streak {current}, best streak {best}").format(
                     current=s.current_streak, best=s.best_streak),
                 _("time played {time}").format(time=duration(s.total_seconds)),
@@ -607,7 +608,7 @@ class LucieApp(App[int]):
                 text.append("- " + _("series {number}: {games}, {wins} won, average {average}")
                             .format(number=series.number, games=games_count(series.games),
                                     wins=series.wins,
-                                    average=f"{series.average_score:.1f}"))
+                                    average=decimal(series.average_score)))
         text += ["", "## " + _("Deals of the day"), ""]
         daily = daily_results(self.store, self.player, rules)
         text += daily or [_("None played yet: F2, then \"Deal of the day\".")]
@@ -653,7 +654,8 @@ class LucieApp(App[int]):
         stats_text = (
             _("{player}: {games}, {wins} won ({rate}%), average score {average}").format(
                 player=self.player, games=games_count(stats.games), wins=stats.wins,
-                rate=f"{100 * stats.win_rate:.0f}", average=f"{stats.average_score:.1f}")
+                rate=decimal(100 * stats.win_rate, 0),
+                average=decimal(stats.average_score))
             + "\n"
             + _("streak {current}, best streak {best}").format(
                 current=stats.current_streak, best=stats.best_streak)

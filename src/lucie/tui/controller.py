@@ -26,7 +26,7 @@ from typing import Literal
 from lucie.cards import Card
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position, Step
 from lucie.errors import MoveError
-from lucie.i18n import _, ngettext
+from lucie.i18n import _, ngettext, pgettext
 
 SelKind = Literal["fan", "cell", "card"]
 #: How a message is shown: plain, ``info``, ``error`` (a refusal) or ``hint``.
@@ -115,6 +115,16 @@ def moves_count(n: int) -> str:
     ('1 move', '2 moves')
     """
     return ngettext("{n} move", "{n} moves", n).format(n=n)
+
+
+def decimal(value: float, places: int = 1) -> str:
+    """``value`` with ``places`` decimals, written as the language in use
+    writes them (a decimal comma in French, Dutch and German).
+
+    >>> decimal(12.345), decimal(3, 0)
+    ('12.3', '3')
+    """
+    return f"{value:.{places}f}".replace(".", pgettext("decimal separator", "."))
 
 
 def games_count(n: int) -> str:

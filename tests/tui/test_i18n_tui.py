@@ -304,3 +304,19 @@ async def test_statistics_count_games_in_the_language(
             assert expected in app.screen.markdown.splitlines()
             await pilot.press("escape")
             await pilot.pause()
+
+
+async def test_the_command_palette_speaks_the_language(store: Store) -> None:
+    from textual.command import CommandInput, CommandPalette
+
+    app = LucieApp(store, "kim", Rules(), 11, clock=False, language="de")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Neues Spiel" in titles and "Neu verteilen" in titles
+        assert "Ende" in titles and "Farbschema" in titles  # Textual's own, too
+        assert "Language · Langue · Taal · Sprache" in titles  # found in any language
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        assert app.screen.query_one(CommandInput).placeholder == "Befehle suchen…"

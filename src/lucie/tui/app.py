@@ -561,6 +561,14 @@ class LucieApp(App[int]):
     def action_review(self) -> None:
         self.push_screen(ReviewScreen(self.game.copy()))
 
+    def action_command_palette(self) -> None:
+        """Textual's command palette, its prompt in the language in use."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"),
+                                            id="--command-palette"))
+
     def action_help(self) -> None:
         self.push_screen(TextScreen(rules_help(self.game.rules) + "\n\n" + keys_help()))
 

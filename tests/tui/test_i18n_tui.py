@@ -48,7 +48,8 @@ WORDS = {
     "nl": ("deling 11", "basis", "Terug", "Hint",
            "Kies een kaart: druk op de letter van haar waaier of klik erop."),
     "de": ("Austeilung 11", "Ablage", "Zurück", "Tipp",
-           "Wählen Sie eine Karte: Buchstaben ihres Fächers drücken oder sie anklicken."),
+           "Wählen Sie eine Karte: drücken Sie den Buchstaben ihres Fächers oder klicken Sie "
+           "sie an."),
 }
 #: "Not allowed: ..." and "(Esc drops the picked card.)" in each language.
 REFUSAL = {

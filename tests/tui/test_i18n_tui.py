@@ -321,3 +321,19 @@ async def test_the_command_palette_speaks_the_language(store: Store) -> None:
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
         assert app.screen.query_one(CommandInput).placeholder == "Befehle suchen…"
+
+
+def test_a_hint_names_its_keys_in_the_language() -> None:
+    from lucie.engine import Game
+    from lucie.tui.controller import TableController
+
+    table = TableController(Game(Rules(), 11))
+    position = table.game.position
+    home = Move("fan", 5, "foundation", -1)  # deal 11: the ace of hearts tops fan f
+    assert position.is_legal(home)
+    with i18n.using("fr"):
+        reply = table.show_hint(position, home, "l'as va aux fondations")
+    assert reply is not None
+    assert reply.text == "Indice : l'as va aux fondations.  Touches : f Entrée"
+    reply = table.show_hint(position, home, "the ace goes home")
+    assert reply is not None and reply.text == "Hint: the ace goes home.  Keys: f Enter"

@@ -536,7 +536,7 @@ class TableController:
                 return ""
             src = f"w {FAN_NAMES[where]} {p.fans[where].index(card) + 1}"
         if move.dst_kind == "foundation":
-            dst = "Enter"
+            dst = pgettext("key", "Enter")
         elif move.dst_kind == "cell":
             dst = str(move.dst + 1)
         else:

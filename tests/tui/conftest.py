@@ -68,3 +68,14 @@ def classic_win() -> tuple[int, list[Move]]:
         if line is not None:
             return deal, line
     raise AssertionError("no classic deal won in one deal among 1..199")
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    """Each test starts and ends in English (the terminal game sets the
+    language of the whole process)."""
+    from lucie.i18n import set_language
+
+    set_language("en")
+    yield
+    set_language("en")

@@ -384,6 +384,7 @@ async def test_cells_by_clicks(store: Store) -> None:
         await pilot.pause()
         top = app.game.position.fans[0][-1]
         await pilot.click("#fan-a")
+        await pilot.pause()  # picked (under load the next click came first)
         # cells are drawn "cells 1xx 2xx ...": click the second one
         await pilot.click("#cells", offset=(6 + 6 + 2, 0))
         await pilot.pause()

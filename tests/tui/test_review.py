@@ -120,6 +120,7 @@ async def test_a_review_can_be_cancelled_while_it_runs(store: Store) -> None:
         await pilot.pause()
         screen = EscAtOnce(game)
         app.push_screen(screen)
+        await pilot.pause()  # mounted: its review worker has started
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert screen.cancelled and screen.review is None

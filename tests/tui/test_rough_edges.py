@@ -80,13 +80,14 @@ def test_a_card_picked_while_the_hint_is_computed_stays_picked() -> None:
 
 
 def test_plurals_in_the_redeal_question() -> None:
-    from lucie.tui.controller import TableController, count
+    from lucie.tui.controller import TableController, games_count, moves_count
 
     t = TableController(Game(Rules(), 1))
     t.game.play("R", autoplay=False)  # classic: 2 redeals, now 1 left
     reply = t.redeal()
     assert reply.confirm is not None and "(1 redeal left)" in reply.confirm
-    assert count(1, "game") == "1 game" and count(3, "game") == "3 games"
+    assert games_count(1) == "1 game" and games_count(3) == "3 games"
+    assert moves_count(1) == "1 move" and moves_count(0) == "0 moves"
 
 
 def test_resigning_ends_the_game_and_undo_takes_it_back() -> None:

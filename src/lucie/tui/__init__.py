@@ -2,6 +2,8 @@
 
 :func:`run` opens the store (``--db`` or the default file), resumes the
 player's unfinished game or deals a new one, and runs :class:`LucieApp`.
+The language is the one chosen in the game (F9, remembered in the settings
+file), else ``--lang``, else the user's locale.
 """
 
 from __future__ import annotations
@@ -9,8 +11,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from lucie.i18n import from_environment
 from lucie.store import Store, default_player
 from lucie.tui.app import LucieApp
+from lucie.tui.settings import default_settings_path
 
 __all__ = ["LucieApp", "run"]
 
@@ -27,6 +31,8 @@ def run(args: argparse.Namespace) -> int:
             getattr(args, "player", None) or default_player(),
             getattr(args, "variant", None),
             getattr(args, "deal", None),
+            language=getattr(args, "lang", None) or from_environment(),
+            settings=default_settings_path(),
         )
         result = app.run()
     finally:

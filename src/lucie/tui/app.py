@@ -14,7 +14,8 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Iterable
-from typing import ClassVar, NamedTuple
+from pathlib import Path
+from typing import ClassVar, Final, NamedTuple
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -22,22 +23,35 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from lucie import i18n
 from lucie.engine import Game, Move, Position
 from lucie.errors import LucieError
+from lucie.i18n import N_, _
 from lucie.rules import VARIANTS, Rules
 from lucie.store import Store, StoreError, open_game
-from lucie.tui.controller import Board, Reply, Selection, TableController, count
-from lucie.tui.review import HistoryScreen, ReviewScreen
+from lucie.tui.controller import (
+    Board,
+    Reply,
+    Selection,
+    TableController,
+    decimal,
+    games_count,
+    moves_count,
+)
+from lucie.tui.review import HistoryScreen, ReviewScreen, status_word
 from lucie.tui.screens import (
-    KEYS_HELP,
     ConfirmScreen,
     EndScreen,
+    LanguageScreen,
     NewGame,
     NewGameScreen,
     TextScreen,
     VariantScreen,
+    difficulty_word,
+    keys_help,
     rules_help,
 )
+from lucie.tui.settings import Settings
 from lucie.tui.table import TableScreen, duration, glyphs
 from lucie.tui.widgets import CellsView, FanView, FoundationsView
 
@@ -51,20 +65,61 @@ class Notice(NamedTuple):
     kind: str = ""
 
 
+#: Textual's own commands in the command palette, translated where shown.
+TEXTUAL_TEXTS: Final = (
+    N_("Theme"), N_("Change the current theme"),
+    N_("Quit"), N_("Quit the application as soon as possible"),
+    N_("Keys"), N_("Hide the keys and widget help panel"),
+    N_("Show help for the focused widget and a summary of available keys"),
+    N_("Minimize"), N_("Minimize the widget and restore to normal size"),
+    N_("Maximize"), N_("Maximize the focused widget"),
+    N_("Screenshot"), N_("Save an SVG 'screenshot' of the current screen"),
+)
+
+#: What the new-game dialog says while it looks for a deal of a difficulty,
+#: and when it found one.
+LOOKING: Final = {
+    "clearable": N_("Looking for a clearable deal of {variant}… (up to 30 s)"),
+    "easy": N_("Looking for an easy deal of {variant}… (up to 30 s)"),
+    "medium": N_("Looking for a medium deal of {variant}… (up to 30 s)"),
+    "hard": N_("Looking for a hard deal of {variant}… (up to 30 s)"),
+}
+FOUND: Final = {
+    "clearable": N_("New game: a clearable deal of {variant}, deal {deal}."),
+    "easy": N_("New game: an easy deal of {variant}, deal {deal}."),
+    "medium": N_("New game: a medium deal of {variant}, deal {deal}."),
+    "hard": N_("New game: a hard deal of {variant}, deal {deal}."),
+}
+
+
 def difficulty_text(rated: object) -> str:
-    """A deal's difficulty in words, for the end of the game."""
+    """A deal's difficulty in words, for the end of the game.
+
+    >>> from types import SimpleNamespace as S
+    >>> difficulty_text(S(difficulty="easy", clearable=True, value=None))
+    'This deal is easy, clearable without a redeal.'
+    """
     difficulty = getattr(rated, "difficulty", None)
     clearable = getattr(rated, "clearable", None)
     value = getattr(rated, "value", None)
     if difficulty is None and clearable is None:
-        return "This deal's difficulty could not be settled in time."
-    words = f"This deal is {difficulty}" if difficulty else "This deal"
-    if clearable:
-        words += ("," if difficulty else "") + " clearable without a redeal"
-    elif clearable is False:
-        words += ("," if difficulty else "") + " not clearable without a redeal"
+        return _("This deal's difficulty could not be settled in time.")
+    if difficulty:
+        word = difficulty_word(str(difficulty))
+        if clearable:
+            words = _("This deal is {difficulty}, clearable without a redeal").format(
+                difficulty=word)
+        elif clearable is False:
+            words = _("This deal is {difficulty}, not clearable without a redeal").format(
+                difficulty=word)
+        else:
+            words = _("This deal is {difficulty}").format(difficulty=word)
+    elif clearable:
+        words = _("This deal is clearable without a redeal")
+    else:
+        words = _("This deal is not clearable without a redeal")
     if value is not None and getattr(value, "chance", None) is not None:
-        words += f" (winning chance {value})"
+        words = _("{sentence} (winning chance {chance})").format(sentence=words, chance=value)
     return words + "."
 
 
@@ -78,10 +133,11 @@ def daily_results(store: Store, player: str, rules: Rules) -> list[str]:
     for record in store.history(player, rules, finished_only=True):
         day = daily_date(rules, record.deal, record.started)
         if day is not None:
-            result = "won" if record.status == "won" else record.status
-            lines.append(f"- {day.isoformat()}: deal {record.deal}, {result}, score "
-                         f"{record.score}/52 in {count(record.moves, 'move')}, "
-                         f"{duration(record.seconds)}")
+            lines.append("- " + _("{date}: deal {deal}, {result}, score {score}/52 in {moves}, "
+                                  "{time}").format(
+                date=day.isoformat(), deal=record.deal, result=status_word(record.status),
+                score=record.score, moves=moves_count(record.moves),
+                time=duration(record.seconds)))
     return lines
 
 
@@ -92,12 +148,17 @@ class LucieApp(App[int]):
     ``rules`` and ``deal``: what to play (None: resume the unfinished game,
     else a random deal of classic).  ``clock=False`` hides the running time
     (for snapshots); ``autoplay`` sends safe cards home after each move.
+
+    ``language``: the language the command line asks for (``--lang`` or
+    the user's locale), used unless the player chose one in the game;
+    None keeps the language in use.  ``settings``: the file where that
+    choice is remembered (None: it is not remembered, as in tests).
     """
 
     CSS_PATH = "lucie.tcss"
     TITLE = "lucie"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
     #: what the table shows; its watcher draws it
@@ -114,8 +175,14 @@ class LucieApp(App[int]):
         *,
         clock: bool = True,
         autoplay: bool = False,
+        language: str | None = None,
+        settings: Path | None = None,
     ) -> None:
         super().__init__()
+        self.settings = Settings(settings)
+        chosen = self.settings.language()
+        if chosen is not None or language is not None:
+            i18n.set_language(chosen or language)
         self.store = store
         self.player = player
         self.clock = clock
@@ -206,12 +273,14 @@ class LucieApp(App[int]):
         self.refresh_board()
         if self.resumed:
             self.say(
-                f"Welcome back: your game of deal {self.game.deal} resumes where you left it. "
-                "? for keys.", "info",
+                _("Welcome back: your game of deal {deal} resumes where you left it. "
+                  "? for keys.").format(deal=self.game.deal), "info",
             )
         else:
-            self.say("Pick a card: press its fan letter or click it.  ? shows every key.",
+            self.say(_("Pick a card: press its fan letter or click it.  ? shows every key."),
                      "info")
+        if self.settings.problem:
+            self.say(self.settings.problem, "error")
         self.check_end()
 
     def arrange(self, width: int, height: int, force: bool = False) -> None:
@@ -222,34 +291,45 @@ class LucieApp(App[int]):
             table.lay_out(width, height, force)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("New game", "Play a random deal or a deal by number",
+        for command in super().get_system_commands(screen):
+            # Textual's own commands, in the language in use where we have them
+            yield command._replace(title=_(command.title), help=_(command.help))
+        yield SystemCommand(_("New game"), _("Play a random deal or a deal by number"),
                             self.action_new_game)
-        yield SystemCommand("Variant", "Choose the variant (starts a new game)",
+        yield SystemCommand(_("Variant"), _("Choose the variant (starts a new game)"),
                             self.action_variant)
-        yield SystemCommand("Undo", "Take back the last move (u)", self.action_undo)
-        yield SystemCommand("Redo", "Play the undone move again (y)", self.action_redo)
+        yield SystemCommand(_("Undo"), _("Take back the last move (u)"), self.action_undo)
+        yield SystemCommand(_("Redo"), _("Play the undone move again (y)"), self.action_redo)
         rules = self.game.rules
         if rules.redeals:
-            yield SystemCommand("Redeal", "Gather, shuffle and deal again (s)",
+            yield SystemCommand(_("Redeal"), _("Gather, shuffle and deal again (s)"),
                                 self.action_redeal)
         if rules.merci:
-            yield SystemCommand("Merci", "Lift a buried card onto a fan, once (w)",
+            yield SystemCommand(_("Merci"), _("Lift a buried card onto a fan, once (w)"),
                                 self.action_merci)
-        yield SystemCommand("Send safe cards home", "Every card that can safely go home (x)",
+        yield SystemCommand(_("Send safe cards home"),
+                            _("Every card that can safely go home (x)"),
                             self.action_autoplay)
-        yield SystemCommand("Restart", "Back to the start of this deal", self.action_restart)
-        yield SystemCommand("Resign", "Give up this game (it counts as lost; F8)",
+        yield SystemCommand(_("Restart"), _("Back to the start of this deal"),
+                            self.action_restart)
+        yield SystemCommand(_("Resign"), _("Give up this game (it counts as lost; F8)"),
                             self.action_resign)
-        yield SystemCommand("Hint", "What to play next", self.action_hint)
-        yield SystemCommand("Autoplay on/off", "Send safe cards home after each move",
+        yield SystemCommand(_("Hint"), _("What to play next"), self.action_hint)
+        yield SystemCommand(_("Autoplay on/off"), _("Send safe cards home after each move"),
                             self.action_toggle_autoplay)
-        yield SystemCommand("Statistics", "Your results in this variant", self.action_stats)
-        yield SystemCommand("History", "Your recent games, to review one (F7)",
+        yield SystemCommand(_("Statistics"), _("Your results in this variant"),
+                            self.action_stats)
+        yield SystemCommand(_("History"), _("Your recent games, to review one (F7)"),
                             self.action_history)
-        yield SystemCommand("Review this game", "Every move judged by the solver",
+        yield SystemCommand(_("Review this game"), _("Every move judged by the solver"),
                             self.action_review)
-        yield SystemCommand("Rules and keys", "How to play", self.action_help)
+        yield SystemCommand(_("Rules and keys"), _("How to play"), self.action_help)
+        # in every language, so a player lost in another one finds it (F9)
+        yield SystemCommand(
+            "Language · Langue · Taal · Sprache",
+            ", ".join(i18n.LANGUAGES.values()) + " (F9)",
+            self.action_language,
+        )
 
     # -- time ------------------------------------------------------------------
 
@@ -289,9 +369,9 @@ class LucieApp(App[int]):
                 if yes:
                     self.respond(self.controller.play(pending))
                 else:
-                    self.say("No redeal." if pending.is_redeal else "Not played.")
+                    self.say(_("No redeal.") if pending.is_redeal else _("Not played."))
 
-            self.push_screen(ConfirmScreen(glyphs(reply.confirm), yes="Redeal"), answered)
+            self.push_screen(ConfirmScreen(glyphs(reply.confirm), yes=_("Redeal")), answered)
             return True
         if reply.text is not None:
             self.say(reply.text, reply.kind)
@@ -305,8 +385,8 @@ class LucieApp(App[int]):
         if reply.step is not None or reply.resigned:
             self.check_end()
         if reply.changed and not self.game.outcome.finished and self.controller.hopeless():
-            self.say("No useful move is left (only taking cards back from home): "
-                     "F8 resigns.", "hint")
+            self.say(_("No useful move is left (only taking cards back from home): "
+                       "F8 resigns."), "hint")
         self.bindings_changed()
         return True
 
@@ -360,9 +440,9 @@ class LucieApp(App[int]):
         try:
             from lucie.solver.hints import hint  # noqa: F401
         except ImportError:
-            self.say("Hints need lucie's solver, which is not installed here.", "error")
+            self.say(_("Hints need lucie's solver, which is not installed here."), "error")
             return
-        self.say("Thinking…", "hint")
+        self.say(_("Thinking…"), "hint")
         self._hint_worker(self.game.position)
 
     @work(thread=True, exclusive=True, group="hint")
@@ -372,14 +452,15 @@ class LucieApp(App[int]):
         try:
             result = hint(position)
         except LucieError as exc:
-            self.call_from_thread(self.say, f"No hint: {exc}", "error")
+            self.call_from_thread(self.say, _("No hint: {error}").format(error=exc), "error")
             return
         move = getattr(result, "move", None)
         text = str(getattr(result, "text", "") or "")
         lost = (getattr(result, "clears", None) is False and position.redeals_left == 0
                 and not position.merci_available)
         if lost:
-            text = (text.rstrip(".") + ".  This deal can no longer be won: F8 resigns.")
+            text = _("{hint}.  This deal can no longer be won: F8 resigns.").format(
+                hint=text.rstrip("."))
         self.call_from_thread(
             lambda: self.respond(self.controller.show_hint(
                 position, move if isinstance(move, Move) else None, text,
@@ -388,27 +469,27 @@ class LucieApp(App[int]):
 
     def action_resign(self) -> None:
         if self.game.outcome.finished:
-            self.say("The game is over already.", "error")
+            self.say(_("The game is over already."), "error")
             return
 
         def done(yes: bool | None) -> None:
             if yes:
                 self.respond(self.controller.resign())
 
-        self.push_screen(ConfirmScreen("Resign this game? It counts as lost "
-                                       "(u takes it back).", yes="Resign"), done)
+        self.push_screen(ConfirmScreen(_("Resign this game? It counts as lost "
+                                         "(u takes it back)."), yes=_("Resign")), done)
 
     def action_restart(self) -> None:
         if not self.game.moves:
-            self.say("This is the start of the deal already.")
+            self.say(_("This is the start of the deal already."))
             return
 
         def done(yes: bool | None) -> None:
             if yes:
                 self.respond(self.controller.restart())
 
-        self.push_screen(ConfirmScreen("Restart this deal from the beginning?",
-                                       yes="Restart"), done)
+        self.push_screen(ConfirmScreen(_("Restart this deal from the beginning?"),
+                                       yes=_("Restart")), done)
 
     def action_new_game(self) -> None:
         def chosen(choice: NewGame | None) -> None:
@@ -425,11 +506,13 @@ class LucieApp(App[int]):
             from lucie.daily import daily_deal, today
 
             self.start_new(rules, daily_deal(rules))
-            self.say(f"The deal of the day ({today().isoformat()}, UTC): deal "
-                     f"{self.game.deal} of {rules.name()}, the same for everyone.", "info")
+            self.say(_("The deal of the day ({date}, UTC): deal {deal} of {variant}, "
+                       "the same for everyone.").format(
+                date=today().isoformat(), deal=self.game.deal, variant=rules.name()), "info")
         elif choice.difficulty is not None:
-            self.say(f"Looking for a {choice.difficulty} deal of {rules.name()}… "
-                     "(up to 30 s)", "info")
+            looking = LOOKING.get(choice.difficulty)
+            self.say(_(looking).format(variant=rules.name()) if looking
+                     else f"{choice.difficulty}…", "info")
             self._pick_worker(rules, choice.difficulty)
         else:
             self.start_new(rules, choice.deal)
@@ -441,13 +524,15 @@ class LucieApp(App[int]):
         try:
             pick = pick_deal(rules, difficulty)  # type: ignore[arg-type]
         except LucieError as exc:
-            self.call_from_thread(self.say, f"No deal found: {exc}", "error")
+            self.call_from_thread(self.say, _("No deal found: {error}").format(error=exc),
+                                  "error")
             return
 
         def start() -> None:
             self.start_new(rules, pick.deal)
-            self.say(f"New game: a {difficulty} deal of {rules.name()}, deal {pick.deal}.",
-                     "info")
+            found = FOUND.get(difficulty)
+            if found:
+                self.say(_(found).format(variant=rules.name(), deal=pick.deal), "info")
 
         self.call_from_thread(start)
 
@@ -466,7 +551,8 @@ class LucieApp(App[int]):
             try:
                 game = self.game.copy() if game_id == self.game_id else self.store.game(game_id)
             except (StoreError, LucieError) as exc:
-                self.say(f"Could not open game {game_id}: {exc}", "error")
+                self.say(_("Could not open game {game}: {error}").format(
+                    game=game_id, error=exc), "error")
                 return
             self.push_screen(ReviewScreen(game))
 
@@ -475,30 +561,65 @@ class LucieApp(App[int]):
     def action_review(self) -> None:
         self.push_screen(ReviewScreen(self.game.copy()))
 
+    def action_command_palette(self) -> None:
+        """Textual's command palette, its prompt in the language in use."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"),
+                                            id="--command-palette"))
+
     def action_help(self) -> None:
-        self.push_screen(TextScreen(rules_help(self.game.rules) + "\n\n" + KEYS_HELP))
+        self.push_screen(TextScreen(rules_help(self.game.rules) + "\n\n" + keys_help()))
+
+    def action_language(self) -> None:
+        def chosen(code: str | None) -> None:
+            if code is not None:
+                self.choose_language(code)
+
+        self.push_screen(LanguageScreen(i18n.language()), chosen)
+
+    def choose_language(self, code: str) -> None:
+        """Speak ``code`` from now on: the whole screen at once, footer
+        included, and remember it for the next start."""
+        i18n.set_language(code)
+        problem = self.settings.set_language(i18n.language())
+        table = self.table
+        if table is not None:
+            table.relabel()
+        self.bindings_changed()
+        self.refresh_board()
+        self._draw_header()
+        if problem:
+            self.say(problem, "error")
+        else:
+            self.say(_("Language: {language}.").format(
+                language=i18n.LANGUAGES[i18n.language()]), "info")
 
     def action_stats(self) -> None:
         rules = self.game.rules
         s = self.store.stats(self.player, rules)
         text = [f"## {self.player}: {rules.name()}", ""]
         if not s.games:
-            text.append("No finished game yet in this variant.")
+            text.append(_("No finished game yet in this variant."))
         else:
-            text += [
-                f"- {count(s.games, 'game')}, {s.wins} won ({100 * s.win_rate:.1f}%)",
-                f"- average score {s.average_score:.1f}/52, best {s.best_score}",
-                f"- current streak {s.current_streak}, best streak {s.best_streak}",
-                f"- time played {duration(s.total_seconds)}",
-            ]
+            text += ["- " + line for line in (
+                _("{games}, {wins} won ({rate}%)").format(
+                    games=games_count(s.games), wins=s.wins, rate=decimal(100 * s.win_rate)),
+                _("average score {average}/52, best {best}").format(
+                    average=decimal(s.average_score), best=s.best_score),
+                _("current streak {current}, best streak {best}").format(
+                    current=s.current_streak, best=s.best_streak),
+                _("time played {time}").format(time=duration(s.total_seconds)),
+            )]
             for series in s.series:
-                text.append(
-                    f"- series {series.number}: {count(series.games, 'game')}, {series.wins} won, "
-                    f"average {series.average_score:.1f}"
-                )
-        text += ["", "## Deals of the day", ""]
+                text.append("- " + _("series {number}: {games}, {wins} won, average {average}")
+                            .format(number=series.number, games=games_count(series.games),
+                                    wins=series.wins,
+                                    average=decimal(series.average_score)))
+        text += ["", "## " + _("Deals of the day"), ""]
         daily = daily_results(self.store, self.player, rules)
-        text += daily or ["None played yet: F2, then \"Deal of the day\"."]
+        text += daily or [_("None played yet: F2, then \"Deal of the day\".")]
         self.push_screen(TextScreen("\n".join(text)))
 
     # -- the store and the end of a game ---------------------------------------
@@ -507,7 +628,7 @@ class LucieApp(App[int]):
         try:
             self.store.record_move(self.game_id, self.game, self.seconds())
         except StoreError as exc:
-            self.say(f"Could not save: {exc}", "error")
+            self.say(_("Could not save: {error}").format(error=exc), "error")
 
     def _reopen(self) -> None:
         """A finished game was taken back: it is in play again in the store."""
@@ -516,7 +637,7 @@ class LucieApp(App[int]):
         try:
             self.store.reopen(self.game_id)
         except StoreError as exc:
-            self.say(f"Could not save: {exc}", "error")
+            self.say(_("Could not save: {error}").format(error=exc), "error")
         self.finished_recorded = False
 
     def check_end(self) -> None:
@@ -530,20 +651,26 @@ class LucieApp(App[int]):
             self.store.finish_game(self.game_id, game, seconds)
             self.finished_recorded = True
         except StoreError as exc:
-            self.say(f"Could not save the result: {exc}", "error")
+            self.say(_("Could not save the result: {error}").format(error=exc), "error")
         stats = self.store.stats(self.player, game.rules)
         summary = (
-            f"{game.rules.name()}, deal {game.deal}\n"
-            f"Score {outcome.score}/52 in {count(len(game.moves), 'move')}, {duration(seconds)}."
+            _("{variant}, deal {deal}").format(variant=game.rules.name(), deal=game.deal)
+            + "\n"
+            + _("Score {score}/52 in {moves}, {time}.").format(
+                score=outcome.score, moves=moves_count(len(game.moves)), time=duration(seconds))
         )
         stats_text = (
-            f"{self.player}: {count(stats.games, 'game')}, "
-            f"{stats.wins} won "
-            f"({100 * stats.win_rate:.0f}%), average score {stats.average_score:.1f}\n"
-            f"streak {stats.current_streak}, best streak {stats.best_streak}"
+            _("{player}: {games}, {wins} won ({rate}%), average score {average}").format(
+                player=self.player, games=games_count(stats.games), wins=stats.wins,
+                rate=decimal(100 * stats.win_rate, 0),
+                average=decimal(stats.average_score))
+            + "\n"
+            + _("streak {current}, best streak {best}").format(
+                current=stats.current_streak, best=stats.best_streak)
         )
         self._end_shown = True
-        title = {"won": "You won!", "resigned": "Resigned"}.get(outcome.status, "No move left")
+        title = {"won": _("You won!"), "resigned": _("Resigned")}.get(
+            outcome.status, _("No move left"))
         self.push_screen(EndScreen(outcome.status == "won", summary, stats_text, title),
                          self._after_end)
         if game.deal is not None:
@@ -577,7 +704,7 @@ class LucieApp(App[int]):
         elif choice == "next":
             self.start_new(game.rules, (game.deal or 0) + 1 if game.deal is not None else None)
         else:
-            self.say("The game is over: u undoes, F2 starts a new game, v another variant.")
+            self.say(_("The game is over: u undoes, F2 starts a new game, v another variant."))
 
     def _leave(self, then: Callable[[], None]) -> None:
         """Ask before abandoning a game in progress, then call ``then``."""
@@ -587,8 +714,8 @@ class LucieApp(App[int]):
                 if yes:
                     then()
             self.push_screen(
-                ConfirmScreen("Leave this game? It counts as lost in your statistics.",
-                              yes="Leave it"), done,
+                ConfirmScreen(_("Leave this game? It counts as lost in your statistics."),
+                              yes=_("Leave it")), done,
             )
         else:
             then()
@@ -604,21 +731,23 @@ class LucieApp(App[int]):
                 else:
                     self.store.discard(self.game_id)
             except StoreError as exc:
-                self.say(f"Could not save: {exc}", "error")
+                self.say(_("Could not save: {error}").format(error=exc), "error")
         self._release()
         game = Game(rules, deal)
         self.game_id = self.store.start_game(game, self.player)
         try:
             self.store.claim(self.game_id)
         except StoreError as exc:
-            self.say(f"Could not save: {exc}", "error")
+            self.say(_("Could not save: {error}").format(error=exc), "error")
         self._base_seconds = 0.0
         self._t0 = time.monotonic()
         self._stopped = None
         self.finished_recorded = False
         self.game = game
         self.bindings_changed()
-        self.say(f"New game: {rules.name()}, deal {game.deal}.", "info")
+        self.say(_("New game: {variant}, deal {deal}.").format(
+            variant=rules.name(), deal=game.deal), "info")
+
 
     def _release(self) -> None:
         # on failure the claim lapses by itself when this program ends

@@ -26,6 +26,7 @@ from typing import Literal
 from lucie.cards import Card
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position, Step
 from lucie.errors import MoveError
+from lucie.i18n import _, ngettext, pgettext
 
 SelKind = Literal["fan", "cell", "card"]
 #: How a message is shown: plain, ``info``, ``error`` (a refusal) or ``hint``.
@@ -107,16 +108,45 @@ def _sentence(text: str) -> str:
     return text[0].upper() + text[1:] + "."
 
 
-def count(n: int, word: str, plural: str | None = None) -> str:
-    """``n`` and ``word``, in the plural unless ``n`` is 1.
+def moves_count(n: int) -> str:
+    """``n`` moves in the language in use.
 
-    >>> count(1, "game"), count(2, "game"), count(0, "redeal")
-    ('1 game', '2 games', '0 redeals')
+    >>> moves_count(1), moves_count(2)
+    ('1 move', '2 moves')
     """
-    return f"{n} {word if n == 1 else plural or word + 's'}"
+    return ngettext("{n} move", "{n} moves", n).format(n=n)
 
 
-def is_ace_home(position: Position, move: Move) -> bool:
+def decimal(value: float, places: int = 1) -> str:
+    """``value`` with ``places`` decimals, written as the language in use
+    writes them (a decimal comma in French, Dutch and German).
+
+    >>> decimal(12.345), decimal(3, 0)
+    ('12.3', '3')
+    """
+    return f"{value:.{places}f}".replace(".", pgettext("decimal separator", "."))
+
+
+def games_count(n: int) -> str:
+    """``n`` games in the language in use.
+
+    >>> games_count(1), games_count(0)
+    ('1 game', '0 games')
+    """
+    return ngettext("{n} game", "{n} games", n).format(n=n)
+
+
+def not_allowed(why: str) -> str:
+    """A refusal in the status line: ``why`` is the engine's reason.
+
+    >>> not_allowed("fan c is empty, and an empty fan stays empty")
+    'Not allowed: fan c is empty, and an empty fan stays empty.'
+    """
+    return _("Not allowed: {why}.").format(why=why)
+
+
+def is_ace_home(
+position: Position, move: Move) -> bool:
     """Whether ``move`` sends an ace to its foundation."""
     if move.dst_kind != "foundation":
         return False
@@ -163,34 +193,44 @@ class TableController:
         self.merci_fan = None
         return had
 
-    def drop(self, text: str = "Dropped.") -> Reply:
-        """Put the picked card (or the merci) back; says ``text`` if one was."""
-        return Reply(text if self._drop() else None)
+    def drop(self, text: str | None = None) -> Reply:
+        """Put the picked card (or the merci) back; says ``text`` (by
+        default "Dropped.") if one was."""
+        return Reply((text or _("Dropped.")) if self._drop() else None)
 
     def _targets_text(self, sel: Selection) -> str:
         names: list[str] = []
         for m in self.moves_of(sel):
             if m.dst_kind == "foundation":
-                names.append("home (Enter)")
+                names.append(_("home (Enter)"))
             elif m.dst_kind == "cell":
-                names.append(f"cell {m.dst + 1}")
+                names.append(_("cell {cell}").format(cell=m.dst + 1))
             else:
-                names.append(f"fan {FAN_NAMES[m.dst]}")
+                names.append(_("fan {fan}").format(fan=FAN_NAMES[m.dst]))
         unique = list(dict.fromkeys(names))
-        return "it can go to " + ", ".join(unique) if unique else "it has no move now"
+        if not unique:
+            return _("it has no move now")
+        return _("it can go to {places}").format(places=", ".join(unique))
 
     def select(self, sel: Selection) -> Reply:
         p = self.game.position
         self.selection = sel
         self.hint_move = None
-        if sel.kind == "fan":
-            where = f"fan {FAN_NAMES[sel.index]}"
-        elif sel.kind == "cell":
-            where = f"cell {sel.index + 1}"
-        else:
-            where = "the merci" if p.where(Card(sel.index))[0] == "fan" else "its foundation"
         card = p.moving_card(Move(sel.kind, sel.index, "foundation", -1))
-        return Reply(f"{card} from {where}: {self._targets_text(sel)}.  Esc drops it.")
+        targets = self._targets_text(sel)
+        if sel.kind == "fan":
+            text = _("{card} from fan {fan}: {targets}.  Esc drops it.").format(
+                card=card, fan=FAN_NAMES[sel.index], targets=targets)
+        elif sel.kind == "cell":
+            text = _("{card} from cell {cell}: {targets}.  Esc drops it.").format(
+                card=card, cell=sel.index + 1, targets=targets)
+        elif p.where(Card(sel.index))[0] == "fan":
+            text = _("{card} from the merci: {targets}.  Esc drops it.").format(
+                card=card, targets=targets)
+        else:
+            text = _("{card} from its foundation: {targets}.  Esc drops it.").format(
+                card=card, targets=targets)
+        return Reply(text)
 
     def _to(self, kind: Literal["fan", "cell", "foundation"], dst: int) -> Reply:
         sel = self.selection
@@ -208,7 +248,7 @@ class TableController:
             return self.play(fans[0])
         if len(fans) > 1:
             # keep the card picked: the player now names the fan
-            return Reply("It can go to several fans: pick one with its letter.")
+            return Reply(_("It can go to several fans: pick one with its letter."))
         return self.drop()
 
     # -- keys --------------------------------------------------------------
@@ -221,8 +261,8 @@ class TableController:
         if len(ch) == 1 and "a" <= ch <= "r" and key != "ctrl+a":
             i = FAN_NAMES.index(ch)
             if i >= n:
-                return Reply(f"There is no fan {ch} in {self.game.rules.name()} "
-                             f"(fans a to {FAN_NAMES[n - 1]}).", "error")
+                return Reply(_("There is no fan {fan} in {variant} (fans a to {last}).").format(
+                    fan=ch, variant=self.game.rules.name(), last=FAN_NAMES[n - 1]), "error")
             return self.fan_key(i)
         if len(ch) == 1 and "1" <= ch <= "9":
             return self.digit_key(int(ch))
@@ -243,7 +283,7 @@ class TableController:
             return self._merci_pick_fan(i)
         if sel is None:
             if not self.game.position.fans[i]:
-                return Reply(f"Fan {FAN_NAMES[i]} is empty.", "error")
+                return Reply(_("Fan {fan} is empty.").format(fan=FAN_NAMES[i]), "error")
             return self.select(Selection("fan", i))
         if sel.kind == "fan" and sel.index == i:
             return self._quick_move(sel)
@@ -252,12 +292,12 @@ class TableController:
     def digit_key(self, number: int) -> Reply:
         if self.merci_mode and self.selection is None:
             if self.merci_fan is None:
-                return Reply("Merci: first press the letter of the fan with the buried card.",
-                             "error")
+                return Reply(_("Merci: first press the letter of the fan with the buried "
+                               "card."), "error")
             fan = self.game.position.fans[self.merci_fan]
             if not 1 <= number < len(fan):
-                return Reply(f"Fan {FAN_NAMES[self.merci_fan]} has buried cards 1 to "
-                             f"{len(fan) - 1}.", "error")
+                return Reply(_("Fan {fan} has buried cards 1 to {last}.").format(
+                    fan=FAN_NAMES[self.merci_fan], last=len(fan) - 1), "error")
             return self._merci_choose(fan[number - 1])
         return self.cell_key(number - 1)
 
@@ -265,12 +305,13 @@ class TableController:
         p = self.game.position
         sel = self.selection
         if not p.cells:
-            return Reply("This variant has no free cells.", "error")
+            return Reply(_("This variant has no free cells."), "error")
         if cell >= len(p.cells):
-            return Reply(f"There is no cell {cell + 1} (cells 1 to {len(p.cells)}).", "error")
+            return Reply(_("There is no cell {cell} (cells 1 to {last}).").format(
+                cell=cell + 1, last=len(p.cells)), "error")
         if sel is None:
             if p.cells[cell] is None:
-                return Reply(f"Cell {cell + 1} is empty.", "error")
+                return Reply(_("Cell {cell} is empty.").format(cell=cell + 1), "error")
             if chain >= 2:
                 return self.play(Move("cell", cell, "foundation", -1))
             return self.select(Selection("cell", cell))
@@ -280,7 +321,7 @@ class TableController:
 
     def home_key(self) -> Reply:
         if self.selection is None:
-            return Reply("Pick a card first (its fan letter), then Enter sends it home.",
+            return Reply(_("Pick a card first (its fan letter), then Enter sends it home."),
                          "error")
         return self._to("foundation", -1)
 
@@ -299,7 +340,7 @@ class TableController:
             return self.play(Move("fan", i, "foundation", -1))
         if sel is None:
             if not fan:
-                return Reply(f"Fan {FAN_NAMES[i]} is empty.", "error")
+                return Reply(_("Fan {fan} is empty.").format(fan=FAN_NAMES[i]), "error")
             return self.select(Selection("fan", i))
         if sel.kind == "fan" and sel.index == i:
             return self.drop()
@@ -313,38 +354,40 @@ class TableController:
             top = p.foundation_top(suit)
             if top is not None:
                 return self.select(Selection("card", int(top)))
-        return Reply("Pick a card first, then click the foundations to send it home.", "error")
+        return Reply(_("Pick a card first, then click the foundations to send it home."),
+                     "error")
 
     # -- the merci -------------------------------------------------------------
 
     def merci(self) -> Reply:
         """Start the merci (or put it off when started)."""
         if self.merci_mode:
-            return self.drop("Merci put off.")
+            return self.drop(_("Merci put off."))
         why = self.game.position.why_no_merci()
         if why is not None:
-            return Reply(f"Not allowed: {why}.", "error")
+            return Reply(not_allowed(why), "error")
         self._drop()
         self.merci_mode = True
         self.hint_move = None
-        return Reply("Merci: click the buried card to lift, or press its fan letter.  "
-                     "w or Esc puts it off.", "hint")
+        return Reply(_("Merci: click the buried card to lift, or press its fan letter.  "
+                       "w or Esc puts it off."), "hint")
 
     def _merci_pick_fan(self, i: int) -> Reply:
         fan = self.game.position.fans[i]
         if len(fan) < 2:
-            return Reply(f"Fan {FAN_NAMES[i]} has no buried card.", "error")
+            return Reply(_("Fan {fan} has no buried card.").format(fan=FAN_NAMES[i]), "error")
         if len(fan) == 2:
             return self._merci_choose(fan[0])
         self.merci_fan = i
         choices = "  ".join(f"{k + 1} {c}" for k, c in enumerate(fan[:-1]))
-        return Reply(f"Merci from fan {FAN_NAMES[i]}: press {choices}", "hint")
+        return Reply(_("Merci from fan {fan}: press {choices}").format(
+            fan=FAN_NAMES[i], choices=choices), "hint")
 
     def _merci_choose(self, card: Card) -> Reply:
         self.merci_fan = None
         self.select(Selection("card", int(card)))
-        return Reply(f"Merci: {card} lifted; now pick the fan it goes on "
-                     "(its own included).  Esc puts it back.", "hint")
+        return Reply(_("Merci: {card} lifted; now pick the fan it goes on "
+                       "(its own included).  Esc puts it back.").format(card=card), "hint")
 
     # -- playing -----------------------------------------------------------------
 
@@ -355,8 +398,10 @@ class TableController:
             step = self.game.play(move, autoplay=self.auto)
         except MoveError as exc:
             why = str(exc).partition(": ")[2]
-            kept = "  (Esc drops the picked card.)" if self.selection is not None else ""
-            return Reply(f"Not allowed: {why}.{kept}", "error")
+            text = not_allowed(why)
+            if self.selection is not None:
+                text += "  " + _("(Esc drops the picked card.)")
+            return Reply(text, "error")
         self._settle()
         return Reply(_sentence(step.text), step=step)
 
@@ -367,34 +412,37 @@ class TableController:
     def undo(self) -> Reply:
         """Take back the last step (a move and what autoplay sent home)."""
         if not self.game.can_undo:
-            return Reply("Nothing to undo.", "error")
+            return Reply(_("Nothing to undo."), "error")
         step = self.game.undo_step()
         self._settle()
-        return Reply(f"Undone: {step.text}.", undone=step)
+        return Reply(_("Undone: {step}.").format(step=step.text), undone=step)
 
     def redo(self) -> Reply:
         if not self.game.can_redo:
-            return Reply("Nothing to redo.", "error")
+            return Reply(_("Nothing to redo."), "error")
         step = self.game.redo_step()
         self._settle()
-        return Reply(f"Redone: {step.text}.", step=step)
+        return Reply(_("Redone: {step}.").format(step=step.text), step=step)
 
     def redeal(self) -> Reply:
         """Redeal, or ask first while other moves remain."""
         p = self.game.position
         if not p.rules.redeals:
-            return Reply("Not allowed: this variant has no redeal.", "error")
-        why = p.why_illegal(REDEAL) if not self.game.resigned else "the game is over"
+            return Reply(not_allowed(_("this variant has no redeal")), "error")
+        why = p.why_illegal(REDEAL) if not self.game.resigned else _("the game is over")
         if why is not None:
-            return Reply(f"Not allowed: {why}.", "error")
+            return Reply(not_allowed(why), "error")
         useful = [m for m in p.legal_moves() if not m.is_redeal and m.src_kind != "card"]
         if not useful:
             return self.play(REDEAL)
         n, left = len(useful), p.redeals_left
         return Reply(confirm=(
-            f"{n} move{'s are' if n > 1 else ' is'} still possible, for example "
-            f"{p.describe(useful[0])}.\n"
-            f"Redeal anyway? ({count(left, 'redeal')} left)"
+            ngettext("{n} move is still possible, for example {move}.",
+                     "{n} moves are still possible, for example {move}.", n).format(
+                n=n, move=p.describe(useful[0]))
+            + "\n"
+            + ngettext("Redeal anyway? ({n} redeal left)",
+                       "Redeal anyway? ({n} redeals left)", left).format(n=left)
         ), pending=REDEAL)
 
     def send_home(self) -> Reply:
@@ -407,12 +455,12 @@ class TableController:
         its own (with the safe cards it lets go home after it).
         """
         if self.game.resigned:
-            return Reply("The game is over.", "error")
+            return Reply(_("The game is over."), "error")
         moves = self.game.autoplay()
         if moves:
             self._settle()
-            return Reply(f"Sent home: {' '.join(str(m) for m in moves)} "
-                         "(u takes them back).", step=self.game.steps[-1])
+            return Reply(_("Sent home: {moves} (u takes them back).").format(
+                moves=" ".join(str(m) for m in moves)), step=self.game.steps[-1])
         step: Step | None = None
         aces: list[Move] = []
         while True:
@@ -423,19 +471,19 @@ class TableController:
             step = self.game.play(ace, autoplay=True)
             aces.extend(step.moves)
         if step is None:
-            return Reply("No card can safely go home now.", "error")
+            return Reply(_("No card can safely go home now."), "error")
         self._settle()
-        return Reply(f"Sent home: {' '.join(str(m) for m in aces)} (no card is strictly "
-                     "safe here, so x sends the aces; u takes them back one by one).",
-                     step=step)
+        return Reply(_("Sent home: {moves} (no card is strictly safe here, so x sends the "
+                       "aces; u takes them back one by one).").format(
+                           moves=" ".join(str(m) for m in aces)), step=step)
 
     def resign(self) -> Reply:
         """Give the game up (it counts as lost; undo takes it back)."""
         if self.game.outcome.finished:
-            return Reply("The game is over already.", "error")
+            return Reply(_("The game is over already."), "error")
         self.game.resign()
         self._settle()
-        return Reply("Resigned.", resigned=True)
+        return Reply(_("Resigned."), resigned=True)
 
     def hopeless(self) -> bool:
         """Whether no move is left but pointless ones: every legal move
@@ -446,13 +494,13 @@ class TableController:
 
     def toggle_autoplay(self) -> Reply:
         self.auto = not self.auto
-        return Reply("Autoplay on: safe cards go home after each move." if self.auto
-                     else "Autoplay off.")
+        return Reply(_("Autoplay on: safe cards go home after each move.") if self.auto
+                     else _("Autoplay off."))
 
     def restart(self) -> Reply:
         self.game.restart()
         self._settle()
-        return Reply("Back to the start (y redoes the moves).", restarted=True)
+        return Reply(_("Back to the start (y redoes the moves)."), restarted=True)
 
     # -- hints -------------------------------------------------------------------
 
@@ -467,10 +515,10 @@ class TableController:
         if move is not None and text:
             keys = self.keys_for(move)
             if keys:
-                text = f"{text.rstrip('.')}.  Keys: {keys}"
+                text = _("{hint}.  Keys: {keys}").format(hint=text.rstrip("."), keys=keys)
         if self.selection is not None:
-            text += "  (your picked card stays picked: Esc drops it)"
-        return Reply(f"Hint: {text}" if text else "No hint.", "hint")
+            text += "  " + _("(your picked card stays picked: Esc drops it)")
+        return Reply(_("Hint: {hint}").format(hint=text) if text else _("No hint."), "hint")
 
     def keys_for(self, move: Move) -> str:
         """The keys that play ``move`` (for hints)."""
@@ -488,7 +536,7 @@ class TableController:
                 return ""
             src = f"w {FAN_NAMES[where]} {p.fans[where].index(card) + 1}"
         if move.dst_kind == "foundation":
-            dst = "Enter"
+            dst = pgettext("key", "Enter")
         elif move.dst_kind == "cell":
             dst = str(move.dst + 1)
         else:

@@ -24,8 +24,9 @@ from textual.widgets.option_list import Option
 
 from lucie.engine import FAN_NAMES, Game, Move, Position
 from lucie.errors import LucieError
+from lucie.i18n import N_, _, ngettext, pgettext
 from lucie.store import GameRecord
-from lucie.tui.controller import count
+from lucie.tui.controller import moves_count
 from lucie.tui.table import duration, glyphs
 
 if TYPE_CHECKING:
@@ -60,6 +61,30 @@ def sparkline(values: Sequence[float | None]) -> str:
     return "".join(out)
 
 
+def label_word(label: str | None) -> str:
+    """A review label (``best``, ``mistake`` ...) in the language in use."""
+    words = {
+        "best": pgettext("review label", "best"),
+        "good": pgettext("review label", "good"),
+        "inaccuracy": pgettext("review label", "inaccuracy"),
+        "mistake": pgettext("review label", "mistake"),
+        "blunder": pgettext("review label", "blunder"),
+    }
+    return words.get(label or "", label or "?")
+
+
+def status_word(status: str) -> str:
+    """A game's status (``won``, ``lost``, ``resigned``, ``playing``) in the
+    language in use."""
+    words = {
+        "won": pgettext("game status", "won"),
+        "lost": pgettext("game status", "lost"),
+        "resigned": pgettext("game status", "resigned"),
+        "playing": pgettext("game status", "playing"),
+    }
+    return words.get(status, status)
+
+
 def chances(review: Review) -> list[float | None]:
     """The winning chance after each move (the start first)."""
     return [review.start_value.chance] + [m.value_after.chance for m in review.moves]
@@ -70,12 +95,12 @@ def position_text(position: Position, played: Move | None, better: Move | None) 
     fan the played move takes from marked ``>``, the better move's ``*``)."""
     out = Text()
     homes = [position.foundation_top(s) for s in range(4)]
-    out.append("home ", style="bold")
+    out.append(pgettext("the foundations", "home") + " ", style="bold")
     out.append("  ".join(c.glyph() if c is not None else "·" for c in homes))
     if position.cells:
-        out.append("   cells ", style="bold")
+        out.append("   " + pgettext("the free cells", "cells") + " ", style="bold")
         out.append("  ".join(c.glyph() if c is not None else "·" for c in position.cells))
-    out.append(f"   redeals left {position.redeals_left}\n")
+    out.append("   " + _("redeals left {n}").format(n=position.redeals_left) + "\n")
     cols = 3
     fans = position.fans
     for start in range(0, len(fans), cols):
@@ -85,7 +110,7 @@ def position_text(position: Position, played: Move | None, better: Move | None) 
                 mark += ">"
             if better is not None and better.src_kind == "fan" and better.src == i:
                 mark += "*"
-            cards = " ".join(c.glyph() for c in fans[i]) or "(empty)"
+            cards = " ".join(c.glyph() for c in fans[i]) or _("(empty)")
             cell = f"{FAN_NAMES[i]}{mark:<2} {cards}"
             style = "bold yellow" if ">" in mark else ("bold cyan" if mark else "")
             out.append(f"{cell:<26}", style=style)
@@ -97,8 +122,8 @@ class ReviewScreen(ModalScreen[None]):
     """The review of one game (see the module doc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Cancel / back"),
-        Binding("q", "close", "Back", show=False),
+        Binding("escape", "close", N_("Cancel / back")),
+        Binding("q", "close", N_("Back"), show=False),
     ]
 
     class StopReviewError(Exception):
@@ -114,9 +139,11 @@ class ReviewScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         game = self.game
         with Vertical(classes="dialog review"):
-            yield Static(f"Review: {game.rules.name()}, deal {game.deal}, "
-                         f"{count(len(game.moves), 'move')}", classes="title")
-            yield Static("Reviewing every move with the solver…  Esc cancels.",
+            n = len(game.moves)
+            yield Static(ngettext("Review: {variant}, deal {deal}, {n} move",
+                                  "Review: {variant}, deal {deal}, {n} moves", n).format(
+                variant=game.rules.name(), deal=game.deal, n=n), classes="title")
+            yield Static(_("Reviewing every move with the solver…  Esc cancels."),
                          id="review-status")
             yield ProgressBar(total=max(1, 2 * len(game.moves)), show_eta=False,
                               id="review-progress")
@@ -126,14 +153,15 @@ class ReviewScreen(ModalScreen[None]):
                                                      zebra_stripes=True)
             yield table
             yield Static("", id="review-position")
-            yield Static("↑↓: a move and its position   Esc: back", classes="hint")
+            yield Static(_("↑↓: a move and its position   Esc: back"), classes="hint")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("#", "move", "label", "before", "after", "better", "why")
+        table.add_columns("#", _("move"), _("label"), _("before"), _("after"), _("better"),
+                          _("why"))
         table.display = False
         if not self.game.moves:
-            self.query_one("#review-status", Static).update("No move to review.")
+            self.query_one("#review-status", Static).update(_("No move to review."))
             self.query_one(ProgressBar).display = False
             return
         self._review_worker(self.game.copy())
@@ -143,7 +171,7 @@ class ReviewScreen(ModalScreen[None]):
         try:
             from lucie.solver.review import review_game
         except ImportError:
-            self.app.call_from_thread(self._failed, "Reviews need lucie's solver.")
+            self.app.call_from_thread(self._failed, _("Reviews need lucie's solver."))
             return
 
         def progress(done: int, total: int) -> None:
@@ -156,7 +184,8 @@ class ReviewScreen(ModalScreen[None]):
         except ReviewScreen.StopReviewError:
             return
         except LucieError as exc:
-            self.app.call_from_thread(self._failed, f"The review failed: {exc}")
+            self.app.call_from_thread(self._failed,
+                                      _("The review failed: {error}").format(error=exc))
             return
         if not self.cancelled:
             self.app.call_from_thread(self.show_review, review)
@@ -173,21 +202,24 @@ class ReviewScreen(ModalScreen[None]):
         """Fill the screen with a finished review."""
         self.review = review
         self.query_one(ProgressBar).display = False
-        note = "  (the time budget ran out: some values are unknown)" \
-            if review.budget_ran_out else ""
-        self.query_one("#review-status", Static).update(
-            f"Reviewed in {duration(review.seconds)}.{note}")
+        status = _("Reviewed in {time}.").format(time=duration(review.seconds))
+        if review.budget_ran_out:
+            status += "  " + _("(the time budget ran out: some values are unknown)")
+        self.query_one("#review-status", Static).update(status)
         accuracy = review.accuracy
         costly = ", ".join(f"{m.index}. {m.move}" for m in review.costliest()
-                           if m.loss) or "none"
-        self.query_one("#review-summary", Static).update(
-            f"Winning chance at the start {review.start_value}; "
-            f"{count(review.mistakes, 'mistake')}"
-            + (f"; accuracy {accuracy:.0f}%" if accuracy is not None else "")
-            + f"; costliest moves: {costly}"
-        )
+                           if m.loss) or _("none")
+        summary = [
+            _("Winning chance at the start {chance}").format(chance=review.start_value),
+            ngettext("{n} mistake", "{n} mistakes", review.mistakes).format(n=review.mistakes),
+        ]
+        if accuracy is not None:
+            summary.append(_("accuracy {accuracy}%").format(accuracy=f"{accuracy:.0f}"))
+        summary.append(_("costliest moves: {moves}").format(moves=costly))
+        self.query_one("#review-summary", Static).update("; ".join(summary))
         self.query_one("#sparkline", Static).update(
-            "chance " + sparkline(chances(review)) + "  (start to end, one bar a move)")
+            _("chance {bars}  (start to end, one bar a move)").format(
+                bars=sparkline(chances(review))))
         table = self.query_one(DataTable)
         table.display = True
         for m in review.moves:
@@ -197,11 +229,10 @@ class ReviewScreen(ModalScreen[None]):
             self.show_position(0)
 
     def row(self, m: MoveReview) -> tuple[str | Text, ...]:
-        label = m.label or "?"
-        style = LABEL_STYLES.get(label, "")
+        style = LABEL_STYLES.get(m.label or "", "")
         better = "" if m.best_move is None or m.best_move == m.move else str(m.best_move)
         return (
-            str(m.index), str(m.move), Text(label, style=style),
+            str(m.index), str(m.move), Text(label_word(m.label), style=style),
             str(m.value_before), str(m.value_after), better, glyphs(m.text),
         )
 
@@ -212,10 +243,12 @@ class ReviewScreen(ModalScreen[None]):
             return
         m = review.moves[row]
         position = self.game.positions[m.index - 1]
-        text = Text(f"Before move {m.index}: {glyphs(position.describe(m.move))}"
-                    f" ({m.label or '?'})\n", style="bold")
+        text = Text(_("Before move {n}: {move} ({label})").format(
+            n=m.index, move=glyphs(position.describe(m.move)), label=label_word(m.label))
+            + "\n", style="bold")
         if m.best_move is not None and m.best_move != m.move:
-            text.append(f"Better: {glyphs(position.describe(m.best_move))}\n", style="cyan")
+            text.append(_("Better: {move}").format(move=glyphs(position.describe(m.best_move)))
+                        + "\n", style="cyan")
         text.append_text(position_text(position, m.move, m.best_move))
         self.query_one("#review-position", Static).update(text)
 
@@ -230,7 +263,7 @@ class ReviewScreen(ModalScreen[None]):
 class HistoryScreen(ModalScreen[int | None]):
     """The player's recent games; Enter reviews one (dismisses with its id)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Back"))]
 
     def __init__(self, records: Sequence[GameRecord]) -> None:
         super().__init__()
@@ -238,15 +271,15 @@ class HistoryScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Static("Your recent games (Enter: review it)", classes="title")
+            yield Static(_("Your recent games (Enter: review it)"), classes="title")
             if self.records:
                 yield OptionList(
                     *[Option(history_line(r), id=str(r.id)) for r in self.records],
                     id="history",
                 )
             else:
-                yield Static("No game yet.")
-            yield Static("Enter: review   Esc: back to the game", classes="hint")
+                yield Static(_("No game yet."))
+            yield Static(_("Enter: review   Esc: back to the game"), classes="hint")
 
     def on_mount(self) -> None:
         if self.records:
@@ -261,8 +294,11 @@ class HistoryScreen(ModalScreen[int | None]):
 
 def history_line(r: GameRecord) -> str:
     """One game of the history: when, what, how it ended."""
-    return (f"{r.started[:16].replace('T', ' ')}  {r.variant_name}, deal {r.deal}: "
-            f"{r.status}, {r.score}/52 in {count(r.moves, 'move')}, {duration(r.seconds)}")
+    return _("{date}  {variant}, deal {deal}: {result}, {score}/52 in {moves}, {time}").format(
+        date=r.started[:16].replace("T", " "), variant=r.variant_name, deal=r.deal,
+        result=status_word(r.status), score=r.score, moves=moves_count(r.moves),
+        time=duration(r.seconds))
+
 
 
 __all__ = ["HistoryScreen", "ReviewScreen", "chances", "position_text", "sparkline"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,127 +12,168 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Markdown, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from lucie import i18n
+from lucie.i18n import N_, _, ngettext, pgettext
 from lucie.rules import VARIANTS, Rules
 
-KEYS_HELP = """\
-## Keys
+#: The keys and the mouse, one Markdown paragraph or list item each.
+KEYS_HELP: Final = (
+    N_("## Keys"),
+    N_("- **a … r**: pick the top card of that fan; with a card picked, move it onto "
+       "that fan (**f** is fan f, like any other letter)"),
+    N_("- **the same letter twice**: send the card home if it can go, else to its "
+       "only possible fan"),
+    N_("- **Enter**, **Space** or **.**: send the picked card to its foundation (home)"),
+    N_("- **1 … 8**: pick a free cell, or move the picked card to that cell"),
+    N_("- **Esc**: drop the picked card"),
+    N_("- **u** or **Ctrl+Z**: undo your last move, with the cards autoplay sent home "
+       "after it (as far back as you like); **y** or **Ctrl+Y**: redo"),
+    N_("- **s**: redeal: gather, shuffle and deal again (asks first while moves remain)"),
+    N_("- **w**: the merci: pick a buried card (its fan letter, then its number), then "
+       "the fan it goes on"),
+    N_("- **x**: send every safe card home now (**u** takes them all back); where "
+       "no card is strictly safe (builds going up, as in Shamrocks), **x** sends "
+       "the aces that can go home; **F6** or **Ctrl+A**: autoplay after each move, "
+       "on or off"),
+    N_("- **t**: a hint: what to play next and why (highlighted in blue)"),
+    N_("- **v** or **F3**: choose the variant (a new game starts)"),
+    N_("- **F2** or **Ctrl+N**: new game, a random deal or a deal number"),
+    N_("- **F4** or **Ctrl+R**: restart this deal (redo brings the moves back)"),
+    N_("- **F8**: resign a game that can no longer be won (it counts as lost; **u** "
+       "takes it back)"),
+    N_("- **F5**: your statistics, with your deals of the day; **F7**: your recent "
+       "games, to review one; **?** or **F1**: this screen"),
+    N_("- **F9**: the language (English, Français, Nederlands, Deutsch), remembered "
+       "for the next time"),
+    N_("- **Ctrl+P**: every command, searchable; **Ctrl+Q**: quit (the game is saved "
+       "and resumes next time)"),
+    N_("**Mouse**: click a fan to pick its top card, then click the fan (or the "
+       "foundations, or a cell) where it goes.  Double-click a fan to send its top "
+       "card home.  For the merci (**w**), click the buried card, then the fan."),
+    N_("The picked card is yellow, the places it may go are green (their letter gets "
+       "a **+**), a hint is blue, the cards the merci may lift are purple.  Every move "
+       "is saved as it is made; leaving a game you have played for another one counts "
+       "it as lost."),
+)
 
-- **a … r**: pick the top card of that fan; with a card picked, move it onto
-  that fan (**f** is fan f, like any other letter)
-- **the same letter twice**: send the card home if it can go, else to its
-  only possible fan
-- **Enter**, **Space** or **.**: send the picked card to its foundation (home)
-- **1 … 8**: pick a free cell, or move the picked card to that cell
-- **Esc**: drop the picked card
-- **u** or **Ctrl+Z**: undo your last move, with the cards autoplay sent home
-  after it (as far back as you like); **y** or **Ctrl+Y**: redo
-- **s**: redeal: gather, shuffle and deal again (asks first while moves remain)
-- **w**: the merci: pick a buried card (its fan letter, then its number), then
-  the fan it goes on
-- **x**: send every safe card home now (**u** takes them all back); where
-  no card is strictly safe (builds going up, as in Shamrocks), **x** sends
-  the aces that can go home;
-  **F6** or **Ctrl+A**: autoplay after each move, on or off
-- **t**: a hint: what to play next and why (highlighted in blue)
-- **v** or **F3**: choose the variant (a new game starts)
-- **F2** or **Ctrl+N**: new game, a random deal or a deal number
-- **F4** or **Ctrl+R**: restart this deal (redo brings the moves back)
-- **F8**: resign a game that can no longer be won (it counts as lost; **u**
-  takes it back)
-- **F5**: your statistics, with your deals of the day; **F7**: your recent
-  games, to review one; **?** or **F1**: this screen
-- **Ctrl+P**: every command, searchable; **Ctrl+Q**: quit (the game is saved
-  and resumes next time)
 
-**Mouse**: click a fan to pick its top card, then click the fan (or the
-foundations, or a cell) where it goes.  Double-click a fan to send its top
-card home.  For the merci (**w**), click the buried card, then the fan.
+def keys_help() -> str:
+    """The keys and the mouse (Markdown), in the language in use."""
+    items = [_(text) for text in KEYS_HELP]
+    heading, keys, mouse, colours = items[0], items[1:-2], items[-2], items[-1]
+    return "\n".join([heading, "", *keys, "", mouse, "", colours]) + "\n"
 
-The picked card is yellow, the places it may go are green (their letter gets
-a **+**), a hint is blue, the cards the merci may lift are purple.  Every move
-is saved as it is made; leaving a game you have played for another one counts
-it as lost.
-"""
+
+#: How fans build, for the rules page.
+BUILD_WORDS: Final = {
+    ("suit", "down"): N_("one rank lower **in the same suit**"),
+    ("suit", "updown"): N_("one rank lower or higher in the same suit"),
+    ("alternate", "down"): N_("one rank lower **in the other colour**"),
+    ("alternate", "updown"): N_("one rank lower or higher in the other colour"),
+    ("any", "down"): N_("one rank lower, **any suit**"),
+    ("any", "updown"): N_("one rank lower **or higher**, any suit"),
+}
+#: What may fill an empty fan, for the rules page.
+FILL_WORDS: Final = {
+    "none": N_("An empty fan stays empty."),
+    "king": N_("Only a king may go into an empty fan."),
+    "any": N_("Any card may go into an empty fan."),
+}
 
 
 def rules_help(rules: Rules) -> str:
-    """The rules of a variant in a few lines of Markdown."""
-    build = {
-        ("suit", "down"): "one rank lower **in the same suit**",
-        ("suit", "updown"): "one rank lower or higher in the same suit",
-        ("alternate", "down"): "one rank lower **in the other colour**",
-        ("alternate", "updown"): "one rank lower or higher in the other colour",
-        ("any", "down"): "one rank lower, **any suit**",
-        ("any", "updown"): "one rank lower **or higher**, any suit",
-    }[(rules.build, rules.direction)]
-    fill = {
-        "none": "An empty fan stays empty.",
-        "king": "Only a king may go into an empty fan.",
-        "any": "Any card may go into an empty fan.",
-    }[rules.empty_fill]
+    """The rules of a variant in a few lines of Markdown, in the language in use."""
+    build = _(BUILD_WORDS[(rules.build, rules.direction)])
+    fill = _(FILL_WORDS[rules.empty_fill])
+    dealt = (
+        _("{cards} cards are dealt face up in {fans} fans of {size} (the aces start on "
+          "the foundations).") if rules.aces_first
+        else _("{cards} cards are dealt face up in {fans} fans of {size}.")
+    ).format(cards=rules.cards_dealt, fans=rules.num_fans, size=rules.fan_size)
+    fans = _("**Fans**: a top card goes onto another fan's top card {build}.").format(
+        build=build)
+    if rules.direction == "down":
+        fans += " " + _("A king never goes onto a card.")
+    if rules.max_fan:
+        fans += " " + _("At most {n} cards a fan.").format(n=rules.max_fan)
     lines = [
         f"## {rules.name()}",
         "",
-        f"{rules.cards_dealt} cards are dealt face up in {rules.num_fans} fans of "
-        f"{rules.fan_size}"
-        + (" (the aces start on the foundations)." if rules.aces_first else ".")
-        + " Only the top card of a fan moves, one card at a time.",
+        dealt + " " + _("Only the top card of a fan moves, one card at a time."),
         "",
-        "- **Home**: build each suit's foundation up from ace to king.",
-        f"- **Fans**: a top card goes onto another fan's top card {build}."
-        + (" A king never goes onto a card." if rules.direction == "down" else "")
-        + (f" At most {rules.max_fan} cards a fan." if rules.max_fan else ""),
-        f"- {fill}",
+        "- " + _("**Home**: build each suit's foundation up from ace to king."),
+        "- " + fans,
+        "- " + fill,
     ]
     if rules.kings_bottom:
-        lines.append("- The kings are moved to the bottom of their fans at the deal.")
+        lines.append("- " + _("The kings are moved to the bottom of their fans at the deal."))
     if rules.cells:
-        lines.append(
-            f"- **{rules.cells} free cells**: each holds one card; a cell card may go "
-            "home or onto a fan."
-        )
+        lines.append("- " + ngettext(
+            "**{n} free cell**: it holds one card; a cell card may go home or onto a fan.",
+            "**{n} free cells**: each holds one card; a cell card may go home or onto a fan.",
+            rules.cells).format(n=rules.cells))
     if rules.redeals:
-        when = " (only when no move is left)" if rules.redeal_only_when_stuck else ""
-        lines.append(
-            f"- **Redeal** {rules.redeals} time{'s' if rules.redeals > 1 else ''}{when}: "
-            "the cards left in the fans are gathered, shuffled and dealt again in threes."
-        )
+        if rules.redeal_only_when_stuck:
+            redeal = ngettext(
+                "**Redeal** {n} time (only when no move is left): the cards left in the "
+                "fans are gathered, shuffled and dealt again in threes.",
+                "**Redeal** {n} times (only when no move is left): the cards left in the "
+                "fans are gathered, shuffled and dealt again in threes.", rules.redeals)
+        else:
+            redeal = ngettext(
+                "**Redeal** {n} time: the cards left in the fans are gathered, shuffled "
+                "and dealt again in threes.",
+                "**Redeal** {n} times: the cards left in the fans are gathered, shuffled "
+                "and dealt again in threes.", rules.redeals)
+        lines.append("- " + redeal.format(n=rules.redeals))
     else:
-        lines.append("- No redeal.")
+        lines.append("- " + _("No redeal."))
     if rules.merci:
-        lines.append(
-            "- **Merci**: once, in the last deal, lift any buried card onto the top of "
-            "any fan (its own included)."
-        )
+        lines.append("- " + _(
+            "**Merci**: once, in the last deal, lift any buried card onto the top of "
+            "any fan (its own included)."))
     if rules.foundation_takeback:
-        lines.append("- A foundation's top card may come back onto a fan that takes it.")
+        lines.append("- " + _("A foundation's top card may come back onto a fan that "
+                              "takes it."))
     lines += [
         "",
-        "You win when all 52 cards are home; your score is the number of cards home.",
+        _("You win when all 52 cards are home; your score is the number of cards home."),
     ]
     return "\n".join(lines)
+
+
+def difficulty_word(difficulty: str) -> str:
+    """A difficulty (``easy``, ``medium``, ``hard``, ``clearable``) as a word
+    of the language in use, as in "this deal is easy"."""
+    words = {
+        "easy": pgettext("difficulty", "easy"),
+        "medium": pgettext("difficulty", "medium"),
+        "hard": pgettext("difficulty", "hard"),
+        "clearable": pgettext("difficulty", "clearable"),
+    }
+    return words.get(difficulty, difficulty)
 
 
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n", "answer(False)", "No"),
-        Binding("escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n", "answer(False)", N_("No")),
+        Binding("escape", "answer(False)", N_("No")),
     ]
 
-    def __init__(self, question: str, yes: str = "Yes") -> None:
+    def __init__(self, question: str, yes: str | None = None) -> None:
         super().__init__()
         self.question = question
-        self.yes = yes
+        self.yes = yes or _("Yes")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(self.question, classes="question")
             with Horizontal(classes="buttons"):
                 yield Button(f"{self.yes} (y)", variant="warning", id="yes")
-                yield Button("No (n)", variant="primary", id="no")
+                yield Button(_("No (n)"), variant="primary", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -154,13 +195,14 @@ class NewGame:
     daily: bool = False
 
 
-#: The difficulties the new-game dialog offers (``any``: no choice).
+#: The difficulties the new-game dialog offers (``any``: no choice), their
+#: labels translated where shown.
 DIFFICULTY_CHOICES: tuple[tuple[str, str], ...] = (
-    ("any deal", "any"),
-    ("clearable: the first deal can be cleared", "clearable"),
-    ("easy", "easy"),
-    ("medium", "medium"),
-    ("hard", "hard"),
+    (N_("any deal"), "any"),
+    (N_("clearable: the first deal can be cleared"), "clearable"),
+    (N_("easy"), "easy"),
+    (N_("medium"), "medium"),
+    (N_("hard"), "hard"),
 )
 
 
@@ -168,7 +210,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     """Choose a deal: a number, a random one (of a difficulty), or the
     deal of the day (dismisses with a :class:`NewGame`, None to cancel)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, variant_name: str) -> None:
         super().__init__()
@@ -176,18 +218,19 @@ class NewGameScreen(ModalScreen[NewGame | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(f"New game of {self.variant_name}", classes="title")
-            yield Label("Deal number (leave empty for a random deal):")
-            yield Input(placeholder="e.g. 1234", id="deal", restrict=r"[0-9]*")
-            yield Label("A random deal of this difficulty:")
-            yield Select(DIFFICULTY_CHOICES, value="any", allow_blank=False,
-                         id="difficulty")
+            yield Static(_("New game of {variant}").format(variant=self.variant_name),
+                         classes="title")
+            yield Label(_("Deal number (leave empty for a random deal):"))
+            yield Input(placeholder=_("e.g. 1234"), id="deal", restrict=r"[0-9]*")
+            yield Label(_("A random deal of this difficulty:"))
+            yield Select([(_(label), value) for label, value in DIFFICULTY_CHOICES],
+                         value="any", allow_blank=False, id="difficulty")
             yield Static("", id="problem", classes="problem")
             with Horizontal(classes="buttons"):
-                yield Button("Play", variant="primary", id="play")
-                yield Button("Random deal", id="random")
-                yield Button("Deal of the day", id="daily")
-                yield Button("Cancel", id="cancel")
+                yield Button(_("Play"), variant="primary", id="play")
+                yield Button(_("Random deal"), id="random")
+                yield Button(_("Deal of the day"), id="daily")
+                yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -229,7 +272,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
 class VariantScreen(ModalScreen[str | None]):
     """Pick one of the named variants (dismisses with its name)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, current: Rules) -> None:
         super().__init__()
@@ -237,15 +280,16 @@ class VariantScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Static("Choose a variant (a new game starts)", classes="title")
+            yield Static(_("Choose a variant (a new game starts)"), classes="title")
             yield OptionList(
                 *[
-                    Option(f"[b]{v.title}[/b]  [dim]({name})[/dim]\n  {v.summary}", id=name)
+                    Option(f"[b]{_(v.title)}[/b]  [dim]({name})[/dim]\n  {_(v.summary)}",
+                           id=name)
                     for name, v in VARIANTS.items()
                 ],
                 id="variants",
             )
-            yield Static("Enter: play it   Esc: keep this game", classes="hint")
+            yield Static(_("Enter: play it   Esc: keep this game"), classes="hint")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -266,9 +310,9 @@ class TextScreen(ModalScreen[None]):
     """A page of Markdown (rules and keys, statistics)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
-        Binding("question_mark", "close", "Close"),
-        Binding("q", "close", "Close"),
+        Binding("escape", "close", N_("Close")),
+        Binding("question_mark", "close", N_("Close")),
+        Binding("q", "close", N_("Close")),
     ]
 
     def __init__(self, markdown: str) -> None:
@@ -279,7 +323,7 @@ class TextScreen(ModalScreen[None]):
         with Vertical(classes="dialog page"):
             with VerticalScroll():
                 yield Markdown(self.markdown)
-            yield Static("Esc: back to the game", classes="hint")
+            yield Static(_("Esc: back to the game"), classes="hint")
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
@@ -295,17 +339,17 @@ class EndScreen(ModalScreen[str]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "choose('same')", "Same deal again"),
-        Binding("n", "choose('next')", "Next deal"),
-        Binding("u", "choose('undo')", "Undo the last move"),
-        Binding("r", "choose('review')", "Review the game"),
-        Binding("escape", "choose('close')", "Look at the table"),
+        Binding("a", "choose('same')", N_("Same deal again")),
+        Binding("n", "choose('next')", N_("Next deal")),
+        Binding("u", "choose('undo')", N_("Undo the last move")),
+        Binding("r", "choose('review')", N_("Review the game")),
+        Binding("escape", "choose('close')", N_("Look at the table")),
     ]
 
     def __init__(self, won: bool, summary: str, stats: str, title: str | None = None) -> None:
         super().__init__()
         self.won = won
-        self.title_text = title or ("You won!" if won else "No move left")
+        self.title_text = title or (_("You won!") if won else _("No move left"))
         self.summary = summary
         self.stats = stats
 
@@ -314,12 +358,13 @@ class EndScreen(ModalScreen[str]):
             yield Static(self.title_text, classes="title")
             yield Static(self.summary, id="summary")
             yield Static(self.stats, id="stats")
-            yield Static("Rating this deal…", id="difficulty")
+            yield Static(_("Rating this deal…"), id="difficulty")
             with Horizontal(classes="buttons"):
-                yield Button("Next deal (n)", variant="primary", id="next")
-                yield Button("Same deal again (a)", id="same")
-                yield Button("Undo (u)", id="undo")
-                yield Button("Review (r)", id="review")
+                yield Button(_("Next deal (n)"), variant="primary", id="next")
+                yield Button(_("Same deal again (a)"), id="same")
+                yield Button(_("Undo (u)"), id="undo")
+                yield Button(_("Review (r)"), id="review")
+
 
     def on_mount(self) -> None:
         self.query_one("#next", Button).focus()
@@ -333,3 +378,38 @@ class EndScreen(ModalScreen[str]):
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)
+
+
+class LanguageScreen(ModalScreen[str | None]):
+    """Choose the language of the game (dismisses with its code).
+
+    The title is written in every language, so a player who cannot read
+    the one in use still finds their own."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
+
+    def __init__(self, current: str) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog language"):
+            yield Static("Language · Langue · Taal · Sprache", classes="title")
+            yield OptionList(
+                *[Option(name, id=code) for code, name in i18n.LANGUAGES.items()],
+                id="languages",
+            )
+            yield Static(_("Enter: choose   Esc: back to the game"), classes="hint")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        codes = list(i18n.LANGUAGES)
+        if self.current in codes:
+            options.highlighted = codes.index(self.current)
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

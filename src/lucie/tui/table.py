@@ -10,16 +10,20 @@ from __future__ import annotations
 import re
 from typing import ClassVar, Final, Protocol
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+from textual.widgets._footer import FooterKey
 
 from lucie.cards import Card
 from lucie.engine import Game
+from lucie.i18n import N_, _
 from lucie.tui.controller import Board
 from lucie.tui.widgets import CellsView, FanLook, FanView, FoundationsView, Line
 
@@ -58,6 +62,48 @@ def needed_size(fans: int) -> tuple[int, int]:
     return 76, -(-fans // 2) + 6
 
 
+class TranslatedFooter(Footer):
+    """The key footer, its descriptions in the language in use (the
+    bindings are marked with ``N_`` and translated here, when shown)."""
+
+    def compose(self) -> ComposeResult:
+        widgets = list(super().compose())
+        keys = [w for w in widgets if isinstance(w, FooterKey)]
+        for key in keys:
+            key.description = _(key.description) if key.description else ""
+            if isinstance(key.tooltip, str) and key.tooltip:
+                key.tooltip = _(key.tooltip)
+        # where the words are too long for the width (German at 80 columns),
+        # the command palette's key (Ctrl+P, told in the help) goes first,
+        # then the spaces between keys
+        width = self.app.size.width
+        if width and footer_width(keys) > width:
+            palette = [k for k in keys if k.has_class("-command-palette")]
+            widgets = [w for w in widgets if w not in palette]
+            keys = [k for k in keys if k not in palette]
+        self.compact = bool(width) and footer_width(keys) > width
+        yield from widgets
+
+
+
+def footer_width(keys: list[FooterKey]) -> int:
+    """The columns the footer needs for ``keys`` in its normal (not
+    compact) style: `` k description `` each, and the command palette's
+    separator."""
+    width = 0
+    for key in keys:
+        width += cell_len(key.key_display) + 2
+        if key.description:
+            width += cell_len(key.description) + 1
+        if key.has_class("-command-palette"):
+            width += 2
+    return width
+
+
+#: The command palette's key in the footer (Textual's words), translated where shown.
+PALETTE: Final = (N_("palette"), N_("Open the command palette"))
+
+
 class TableOwner(Protocol):
     """What the table screen asks of the app."""
 
@@ -72,22 +118,23 @@ class TableScreen(Screen[None]):
     """The table: header, foundations and cells, the fans, the status line."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("u", "app.undo", "Undo"),
-        Binding("ctrl+z", "app.undo", "Undo", show=False),
-        Binding("y", "app.redo", "Redo"),
-        Binding("ctrl+y", "app.redo", "Redo", show=False),
-        Binding("s", "app.redeal", "Redeal"),
-        Binding("w", "app.merci", "Merci", show=False),
-        Binding("t", "app.hint", "Hint"),
-        Binding("x", "app.autoplay", "Home", show=False),
-        Binding("f6,ctrl+a", "app.toggle_autoplay", "Auto", show=False),
-        Binding("v,f3", "app.variant", "Variant"),
-        Binding("f2,ctrl+n", "app.new_game", "New", show=False),
-        Binding("f4,ctrl+r", "app.restart", "Restart", show=False),
-        Binding("f5", "app.stats", "Stats", show=False),
-        Binding("f8", "app.resign", "Resign", show=False),
-        Binding("f7", "app.history", "History", show=False),
-        Binding("question_mark,f1", "app.help", "Keys"),
+        Binding("u", "app.undo", N_("Undo")),
+        Binding("ctrl+z", "app.undo", N_("Undo"), show=False),
+        Binding("y", "app.redo", N_("Redo")),
+        Binding("ctrl+y", "app.redo", N_("Redo"), show=False),
+        Binding("s", "app.redeal", N_("Redeal")),
+        Binding("w", "app.merci", N_("Merci"), show=False),
+        Binding("t", "app.hint", N_("Hint")),
+        Binding("x", "app.autoplay", N_("Home"), show=False),
+        Binding("f6,ctrl+a", "app.toggle_autoplay", N_("Auto"), show=False),
+        Binding("v,f3", "app.variant", N_("Variant")),
+        Binding("f2,ctrl+n", "app.new_game", N_("New"), show=False),
+        Binding("f4,ctrl+r", "app.restart", N_("Restart"), show=False),
+        Binding("f5", "app.stats", N_("Stats"), show=False),
+        Binding("f8", "app.resign", N_("Resign"), show=False),
+        Binding("f7", "app.history", N_("History"), show=False),
+        Binding("f9", "app.language", N_("Language"), show=False),
+        Binding("question_mark,f1", "app.help", N_("Keys")),
     ]
 
     def __init__(self, owner: TableOwner) -> None:
@@ -106,7 +153,7 @@ class TableScreen(Screen[None]):
         yield Vertical(id="fans")
         yield Static("", id="small")
         yield Line("status")
-        yield Footer()
+        yield TranslatedFooter()
 
     def on_key(self, event: events.Key) -> None:
         if self.owner.table_key(event.key, event.character):
@@ -153,6 +200,14 @@ class TableScreen(Screen[None]):
         box.mount_all(row_boxes)
         self.call_after_refresh(self._redraw)
 
+    def relabel(self) -> None:
+        """Draw every text again, in the language now in use."""
+        size = self.size
+        self._columns = 0
+        self.lay_out(size.width, size.height, force=True)
+        for widget in self.query("*"):
+            widget.refresh(layout=True)
+
     def _check_size(self, width: int, height: int, fans: int) -> None:
         """Below the size the table needs, say so instead of cutting fans off."""
         need_w, need_h = needed_size(fans)
@@ -162,9 +217,10 @@ class TableScreen(Screen[None]):
         self.query_one("#fans", Vertical).display = not too_small
         if too_small:
             small.update(
-                f"The terminal is {width}x{height}: the table needs at least "
-                f"{need_w}x{need_h}.\nEnlarge the window (or make the font smaller); "
-                "the game waits."
+                _("The terminal is {width}x{height}: the table needs at least "
+                  "{need_width}x{need_height}.").format(
+                    width=width, height=height, need_width=need_w, need_height=need_h)
+                + "\n" + _("Enlarge the window (or make the font smaller); the game waits.")
             )
 
     def _redraw(self) -> None:
@@ -239,8 +295,10 @@ class TableScreen(Screen[None]):
         """The title line (variant, deal, score, moves, clock) and the info
         line (redeals, merci, autoplay)."""
         p = game.position
-        deal = f"deal {game.deal}" if game.deal is not None else f"layout (seed {game.seed})"
-        right = f"score {p.score}/52  moves {len(game.moves)}"
+        deal = (_("deal {deal}").format(deal=game.deal) if game.deal is not None
+                else _("layout (seed {seed})").format(seed=game.seed))
+        right = _("score {score}/52  moves {moves}").format(score=p.score,
+                                                            moves=len(game.moves))
         if seconds is not None:
             right += f"  {duration(seconds)}"
         width = self.size.width or 80
@@ -253,22 +311,43 @@ class TableScreen(Screen[None]):
         head.append(" " * max(2, width - len(head.plain) - len(right) - 1))
         head.append(right, style="bold")
         self.query_one("#header", Line).set(head)
+        info_line = self.query_one("#info", Line)
+        info = self._info(game, auto, short=False)
+        if info.cell_len > self._info_room(width, len(p.cells)):
+            info = self._info(game, auto, short=True)
+        info_line.set(info)
+
+    def _info_room(self, width: int, cells: int) -> int:
+        """The columns left for the info line, right of the foundations
+        (and ``cells`` free cells) in a terminal ``width`` wide (see lucie.tcss)."""
+        none = Size(0, 0)
+        used = 2 + self.query_one(FoundationsView).get_content_width(none, none) + 3
+        if cells:
+            used += self.query_one(CellsView).width_for(cells) + 3
+        return width - used
+
+    @staticmethod
+    def _info(game: Game, auto: bool, short: bool) -> Text:
+        """The info line: redeals, merci, autoplay (``short``: the redeals
+        in fewer words, where the full line does not fit)."""
+        p = game.position
         info = Text()
         rules = p.rules
         if rules.redeals:
-            info.append(f"redeals left {p.redeals_left}")
+            info.append((_("redeals {n}") if short else _("redeals left {n}")).format(
+                n=p.redeals_left))
         else:
-            info.append("no redeal", style="dim")
+            info.append(_("no redeal"), style="dim")
         if rules.merci:
             if p.merci_used:
-                info.append("  merci used", style="dim")
+                info.append("  " + _("merci used"), style="dim")
             elif p.merci_available:
-                info.append("  merci ready (w)", style="bold magenta")
+                info.append("  " + _("merci ready (w)"), style="bold magenta")
             else:
-                info.append("  merci: last deal", style="dim")
+                info.append("  " + _("merci: last deal"), style="dim")
         if auto:
-            info.append("  auto", style="bold green")
-        self.query_one("#info", Line).set(info)
+            info.append("  " + _("auto"), style="bold green")
+        return info
 
     def draw_status(self, text: str, kind: str) -> None:
         status = self.query_one("#status", Line)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -19,6 +20,7 @@ from textual.widget import Widget
 
 from lucie.cards import SUIT_GLYPHS, Card
 from lucie.engine import FAN_NAMES, Position
+from lucie.i18n import _, pgettext
 
 #: Width of a card tile (`` K♥ `` or ``10♥ ``).
 TILE: Final = 4
@@ -136,7 +138,7 @@ class FanView(Widget):
         return tw, th, gap, per
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        _, th, _, per = self.geometry(width)
+        _tw, th, _gap, per = self.geometry(width)
         return th * max(1, -(-len(self.cards) // per))
 
     def card_at(self, x: int, y: int) -> int | None:
@@ -167,7 +169,7 @@ class FanView(Widget):
 
     def render(self) -> Text:
         width = self.content_size.width or 40
-        _, th, gap, per = self.geometry(width)
+        _tw, th, gap, per = self.geometry(width)
         look = self.look
         letter = FAN_NAMES[self.index]
         mark = "›" if look.selected is not None else ("+" if look.target else " ")
@@ -183,7 +185,7 @@ class FanView(Widget):
         label.append(" ")
         if not self.cards:
             lines = [Text(" " * LABEL) for _ in range(th)]
-            lines[th // 2] = label + Text("·  (empty)", style=Style(dim=True))
+            lines[th // 2] = label + Text("·  " + _("(empty)"), style=Style(dim=True))
             return Text("\n").join(lines)
         out: list[Text] = []
         for start in range(0, len(self.cards), per):
@@ -235,7 +237,15 @@ class FoundationsView(Widget):
         self.refresh()
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return 5 + 4 * (TILE + 1)
+        return self._label_width() + 4 * (TILE + 1)
+
+    @staticmethod
+    def _label() -> str:
+        return pgettext("the foundations", "home")
+
+    def _label_width(self) -> int:
+        """Columns before the first foundation: the label and a space."""
+        return cell_len(self._label()) + 1
 
     def render(self) -> Text:
         style = Style(bold=True)
@@ -243,7 +253,7 @@ class FoundationsView(Widget):
             style += Style(color="black", bgcolor=MARKS["target"])
         elif self.hint:
             style += Style(color="black", bgcolor=MARKS["hint"])
-        text = Text("home", style=style)
+        text = Text(self._label(), style=style)
         text.append(" ")
         if self.position is None:
             return text
@@ -260,8 +270,9 @@ class FoundationsView(Widget):
         event.stop()
         offset = event.get_content_offset(self)
         suit: int | None = None
-        if offset is not None and offset.x >= 5:
-            col, within = divmod(offset.x - 5, TILE + 1)
+        start = self._label_width()
+        if offset is not None and offset.x >= start:
+            col, within = divmod(offset.x - start, TILE + 1)
             if within >= 1 and col < 4:
                 suit = col
         self.post_message(self.Clicked(suit, event.chain))
@@ -291,10 +302,22 @@ class CellsView(Widget):
         self.refresh(layout=True)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return 6 + len(self.cells) * (TILE + 2)
+        return self.width_for(len(self.cells))
+
+    def width_for(self, cells: int) -> int:
+        """The columns the view takes with ``cells`` cells."""
+        return self._label_width() + cells * (TILE + 2)
+
+    @staticmethod
+    def _label() -> str:
+        return pgettext("the free cells", "cells")
+
+    def _label_width(self) -> int:
+        """Columns before the first cell: the label and a space."""
+        return cell_len(self._label()) + 1
 
     def render(self) -> Text:
-        text = Text("cells ", style=Style(bold=True))
+        text = Text(self._label() + " ", style=Style(bold=True))
         for i, card in enumerate(self.cells):
             mark = self.marks.get(i)
             num_style = Style(bold=True)
@@ -312,8 +335,10 @@ class CellsView(Widget):
         event.stop()
         offset = event.get_content_offset(self)
         cell: int | None = None
-        if offset is not None and offset.x >= 6:
-            col = (offset.x - 6) // (TILE + 2)
+        start = self._label_width()
+        if offset is not None and offset.x >= start:
+            col = (offset.x - start) // (TILE + 2)
+
             if col < len(self.cells):
                 cell = col
         self.post_message(self.Clicked(cell, event.chain))

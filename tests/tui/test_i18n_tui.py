@@ -146,15 +146,20 @@ async def test_the_language_switches_the_whole_screen_and_is_remembered(
         assert app.message == "Diese Variante hat keine freien Zellen."
     assert json.loads(settings.read_text(encoding="utf-8")) == {"language": "de"}
 
-    # the next start speaks German, whatever the command line's language
+    # the next start speaks German, whatever the locale's language...
     i18n.set_language("en")
-    again = LucieApp(store, "kim", None, None, clock=False, language="fr", settings=settings)
+    again = LucieApp(store, "kim", None, None, clock=False, settings=settings)
     async with again.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert i18n.language() == "de"
         assert again.message.startswith("Willkommen zurück")
-        await choose_language(again, pilot, "English")
-        assert "Undo" in footer_words(again)
+    # ...but an explicit --lang wins for that run, and changes nothing saved
+    third = LucieApp(store, "kim", None, None, clock=False, language="fr", settings=settings)
+    async with third.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert i18n.language() == "fr"
+        await choose_language(third, pilot, "English")
+        assert "Undo" in footer_words(third)
     assert json.loads(settings.read_text(encoding="utf-8")) == {"language": "en"}
 
 

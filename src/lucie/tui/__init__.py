@@ -2,8 +2,9 @@
 
 :func:`run` opens the store (``--db`` or the default file), resumes the
 player's unfinished game or deals a new one, and runs :class:`LucieApp`.
-The language is the one chosen in the game (F9, remembered in the settings
-file), else ``--lang``, else the user's locale.
+The language is the one ``--lang`` asks for, else the one chosen in the
+game (F9, remembered in the settings file), else the user's locale (which
+the command line has already set).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lucie.i18n import from_environment
 from lucie.store import Store, default_player
 from lucie.tui.app import LucieApp
 from lucie.tui.settings import default_settings_path
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
             getattr(args, "player", None) or default_player(),
             getattr(args, "variant", None),
             getattr(args, "deal", None),
-            language=getattr(args, "lang", None) or from_environment(),
+            language=getattr(args, "lang", None),
             settings=default_settings_path(),
         )
         result = app.run()

@@ -149,10 +149,11 @@ class LucieApp(App[int]):
     else a random deal of classic).  ``clock=False`` hides the running time
     (for snapshots); ``autoplay`` sends safe cards home after each move.
 
-    ``language``: the language the command line asks for (``--lang`` or
-    the user's locale), used unless the player chose one in the game;
-    None keeps the language in use.  ``settings``: the file where that
-    choice is remembered (None: it is not remembered, as in tests).
+    ``language``: the language the command line asks for (``--lang``): it
+    wins over the one the player chose in the game earlier, which wins over
+    the language in use (the user's locale, set by the command line).
+    ``settings``: the file where that choice is remembered (None: it is not
+    remembered, as in tests).
     """
 
     CSS_PATH = "lucie.tcss"
@@ -180,9 +181,9 @@ class LucieApp(App[int]):
     ) -> None:
         super().__init__()
         self.settings = Settings(settings)
-        chosen = self.settings.language()
-        if chosen is not None or language is not None:
-            i18n.set_language(chosen or language)
+        chosen = language or self.settings.language()
+        if chosen is not None:
+            i18n.set_language(chosen)
         self.store = store
         self.player = player
         self.clock = clock

@@ -397,7 +397,7 @@ class TableController:
         try:
             step = self.game.play(move, autoplay=self.auto)
         except MoveError as exc:
-            why = str(exc).partition(": ")[2]
+            why = exc.reason or str(exc)
             text = not_allowed(why)
             if self.selection is not None:
                 text += "  " + _("(Esc drops the picked card.)")

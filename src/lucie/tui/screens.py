@@ -283,8 +283,8 @@ class VariantScreen(ModalScreen[str | None]):
             yield Static(_("Choose a variant (a new game starts)"), classes="title")
             yield OptionList(
                 *[
-                    Option(f"[b]{_(v.title)}[/b]  [dim]({name})[/dim]\n  {_(v.summary)}",
-                           id=name)
+                    Option(f"[b]{v.display_title()}[/b]  [dim]({name})[/dim]\n"
+                           f"  {v.display_summary()}", id=name)
                     for name, v in VARIANTS.items()
                 ],
                 id="variants",

@@ -132,7 +132,7 @@ class Odds:
         if self.samples:
             how = ngettext("{count} playout", "{count} playouts", self.samples).format(
                 count=self.samples)
-        elif self.budget_ran_out:
+        elif self.budget_ran_out and low < high:
             how = _("not measured")
         else:
             how = pgettext("odds", "exact")

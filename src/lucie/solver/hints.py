@@ -146,7 +146,7 @@ def hint(
         search_seconds = max(0.02, start + search_seconds - time.monotonic())
     if result is None:
         result = ev.solve(position, search_seconds)
-        if result.status == "unknown":
+        if result.status == "unknown" and verdict is None:
             # the frontier search was cut short: never hide a verdict the
             # fastest search can give (issue 28), with a quarter of the budget
             verdict = ev.verdict(position, max(0.02, search_seconds / 4))

@@ -271,7 +271,7 @@ def test_move_descriptions_and_the_table_text() -> None:
         assert step.texts[1] == "AS van waaier o naar de basisstapel"
     with using("de"):
         assert render(game).splitlines()[0] == (
-            "La Belle Lucie, Austeilung 2 · Punkte 4/52 · Neuverteilungen übrig: 2"
+            "La Belle Lucie, Austeilung 2 · Punkte 4/52 · Neuverteilungen: 2"
         )
 
 

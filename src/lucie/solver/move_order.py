@@ -39,18 +39,20 @@ def wanted_first(
     the search stays exact; under builds other than suit-down it finds most
     wins in a few hundred positions (:func:`~lucie.solver.restarts.restarts`).
     """
-    want: dict[int, int] = {}
+    # by encoded card (card + 1, as in a fan's digits): a list, not a
+    # dict, as it is read for every card of every fan
+    want = [0] * 53
     for s in range(4):
         r = found[s]
         if r < 13:
-            want[s * 13 + r] = 2
+            want[s * 13 + r + 1] = 2
             if r < 12:
-                want[s * 13 + r + 1] = 1
+                want[s * 13 + r + 2] = 1
     per_fan: list[int] = []
     for f in fans:
         w = 0
         while f:
-            w += want.get((f & 63) - 1, 0)
+            w += want[f & 63]
             f >>= 6
         per_fan.append(w)
     keyed: list[tuple[int, int]] = []
@@ -61,7 +63,7 @@ def wanted_first(
             key = per_fan[target]
             i = tops.get(card, -1)
             if i >= 0:
-                key -= per_fan[i] - want.get(card, 0)
+                key -= per_fan[i] - want[card + 1]
         keyed.append((key, k))
     keyed.sort()
     return [children[k] for _, k in keyed]

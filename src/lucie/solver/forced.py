@@ -129,31 +129,41 @@ def safe_home_forced(
     """Under the other builds: the foundation moves of _proof_foundation
     (those :meth:`Rules.home_is_safe` allows), until none is left."""
     nfans = len(fans)
+    # the cards the foundations want, as a fan's digits (card + 1): a fan
+    # whose top is none of them is passed over at once
+    want: set[int] = set()
+    for s in range(4):
+        if found[s] < 13:
+            want.add(s * 13 + found[s] + 1)
     changed = True
     while changed:
         changed = False
         for i in range(nfans):
             f = fans[i]
-            while f:
+            while f & 63 in want:
                 c = (f & 63) - 1
+                if not safe.safe(c, found):
+                    break
                 s = c // 13
-                r = c - s * 13
-                if found[s] == r and safe.safe(c, found):
-                    found[s] = r + 1
-                    del tops[c]
-                    f >>= 6
-                    fans[i] = f
-                    if f:
-                        tops[(f & 63) - 1] = i
-                    moves.append((c, TO_FOUNDATION))
-                    changed = True
-                    continue
-                break
+                found[s] += 1
+                want.discard(c + 1)
+                if found[s] < 13:
+                    want.add(c + 2)
+                del tops[c]
+                f >>= 6
+                fans[i] = f
+                if f:
+                    tops[(f & 63) - 1] = i
+                moves.append((c, TO_FOUNDATION))
+                changed = True
         if cells:
             for c in cells:
                 s = c // 13
                 if found[s] == c - s * 13 and safe.safe(c, found):
                     found[s] += 1
+                    want.discard(c + 1)
+                    if found[s] < 13:
+                        want.add(c + 2)
                     cells.remove(c)
                     moves.append((c, TO_FOUNDATION))
                     changed = True

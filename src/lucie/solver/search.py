@@ -216,6 +216,8 @@ class Search:
         caps_of, record, children_of = self.caps, self.record, self.children
         order, push = self.order, self.push
         reorder = self.rng is not None or self.wanted
+        # whether any caps hold under these rules (else all stay at 13)
+        capped = self.t.dead_cards
         while stack:
             node = stack.pop()
             pcaps = node.caps
@@ -241,7 +243,7 @@ class Search:
             visited[key] = (node.parent, tuple(moves))
             count()
             caps = list(pcaps)
-            lift_caps = caps_of(fans, found, caps, merci)
+            lift_caps = caps_of(fans, found, caps, merci) if capped else None
             if found[0] + found[1] + found[2] + found[3] == 52:
                 self.win_key = key
                 self.pareto.clear()
@@ -278,8 +280,10 @@ class Search:
             if t.home_always_safe:
                 if work is None:
                     todo = list(tops)
-                    if t.cells:
-                        todo.extend(s * 13 + found[s] for s in range(4) if found[s] < 13)
+                    if t.cells:  # (and the cards the foundations want, from a cell)
+                        for s in range(4):
+                            if found[s] < 13:
+                                todo.append(s * 13 + found[s])
                 else:
                     todo = list(work)
                 suit_down_forced(fans, found, cells, tops, moves, todo, t.cells,
@@ -335,7 +339,9 @@ class Search:
         cap_total = caps[0] + caps[1] + caps[2] + caps[3]
         pareto = self.pareto
         if self.frontier and not self.best_only:
-            add_state(pareto, (found[0], found[1], found[2], found[3]), key)
+            fnd = (found[0], found[1], found[2], found[3])
+            if fnd not in pareto:  # (most states are there already)
+                add_state(pareto, fnd, key)
             # bound: nothing below can beat the caps
             return cap_total < 52 and dominated(pareto, caps)
         # one best state (the first of the best score): with best_only,
@@ -407,6 +413,7 @@ class Search:
         bound = self.bound
         pushed = self.pushed
         plain_key = self.plain_key
+        append = stack.append
         for move, nf, nfd, nc, nm in reversed(children):
             ccaps = child_caps
             if deadlocks and not nm:
@@ -431,7 +438,7 @@ class Search:
                 # (after the merci the child starts over: nothing was
                 # forced in this position)
                 work, ctops = _unlocked(move, fans, tops)
-            stack.append(Node(nf, nfd, nc, nm, ccaps, key, (move,), work, ckey, ctops))
+            append(Node(nf, nfd, nc, nm, ccaps, key, (move,), work, ckey, ctops))
 
 
 def _unlocked(

@@ -7,7 +7,7 @@ sequence of named steps, each in a method of its own: drop it if its
 parent's caps already bound it (:meth:`Search.pruned`), play the forced
 moves (:meth:`Search.forced`, :mod:`~lucie.solver.forced`), look it up in the
 memo and count it against the budgets (:meth:`Search.memo_key`,
-:meth:`Search.count`), work out its foundation caps (:meth:`Search.caps`),
+:meth:`Search.check_budgets`), work out its foundation caps (:meth:`Search.caps`),
 record its foundation state and bound it (:meth:`Search.record`), list its
 children (:meth:`Search.children`, :mod:`~lucie.solver.children`), order
 them (:meth:`Search.order`, :mod:`~lucie.solver.move_order`) and push them
@@ -212,7 +212,8 @@ class Search:
         stack = [root]
         visited = self.visited
         # the steps, bound once (the pure build pays for each look-up)
-        pruned, forced, memo_key, count = self.pruned, self.forced, self.memo_key, self.count
+        pruned, forced, memo_key = self.pruned, self.forced, self.memo_key
+        check_budgets, stop_at = self.check_budgets, self.stop_at
         caps_of, record, children_of = self.caps, self.record, self.children
         order, push = self.order, self.push
         reorder = self.rng is not None or self.wanted
@@ -241,7 +242,9 @@ class Search:
             if key in visited:
                 continue
             visited[key] = (node.parent, tuple(moves))
-            count()
+            nodes = self.nodes = self.nodes + 1
+            if nodes == stop_at or not nodes & 255:  # (the clock, every 256)
+                check_budgets()
             caps = list(pcaps)
             lift_caps = caps_of(fans, found, caps, merci) if capped else None
             if found[0] + found[1] + found[2] + found[3] == 52:
@@ -300,9 +303,11 @@ class Search:
             return frozenset(fans)
         return (frozenset(fans), tuple(sorted(cells)), merci)
 
-    def count(self) -> None:
-        """Count a new position; raise when a budget is spent."""
-        nodes = self.nodes = self.nodes + 1
+    def check_budgets(self) -> None:
+        """Raise when a budget is spent, the new position counted in
+        :attr:`nodes` (the walk asks at the node or position budget, and
+        every 256 positions for the clock)."""
+        nodes = self.nodes
         if nodes == self.stop_at:
             self.limit = "nodes" if nodes == self.max_nodes else "positions"
             raise BudgetExhaustedError(self.limit)

@@ -22,21 +22,28 @@ Child = tuple[IMove, list[int], list[int], list[int], bool]
 
 def home_children(
     out: list[Child], fans: list[int], found: list[int], cells: list[int], merci: bool,
-    from_fans: bool,
+    tops: dict[int, int] | None,
 ) -> None:
-    """Foundation moves (from the fan tops when ``from_fans``, then from the cells)."""
-    if from_fans:
-        for i in range(len(fans)):
+    """Foundation moves (from the fan tops when ``tops`` is given, then from
+    the cells)."""
+    if tops is not None:
+        # the four cards the foundations want, looked up among the tops
+        home: list[int] = []
+        for s in range(4):
+            r = found[s]
+            if r < 13 and s * 13 + r in tops:
+                home.append(tops[s * 13 + r])
+        if len(home) > 1:
+            home.sort()  # fan by fan, as the walk's order has them
+        for i in home:
             f = fans[i]
-            if f:
-                c = (f & 63) - 1
-                s = c // 13
-                if found[s] == c - s * 13:
-                    nf = fans[:]
-                    nf[i] = f >> 6
-                    nfd = found[:]
-                    nfd[s] += 1
-                    out.append(((c, TO_FOUNDATION), nf, nfd, cells, merci))
+            c = (f & 63) - 1
+            s = c // 13
+            nf = fans[:]
+            nf[i] = f >> 6
+            nfd = found[:]
+            nfd[s] += 1
+            out.append(((c, TO_FOUNDATION), nf, nfd, cells, merci))
     for c in cells:
         s = c // 13
         if found[s] == c - s * 13:
@@ -62,9 +69,9 @@ def fan_children(
             continue
         c = (f & 63) - 1
         for tcard in onto[c]:
-            j = tops.get(tcard, -1)
-            if j < 0:
+            if tcard not in tops:  # (most are not: cheaper than tops.get)
                 continue
+            j = tops[tcard]
             g = fans[j]
             if g >= full:
                 continue
@@ -114,9 +121,9 @@ def lay_children(
                 lay.append((s * 13 + n - 1, nfd, cells))
     for c, nfd, nc in lay:
         for tcard in onto[c]:
-            j = tops.get(tcard, -1)
-            if j < 0:
+            if tcard not in tops:  # (most are not: cheaper than tops.get)
                 continue
+            j = tops[tcard]
             g = fans[j]
             if g >= full:
                 continue

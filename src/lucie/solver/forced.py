@@ -58,8 +58,7 @@ def suit_down_forced(
         c = work.pop()
         s = c // 13
         r = c - s * 13
-        i = tops.get(c, -1)
-        if i < 0:
+        if c not in tops:  # ('in', then a look-up: cheaper than tops.get)
             if ncells and found[s] == r and c in cells:
                 cells.remove(c)
                 found[s] = r + 1
@@ -67,6 +66,7 @@ def suit_down_forced(
                 if r < 12:
                     work.append(c + 1)
             continue
+        i = tops[c]
         if found[s] == r:
             found[s] = r + 1
             del tops[c]
@@ -84,9 +84,9 @@ def suit_down_forced(
             continue
         if sb_fill is None or r == 12:
             continue
-        j = tops.get(c + 1, -1)
-        if j < 0:
+        if c + 1 not in tops:
             continue
+        j = tops[c + 1]
         g = fans[j]
         if r == 11 or g < 64:
             ok = sb_none  # cases a and c of _proof_builds
@@ -129,31 +129,41 @@ def safe_home_forced(
     """Under the other builds: the foundation moves of _proof_foundation
     (those :meth:`Rules.home_is_safe` allows), until none is left."""
     nfans = len(fans)
+    # the cards the foundations want, as a fan's digits (card + 1): a fan
+    # whose top is none of them is passed over at once
+    want: set[int] = set()
+    for s in range(4):
+        if found[s] < 13:
+            want.add(s * 13 + found[s] + 1)
     changed = True
     while changed:
         changed = False
         for i in range(nfans):
             f = fans[i]
-            while f:
+            while f & 63 in want:
                 c = (f & 63) - 1
+                if not safe.safe(c, found):
+                    break
                 s = c // 13
-                r = c - s * 13
-                if found[s] == r and safe.safe(c, found):
-                    found[s] = r + 1
-                    del tops[c]
-                    f >>= 6
-                    fans[i] = f
-                    if f:
-                        tops[(f & 63) - 1] = i
-                    moves.append((c, TO_FOUNDATION))
-                    changed = True
-                    continue
-                break
+                found[s] += 1
+                want.discard(c + 1)
+                if found[s] < 13:
+                    want.add(c + 2)
+                del tops[c]
+                f >>= 6
+                fans[i] = f
+                if f:
+                    tops[(f & 63) - 1] = i
+                moves.append((c, TO_FOUNDATION))
+                changed = True
         if cells:
             for c in cells:
                 s = c // 13
                 if found[s] == c - s * 13 and safe.safe(c, found):
                     found[s] += 1
+                    want.discard(c + 1)
+                    if found[s] < 13:
+                        want.add(c + 2)
                     cells.remove(c)
                     moves.append((c, TO_FOUNDATION))
                     changed = True

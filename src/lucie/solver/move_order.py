@@ -39,29 +39,41 @@ def wanted_first(
     the search stays exact; under builds other than suit-down it finds most
     wins in a few hundred positions (:func:`~lucie.solver.restarts.restarts`).
     """
-    want: dict[int, int] = {}
+    # by encoded card (card + 1, as in a fan's digits): a list, not a
+    # dict, as it is read for every card of the fans counted
+    want = [0] * 53
     for s in range(4):
         r = found[s]
         if r < 13:
-            want[s * 13 + r] = 2
+            want[s * 13 + r + 1] = 2
             if r < 12:
-                want[s * 13 + r + 1] = 1
-    per_fan: list[int] = []
-    for f in fans:
-        w = 0
-        while f:
-            w += want.get((f & 63) - 1, 0)
-            f >>= 6
-        per_fan.append(w)
+                want[s * 13 + r + 2] = 1
+    # each fan's count, worked out for the fans that a move comes from or
+    # goes to only (-1: not yet)
+    per_fan = [-1] * len(fans)
     keyed: list[tuple[int, int]] = []
     for k, child in enumerate(children):
         card, target = child[0]
         key = 0
         if target >= 0:
             key = per_fan[target]
+            if key < 0:
+                key = per_fan[target] = _count(fans[target], want)
             i = tops.get(card, -1)
             if i >= 0:
-                key -= per_fan[i] - want.get(card, 0)
+                w = per_fan[i]
+                if w < 0:
+                    w = per_fan[i] = _count(fans[i], want)
+                key -= w - want[card + 1]
         keyed.append((key, k))
     keyed.sort()
     return [children[k] for _, k in keyed]
+
+
+def _count(fan: int, want: list[int]) -> int:
+    """The count of the cards of an encoded fan, by ``want`` (encoded card -> count)."""
+    w = 0
+    while fan:
+        w += want[fan & 63]
+        fan >>= 6
+    return w

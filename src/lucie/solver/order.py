@@ -38,10 +38,12 @@ from lucie.solver.encoding import decode_fan, encode_fan
 #: Per card under a stuck card: per suit, the highest rank of a stuck card of
 #: that suit above it (-1: none).
 Need = tuple[int, int, int, int]
-#: One fan's share: ``(card, need)`` for its cards under a stuck card.
+#: One fan's share: ``(card, need)`` for its cards under a stuck card
+#: (empty: the fan holds no stuck card).
 FanNeeds = tuple[tuple[int, Need], ...]
-#: ``(encoded fan, foundations)`` -> that fan's :data:`FanNeeds` (None: no stuck card).
-OrderMemo = dict[tuple[int, tuple[int, int, int, int]], FanNeeds | None]
+#: foundations -> encoded fan -> that fan's :data:`FanNeeds` (per
+#: foundation state, so that each fan's look-up hashes an int alone).
+OrderMemo = dict[tuple[int, int, int, int], dict[int, FanNeeds]]
 
 
 def _is_stuck(
@@ -64,8 +66,8 @@ def fan_needs(
     found: Sequence[int],
     onto: tuple[tuple[int, ...], ...],
     fill_ok: tuple[bool, ...],
-) -> FanNeeds | None:
-    """What each card of the encoded fan waits for (None: no stuck card)."""
+) -> FanNeeds:
+    """What each card of the encoded fan waits for (empty: no stuck card)."""
     cards = decode_fan(value)
     top = [-1, -1, -1, -1]
     seen = False
@@ -79,7 +81,7 @@ def fan_needs(
             if r > top[s]:
                 top[s] = r
             seen = True
-    return tuple(out) if seen else None
+    return tuple(out)
 
 
 def order_caps(
@@ -99,35 +101,59 @@ def order_caps(
     """
     needs: dict[int, Need] = {}
     holding: list[int] = []
-    fkey = (found[0], found[1], found[2], found[3])
-    for i, f in enumerate(fans):
+    fmemo: dict[int, FanNeeds] | None = None
+    if memo is not None:
+        fkey = (found[0], found[1], found[2], found[3])
+        fmemo = memo.get(fkey)
+        if fmemo is None:
+            fmemo = memo[fkey] = {}
+    for i in range(len(fans)):
+        f = fans[i]
         if f < 64:  # empty, or a single card: nothing lies under a stuck card
             continue
-        if memo is None:
+        entry: FanNeeds | None
+        if fmemo is None:
             entry = fan_needs(f, found, onto, fill_ok)
         else:
-            mkey = (f, fkey)
-            if mkey in memo:
-                entry = memo[mkey]
-            else:
-                entry = memo[mkey] = fan_needs(f, found, onto, fill_ok)
-        if entry is None:
+            entry = fmemo.get(f)
+            if entry is None:
+                entry = fmemo[f] = fan_needs(f, found, onto, fill_ok)
+        if not entry:
             continue
         holding.append(i)
         needs.update(entry)
     if not needs:
         return holding
+    # per suit, the ranks of the cards that wait for something (bit r): a
+    # foundation rises freely up to the next of them
+    waits = [0, 0, 0, 0]
+    for c in needs:
+        s = c // 13
+        waits[s] |= 1 << (c - s * 13)
     level = [found[0], found[1], found[2], found[3]]
     changed = True
     while changed:
         changed = False
         for s in range(4):
-            while level[s] < caps[s]:
-                need = needs.get(s * 13 + level[s])
-                if need is not None and (need[0] >= level[0] or need[1] >= level[1]
-                                         or need[2] >= level[2] or need[3] >= level[3]):
+            start = r = level[s]
+            cap = caps[s]
+            while r < cap:
+                m = waits[s] >> r
+                if not m:
+                    r = cap  # nothing waits below the cap
                     break
-                level[s] += 1
+                r += (m & -m).bit_length() - 1  # the next card that waits
+                if r >= cap:
+                    r = cap
+                    break
+                level[s] = r
+                need = needs[s * 13 + r]
+                if need[0] >= level[0] or need[1] >= level[1] or need[2] >= level[2] \
+                        or need[3] >= level[3]:
+                    break
+                r += 1
+            if r != start:
+                level[s] = r
                 changed = True
     for s in range(4):
         if level[s] < caps[s]:

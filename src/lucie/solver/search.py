@@ -7,7 +7,7 @@ sequence of named steps, each in a method of its own: drop it if its
 parent's caps already bound it (:meth:`Search.pruned`), play the forced
 moves (:meth:`Search.forced`, :mod:`~lucie.solver.forced`), look it up in the
 memo and count it against the budgets (:meth:`Search.memo_key`,
-:meth:`Search.count`), work out its foundation caps (:meth:`Search.caps`),
+:meth:`Search.check_budgets`), work out its foundation caps (:meth:`Search.caps`),
 record its foundation state and bound it (:meth:`Search.record`), list its
 children (:meth:`Search.children`, :mod:`~lucie.solver.children`), order
 them (:meth:`Search.order`, :mod:`~lucie.solver.move_order`) and push them
@@ -124,8 +124,11 @@ class Search:
         # pareto: foundations -> key of a position that has them
         self.pareto: dict[Found, object] = {}
         self.win_key: object = None
-        #: best_only: the best score reached so far
+        #: the best score reached so far (-1: none)
         self.best_total = -1
+        #: children whose caps total at most this are not worth a visit
+        #: (best_only: the best score so far, kept by :meth:`record`)
+        self.bound = -1 if self.frontier else 51
         #: the keys of the positions pushed on the stack
         self.pushed: set[object] = set()
         self.order_memo: OrderMemo = {}
@@ -137,6 +140,9 @@ class Search:
         self.deadlocks = t.suit_down and t.dead_cards  # reach caps
         self.general_dead = not t.suit_down and t.dead_cards  # order caps
         self.no_fill = t.rules.empty_fill == "none"
+        #: without the merci to come, every foundation move off a fan is forced
+        #: (suit-down, no take-back, no cells): none is left to try
+        self.homes_forced = t.home_always_safe and not t.takeback and not t.cells
         merci0 = position.merci_available
         #: the memo key is the set of fans alone (no cells, no merci to come)
         self.plain_key = t.cells == 0 and not merci0
@@ -205,39 +211,54 @@ class Search:
         spent budget raises)."""
         stack = [root]
         visited = self.visited
+        # the steps, bound once (the pure build pays for each look-up)
+        pruned, forced, memo_key = self.pruned, self.forced, self.memo_key
+        check_budgets, stop_at = self.check_budgets, self.stop_at
+        caps_of, record, children_of = self.caps, self.record, self.children
+        order, push = self.order, self.push
+        reorder = self.rng is not None or self.wanted
+        # whether any caps hold under these rules (else all stay at 13)
+        capped = self.t.dead_cards
         while stack:
             node = stack.pop()
-            if node.parent is not None and self.pruned(node.caps):
+            pcaps = node.caps
+            # (caps that allow a win never prune: test that first)
+            if pcaps[0] + pcaps[1] + pcaps[2] + pcaps[3] < 52 and node.parent is not None \
+                    and pruned(pcaps):
                 continue
             fans = node.fans  # each node owns its fan list
             found = list(node.found)
             cells = list(node.cells)
-            moves = list(node.moves)
+            pmoves = node.moves
+            moves = list(pmoves)
             merci = node.merci
-            tops = node.tops if node.tops is not None else fan_tops(fans)
-            self.forced(fans, found, cells, merci, tops, moves, node.work)
-            if node.key is not None and len(moves) == len(node.moves):
-                key = node.key  # nothing was forced: the key is known
-            else:
-                key = self.memo_key(fans, cells, merci)
+            tops = node.tops
+            if tops is None:
+                tops = fan_tops(fans)
+            forced(fans, found, cells, merci, tops, moves, node.work)
+            key = node.key
+            if key is None or len(moves) != len(pmoves):
+                key = memo_key(fans, cells, merci)  # (else nothing was forced: it is known)
             if key in visited:
                 continue
             visited[key] = (node.parent, tuple(moves))
-            self.count()
-            caps = list(node.caps)
-            lift_caps = self.caps(fans, found, caps, merci)
+            nodes = self.nodes = self.nodes + 1
+            if nodes == stop_at or not nodes & 255:  # (the clock, every 256)
+                check_budgets()
+            caps = list(pcaps)
+            lift_caps = caps_of(fans, found, caps, merci) if capped else None
             if found[0] + found[1] + found[2] + found[3] == 52:
                 self.win_key = key
                 self.pareto.clear()
                 self.pareto[(13, 13, 13, 13)] = key
                 return "solved"
-            if self.record(found, caps, key):
+            if record(found, caps, key):
                 continue
-            children = self.children(fans, found, cells, merci, tops, lift_caps)
+            children = children_of(fans, found, cells, merci, tops, lift_caps)
             if children:
-                self.order(children, key, fans, found, tops)
-                self.push(stack, children, fans, found, cells, merci, tops, caps, key,
-                          lift_caps)
+                if reorder:
+                    order(children, key, fans, found, tops)
+                push(stack, children, fans, found, cells, merci, tops, caps, key, lift_caps)
         return "unsolvable"
 
     def pruned(self, caps: tuple[int, ...]) -> bool:
@@ -262,8 +283,10 @@ class Search:
             if t.home_always_safe:
                 if work is None:
                     todo = list(tops)
-                    if t.cells:
-                        todo.extend(s * 13 + found[s] for s in range(4) if found[s] < 13)
+                    if t.cells:  # (and the cards the foundations want, from a cell)
+                        for s in range(4):
+                            if found[s] < 13:
+                                todo.append(s * 13 + found[s])
                 else:
                     todo = list(work)
                 suit_down_forced(fans, found, cells, tops, moves, todo, t.cells,
@@ -280,9 +303,11 @@ class Search:
             return frozenset(fans)
         return (frozenset(fans), tuple(sorted(cells)), merci)
 
-    def count(self) -> None:
-        """Count a new position; raise when a budget is spent."""
-        nodes = self.nodes = self.nodes + 1
+    def check_budgets(self) -> None:
+        """Raise when a budget is spent, the new position counted in
+        :attr:`nodes` (the walk asks at the node or position budget, and
+        every 256 positions for the clock)."""
+        nodes = self.nodes
         if nodes == self.stop_at:
             self.limit = "nodes" if nodes == self.max_nodes else "positions"
             raise BudgetExhaustedError(self.limit)
@@ -315,32 +340,25 @@ class Search:
         """Record the position's foundation state (the frontier, the best
         score, or the best state for a verdict); whether its caps show that
         nothing below it can change the answer (docs/solver.md#bounds)."""
-        fnd = (found[0], found[1], found[2], found[3])
         total = found[0] + found[1] + found[2] + found[3]
         cap_total = caps[0] + caps[1] + caps[2] + caps[3]
         pareto = self.pareto
-        if self.best_only:
-            # only the best score matters: keep one state of it, and prune
-            # what cannot beat it (the caps bound the total)
-            if total > self.best_total:
-                self.best_total = total
-                pareto.clear()
-                pareto[fnd] = key
-            return cap_total <= self.best_total
-        if self.frontier:
-            add_state(pareto, fnd, key)
+        if self.frontier and not self.best_only:
+            fnd = (found[0], found[1], found[2], found[3])
+            if fnd not in pareto:  # (most states are there already)
+                add_state(pareto, fnd, key)
             # bound: nothing below can beat the caps
             return cap_total < 52 and dominated(pareto, caps)
-        if not pareto or total > sum(next(iter(pareto))):
+        # one best state (the first of the best score): with best_only,
+        # prune what cannot beat it (the caps bound the total); for a
+        # verdict, what cannot be won
+        if total > self.best_total:
+            self.best_total = total
+            if self.best_only:
+                self.bound = total
             pareto.clear()
-            pareto[fnd] = key
-        return cap_total < 52
-
-    def bound(self) -> int:
-        """Children whose caps total at most this are not worth a visit."""
-        if self.best_only:
-            return self.best_total
-        return -1 if self.frontier else 51
+            pareto[(found[0], found[1], found[2], found[3])] = key
+        return cap_total <= self.best_total if self.best_only else cap_total < 52
 
     def children(
         self, fans: list[int], found: list[int], cells: list[int], merci: bool,
@@ -351,27 +369,25 @@ class Search:
         t = self.t
         out: list[Child] = []
         # foundation moves (those left after the forced ones; under
-        # suit-down with nothing to stop them, none is left)
-        from_fans = not (not merci and not t.takeback and t.home_always_safe and not t.cells)
-        home_children(out, fans, found, cells, merci, from_fans)
-        empty = -1
-        if t.any_fill:
-            for i in range(len(fans)):
-                if not fans[i]:
-                    empty = i
-                    break
+        # suit-down with nothing to stop them, none is left from the fans)
+        from_fans = merci or not self.homes_forced
+        if from_fans or cells:
+            home_children(out, fans, found, cells, merci, tops if from_fans else None)
+        # the first empty fan (0), where a card may go
+        empty = fans.index(0) if t.any_fill and 0 in fans else -1
         full = self.full
         fan_children(out, fans, found, cells, merci, tops, t.onto, t.fill_ok, empty, full,
                      self.no_fill and not merci)
         if len(cells) < t.cells:
             cell_children(out, fans, found, cells, merci)
-        lay_children(out, fans, found, cells, merci, tops, t.onto, t.fill_ok, empty, full,
-                     t.takeback)
+        if cells or t.takeback:
+            lay_children(out, fans, found, cells, merci, tops, t.onto, t.fill_ok, empty, full,
+                         t.takeback)
         if merci and not (t.strict and out):
             prune_dominated = self.frontier and not self.best_only
             merci_children(out, fans, found, cells, full, t.max_fan is not None,
                            self.collapse_after, lift_caps if self.deadlocks else None,
-                           self.bound(), self.pareto if prune_dominated else None)
+                           self.bound, self.pareto if prune_dominated else None)
         return out
 
     def order(self, children: list[Child], key: object, fans: list[int], found: list[int],
@@ -399,9 +415,10 @@ class Search:
         which may drop it) and, after a plain move, the cards it may unlock."""
         child_caps: tuple[int, ...] = tuple(caps)
         deadlocks = self.deadlocks
-        bound = self.bound()
+        bound = self.bound
         pushed = self.pushed
         plain_key = self.plain_key
+        append = stack.append
         for move, nf, nfd, nc, nm in reversed(children):
             ccaps = child_caps
             if deadlocks and not nm:
@@ -426,7 +443,7 @@ class Search:
                 # (after the merci the child starts over: nothing was
                 # forced in this position)
                 work, ctops = _unlocked(move, fans, tops)
-            stack.append(Node(nf, nfd, nc, nm, ccaps, key, (move,), work, ckey, ctops))
+            append(Node(nf, nfd, nc, nm, ccaps, key, (move,), work, ckey, ctops))
 
 
 def _unlocked(

@@ -77,6 +77,22 @@ _BUILD_WORDS: Final = {
 }
 
 
+def status_name(status: str) -> str:
+    """A game's status (:data:`Status`, also the store's codes) as a word of
+    the language in use; a code it does not know is returned as it is.
+
+    >>> status_name("resigned"), status_name("?")
+    ('resigned', '?')
+    """
+    words = {
+        "playing": pgettext("game status", "playing"),
+        "won": pgettext("game status", "won"),
+        "lost": pgettext("game status", "lost"),
+        "resigned": pgettext("game status", "resigned"),
+    }
+    return words.get(status, status)
+
+
 # ---------------------------------------------------------------------------
 # Moves
 # ---------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from lucie.deals import MAX_DEAL, check_deal_number
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
 from lucie.formats import load_game, parse_layout
-from lucie.i18n import LANGUAGES, _, normalize, pgettext
+from lucie.i18n import LANGUAGES, _, normalize
 from lucie.parsing import parse_int, parse_seconds
 from lucie.rules import VARIANTS, Rules
 
@@ -223,18 +223,6 @@ def game_from_args(args: argparse.Namespace) -> Game:
             raise type(exc)(f"{layout}: {exc}") from None
         return Game(rules, position=position, seed=getattr(args, "seed", None))
     return Game(rules, args.deal)
-
-
-def status_text(status: str) -> str:
-    """A game's status (``won``, ``lost``, ``resigned``, ``playing``: the
-    store's and the engine's codes) in words of the language in use."""
-    words = {
-        "playing": pgettext("game status", "playing"),
-        "won": pgettext("game status", "won"),
-        "lost": pgettext("game status", "lost"),
-        "resigned": pgettext("game status", "resigned"),
-    }
-    return words.get(status, status)
 
 
 def print_json(data: Any) -> None:

@@ -17,11 +17,10 @@ from lucie.cli.common import (
     deal_number,
     game_from_args,
     print_json,
-    status_text,
 )
 from lucie.cli.plain import play_plain
 from lucie.cli.review_cmds import add_daily, use_daily
-from lucie.engine import Game, parse_moves
+from lucie.engine import Game, parse_moves, status_name
 from lucie.errors import LucieError
 from lucie.formats import format_layout, position_json, save_game
 from lucie.i18n import _
@@ -105,7 +104,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         print(render(game))
         print(_("Status: {status}, score {score}").format(
-            status=status_text(game.outcome.status), score=game.score))
+            status=status_name(game.outcome.status), score=game.score))
     return 0
 
 

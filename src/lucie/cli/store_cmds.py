@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, count, print_json, status_text
+from lucie.cli.common import add_json, add_variant, count, print_json
+from lucie.engine import status_name
 from lucie.errors import LucieError
 from lucie.i18n import _, ngettext, pgettext
 from lucie.store import Damaged, Store, default_player
@@ -133,7 +134,7 @@ def _headings() -> list[str]:
 def _widths(headings: list[str]) -> list[int]:
     """Each column as wide as its narrowest width, its heading and (the
     result) the longest status word of the language in use."""
-    statuses = max(len(status_text(s)) for s in ("won", "lost", "resigned", "playing"))
+    statuses = max(len(status_name(s)) for s in ("won", "lost", "resigned", "playing"))
     widths = [max(w, len(h)) for w, h in zip(_WIDTHS, headings, strict=True)]
     widths[5] = max(widths[5], statuses)
     return widths
@@ -170,7 +171,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         deal = (str(r.deal) if r.deal is not None
                 else _("seed {seed}").format(seed=r.seed))
         date = r.started.replace("T", " ")[:16]
-        print(_row([str(r.id), date, r.player, r.variant, deal, status_text(r.status),
+        print(_row([str(r.id), date, r.player, r.variant, deal, status_name(r.status),
                     str(r.score), str(r.moves), _duration(r.seconds)], widths))
     return 0
 

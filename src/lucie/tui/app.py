@@ -24,7 +24,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from lucie import i18n
-from lucie.engine import Game, Move, Position
+from lucie.engine import Game, Move, Position, status_name
 from lucie.errors import LucieError
 from lucie.i18n import N_, _
 from lucie.rules import VARIANTS, Rules
@@ -38,7 +38,7 @@ from lucie.tui.controller import (
     games_count,
     moves_count,
 )
-from lucie.tui.review import HistoryScreen, ReviewScreen, status_word
+from lucie.tui.review import HistoryScreen, ReviewScreen
 from lucie.tui.screens import (
     ConfirmScreen,
     EndScreen,
@@ -47,7 +47,6 @@ from lucie.tui.screens import (
     NewGameScreen,
     TextScreen,
     VariantScreen,
-    difficulty_word,
     keys_help,
     rules_help,
 )
@@ -92,37 +91,6 @@ FOUND: Final = {
 }
 
 
-def difficulty_text(rated: object) -> str:
-    """A deal's difficulty in words, for the end of the game.
-
-    >>> from types import SimpleNamespace as S
-    >>> difficulty_text(S(difficulty="easy", clearable=True, value=None))
-    'This deal is easy, clearable without a redeal.'
-    """
-    difficulty = getattr(rated, "difficulty", None)
-    clearable = getattr(rated, "clearable", None)
-    value = getattr(rated, "value", None)
-    if difficulty is None and clearable is None:
-        return _("This deal's difficulty could not be settled in time.")
-    if difficulty:
-        word = difficulty_word(str(difficulty))
-        if clearable:
-            words = _("This deal is {difficulty}, clearable without a redeal").format(
-                difficulty=word)
-        elif clearable is False:
-            words = _("This deal is {difficulty}, not clearable without a redeal").format(
-                difficulty=word)
-        else:
-            words = _("This deal is {difficulty}").format(difficulty=word)
-    elif clearable:
-        words = _("This deal is clearable without a redeal")
-    else:
-        words = _("This deal is not clearable without a redeal")
-    if value is not None and getattr(value, "chance", None) is not None:
-        words = _("{sentence} (winning chance {chance})").format(sentence=words, chance=value)
-    return words + "."
-
-
 def daily_results(store: Store, player: str, rules: Rules) -> list[str]:
     """The player's finished games of the deals of the day of ``rules``,
     newest first, as Markdown list lines: a game counts when its deal is
@@ -135,7 +103,7 @@ def daily_results(store: Store, player: str, rules: Rules) -> list[str]:
         if day is not None:
             lines.append("- " + _("{date}: deal {deal}, {result}, score {score}/52 in {moves}, "
                                   "{time}").format(
-                date=day.isoformat(), deal=record.deal, result=status_word(record.status),
+                date=day.isoformat(), deal=record.deal, result=status_name(record.status),
                 score=record.score, moves=moves_count(record.moves),
                 time=duration(record.seconds)))
     return lines
@@ -686,7 +654,7 @@ class LucieApp(App[int]):
             rated = deal_difficulty(rules, deal, max_seconds=10.0)
         except (ImportError, LucieError):
             return
-        self.call_from_thread(self._show_difficulty, difficulty_text(rated))
+        self.call_from_thread(self._show_difficulty, rated.text())
 
     def _show_difficulty(self, text: str) -> None:
         for screen in self.screen_stack:

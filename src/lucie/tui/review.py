@@ -22,7 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
-from lucie.engine import FAN_NAMES, Game, Move, Position
+from lucie.engine import FAN_NAMES, Game, Move, Position, status_name
 from lucie.errors import LucieError
 from lucie.i18n import N_, _, ngettext, pgettext
 from lucie.store import GameRecord
@@ -59,30 +59,6 @@ def sparkline(values: Sequence[float | None]) -> str:
         else:
             out.append(BARS[min(len(BARS) - 1, int(v * (len(BARS) - 1) + 0.5))])
     return "".join(out)
-
-
-def label_word(label: str | None) -> str:
-    """A review label (``best``, ``mistake`` ...) in the language in use."""
-    words = {
-        "best": pgettext("review label", "best"),
-        "good": pgettext("review label", "good"),
-        "inaccuracy": pgettext("review label", "inaccuracy"),
-        "mistake": pgettext("review label", "mistake"),
-        "blunder": pgettext("review label", "blunder"),
-    }
-    return words.get(label or "", label or "?")
-
-
-def status_word(status: str) -> str:
-    """A game's status (``won``, ``lost``, ``resigned``, ``playing``) in the
-    language in use."""
-    words = {
-        "won": pgettext("game status", "won"),
-        "lost": pgettext("game status", "lost"),
-        "resigned": pgettext("game status", "resigned"),
-        "playing": pgettext("game status", "playing"),
-    }
-    return words.get(status, status)
 
 
 def chances(review: Review) -> list[float | None]:
@@ -232,7 +208,7 @@ class ReviewScreen(ModalScreen[None]):
         style = LABEL_STYLES.get(m.label or "", "")
         better = "" if m.best_move is None or m.best_move == m.move else str(m.best_move)
         return (
-            str(m.index), str(m.move), Text(label_word(m.label), style=style),
+            str(m.index), str(m.move), Text(m.label_text or "?", style=style),
             str(m.value_before), str(m.value_after), better, glyphs(m.text),
         )
 
@@ -244,7 +220,7 @@ class ReviewScreen(ModalScreen[None]):
         m = review.moves[row]
         position = self.game.positions[m.index - 1]
         text = Text(_("Before move {n}: {move} ({label})").format(
-            n=m.index, move=glyphs(position.describe(m.move)), label=label_word(m.label))
+            n=m.index, move=glyphs(position.describe(m.move)), label=m.label_text or "?")
             + "\n", style="bold")
         if m.best_move is not None and m.best_move != m.move:
             text.append(_("Better: {move}").format(move=glyphs(position.describe(m.best_move)))
@@ -296,7 +272,7 @@ def history_line(r: GameRecord) -> str:
     """One game of the history: when, what, how it ended."""
     return _("{date}  {variant}, deal {deal}: {result}, {score}/52 in {moves}, {time}").format(
         date=r.started[:16].replace("T", " "), variant=r.variant_name, deal=r.deal,
-        result=status_word(r.status), score=r.score, moves=moves_count(r.moves),
+        result=status_name(r.status), score=r.score, moves=moves_count(r.moves),
         time=duration(r.seconds))
 
 

@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, Label, Markdown, OptionList, Select, 
 from textual.widgets.option_list import Option
 
 from lucie import i18n
-from lucie.i18n import N_, _, ngettext, pgettext
+from lucie.i18n import N_, _, ngettext
 from lucie.rules import VARIANTS, Rules
 
 #: The keys and the mouse, one Markdown paragraph or list item each.
@@ -140,18 +140,6 @@ def rules_help(rules: Rules) -> str:
         _("You win when all 52 cards are home; your score is the number of cards home."),
     ]
     return "\n".join(lines)
-
-
-def difficulty_word(difficulty: str) -> str:
-    """A difficulty (``easy``, ``medium``, ``hard``, ``clearable``) as a word
-    of the language in use, as in "this deal is easy"."""
-    words = {
-        "easy": pgettext("difficulty", "easy"),
-        "medium": pgettext("difficulty", "medium"),
-        "hard": pgettext("difficulty", "hard"),
-        "clearable": pgettext("difficulty", "clearable"),
-    }
-    return words.get(difficulty, difficulty)
 
 
 class ConfirmScreen(ModalScreen[bool]):

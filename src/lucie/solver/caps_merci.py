@@ -54,10 +54,10 @@ def merci_reach_caps(
                 per_card[z] = full
                 continue
             st = st0[:]
-            rest = dict(rest0)
+            rest = rest0[:]
             work: list[int] = []
             if z == e:  # the card under it may now become a top
-                under = rest.pop(z)
+                under = rest[z]
                 if under:
                     expose(st, rest, work, under)
             else:  # buried deeper: out of the cards under e

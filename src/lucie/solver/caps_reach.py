@@ -17,16 +17,17 @@ def reach_states(
     fans: list[int] | tuple[int, ...],
     found: list[int] | tuple[int, ...],
     king_moves: bool,
-) -> tuple[list[int], dict[int, int]]:
+) -> tuple[list[int], list[int]]:
     """The least sets of :func:`_proof_reach` (suit builds going down;
     ``king_moves``: a king may go into an empty fan), as a state per card:
-    0 not in T, 1 in T, 2 also in M, 3 also in H; and, for each fan, its
-    deepest card in T but not in M with the cards under it (encoded).
+    0 not in T, 1 in T, 2 also in M, 3 also in H; and per card, the cards
+    under it (encoded), kept for the cards in T but not in M (each fan's
+    deepest card in T: an entry of a card in M is stale).
 
     The least fixed point is found with a work list (:func:`reach_close`).
     """
     st = [0] * 52
-    rest: dict[int, int] = {}
+    rest = [0] * 52
     work: list[int] = []
     for f in fans:
         if f:
@@ -38,7 +39,7 @@ def reach_states(
     return st, rest
 
 
-def expose(st: list[int], rest: dict[int, int], work: list[int], g: int) -> None:
+def expose(st: list[int], rest: list[int], work: list[int], g: int) -> None:
     """The top of the cards ``g`` (encoded) may become a top: into T, with
     the cards under it kept, to be looked at (and so its predecessor,
     which may be laid on it)."""
@@ -52,7 +53,7 @@ def expose(st: list[int], rest: dict[int, int], work: list[int], g: int) -> None
 
 def reach_close(
     st: list[int],
-    rest: dict[int, int],
+    rest: list[int],
     work: list[int],
     found: list[int] | tuple[int, ...],
     king_moves: bool,
@@ -78,7 +79,7 @@ def reach_close(
         else:
             continue
         if v == 1:  # c may leave its fan: the card under it may become a top
-            g = rest.pop(c)
+            g = rest[c]
             if g:  # expose, written out: this loop is the search's hot path
                 y = (g & 63) - 1
                 st[y] = 1

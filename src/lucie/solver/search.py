@@ -11,7 +11,12 @@ memo and count it against the budgets (:meth:`Search.memo_key`,
 record its foundation state and bound it (:meth:`Search.record`), list its
 children (:meth:`Search.children`, :mod:`~lucie.solver.children`), order
 them (:meth:`Search.order`, :mod:`~lucie.solver.move_order`) and push them
-(:meth:`Search.push`).
+(:meth:`Search.push`).  The walk writes out the commonest case of the
+first steps (a full frontier's records, the memo key without cells or
+merci, the forced moves after a plain move under suit-down) and calls the
+method otherwise: in the pure build each call costs, and the searches of a
+few dozen positions were 5-10% slower with every step a call
+(``benchmarks/RESULTS.md``, "Solver split").
 """
 
 from __future__ import annotations
@@ -211,7 +216,10 @@ class Search:
         spent budget raises)."""
         stack = [root]
         visited = self.visited
-        # the steps, bound once (the pure build pays for each look-up)
+        pareto = self.pareto
+        # the steps, bound once (the pure build pays for each look-up and
+        # each call: the commonest case of a step is written out below, its
+        # method names and documents the step)
         pruned, forced, memo_key = self.pruned, self.forced, self.memo_key
         check_budgets, stop_at = self.check_budgets, self.stop_at
         caps_of, record, children_of = self.caps, self.record, self.children
@@ -219,12 +227,18 @@ class Search:
         reorder = self.rng is not None or self.wanted
         # whether any caps hold under these rules (else all stay at 13)
         capped = self.t.dead_cards
+        full_frontier = self.frontier and not self.best_only
+        plain_key = self.plain_key
+        # after a plain move under suit-down: the forced moves of the cards
+        # it may unlock (the case of forced() that most positions take)
+        sd_forced = self.t.home_always_safe and not self.t.takeback
+        ncells, sb_fill = self.t.cells, self.t.safe_build_fill
         while stack:
             node = stack.pop()
             pcaps = node.caps
             # (caps that allow a win never prune: test that first)
             if pcaps[0] + pcaps[1] + pcaps[2] + pcaps[3] < 52 and node.parent is not None \
-                    and pruned(pcaps):
+                    and (dominated(pareto, pcaps) if full_frontier else pruned(pcaps)):
                 continue
             fans = node.fans  # each node owns its fan list
             found = list(node.found)
@@ -235,10 +249,15 @@ class Search:
             tops = node.tops
             if tops is None:
                 tops = fan_tops(fans)
-            forced(fans, found, cells, merci, tops, moves, node.work)
+            work = node.work
+            if sd_forced and work is not None and not merci:
+                suit_down_forced(fans, found, cells, tops, moves, list(work), ncells, sb_fill)
+            else:
+                forced(fans, found, cells, merci, tops, moves, work)
             key = node.key
             if key is None or len(moves) != len(pmoves):
-                key = memo_key(fans, cells, merci)  # (else nothing was forced: it is known)
+                # (else nothing was forced: it is known)
+                key = frozenset(fans) if plain_key else memo_key(fans, cells, merci)
             if key in visited:
                 continue
             visited[key] = (node.parent, tuple(moves))
@@ -249,10 +268,16 @@ class Search:
             lift_caps = caps_of(fans, found, caps, merci) if capped else None
             if found[0] + found[1] + found[2] + found[3] == 52:
                 self.win_key = key
-                self.pareto.clear()
-                self.pareto[(13, 13, 13, 13)] = key
+                pareto.clear()
+                pareto[(13, 13, 13, 13)] = key
                 return "solved"
-            if record(found, caps, key):
+            if full_frontier:  # (record(), its commonest case)
+                fnd = (found[0], found[1], found[2], found[3])
+                if fnd not in pareto:  # (most states are there already)
+                    add_state(pareto, fnd, key)
+                if caps[0] + caps[1] + caps[2] + caps[3] < 52 and dominated(pareto, caps):
+                    continue
+            elif record(found, caps, key):
                 continue
             children = children_of(fans, found, cells, merci, tops, lift_caps)
             if children:
@@ -337,27 +362,21 @@ class Search:
         return None
 
     def record(self, found: list[int], caps: list[int], key: object) -> bool:
-        """Record the position's foundation state (the frontier, the best
-        score, or the best state for a verdict); whether its caps show that
-        nothing below it can change the answer (docs/solver.md#bounds)."""
+        """Record the position's foundation state where the search keeps one
+        best state (the first of the best score: for a verdict, or the best
+        score with ``best_only``; the walk adds a full frontier's states
+        itself, :func:`~lucie.solver.frontier.add_state`); whether its caps
+        show that nothing below it can change the answer
+        (docs/solver.md#bounds): with ``best_only``, that they cannot beat
+        the best score; for a verdict, that they cannot win."""
         total = found[0] + found[1] + found[2] + found[3]
         cap_total = caps[0] + caps[1] + caps[2] + caps[3]
-        pareto = self.pareto
-        if self.frontier and not self.best_only:
-            fnd = (found[0], found[1], found[2], found[3])
-            if fnd not in pareto:  # (most states are there already)
-                add_state(pareto, fnd, key)
-            # bound: nothing below can beat the caps
-            return cap_total < 52 and dominated(pareto, caps)
-        # one best state (the first of the best score): with best_only,
-        # prune what cannot beat it (the caps bound the total); for a
-        # verdict, what cannot be won
         if total > self.best_total:
             self.best_total = total
             if self.best_only:
                 self.bound = total
-            pareto.clear()
-            pareto[(found[0], found[1], found[2], found[3])] = key
+            self.pareto.clear()
+            self.pareto[(found[0], found[1], found[2], found[3])] = key
         return cap_total <= self.best_total if self.best_only else cap_total < 52
 
     def children(

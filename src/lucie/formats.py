@@ -109,6 +109,63 @@ def _parse_cards_line(line: str, what: str) -> list[Card]:
     return cards
 
 
+def _check_layout(
+    rules: Rules,
+    fans: list[list[Card]],
+    foundations: tuple[int, int, int, int] | None,
+    cells: list[Card | None] | None,
+) -> tuple[tuple[int, int, int, int], list[Card | None]]:
+    """Check that a layout's parts hold the 52 cards once each, within the
+    variant's fans, cells and fan sizes; the foundations (implied by the
+    cards on the table when no Foundations line was given) and the cells,
+    filled up to the variant's number with empty ones."""
+    if len(fans) > rules.num_fans:
+        raise LayoutError(
+            _("{given} fans in the layout, but {variant} has {fans}").format(
+                given=len(fans), variant=rules.name(), fans=rules.num_fans
+            )
+        )
+    if not fans and foundations is None:
+        raise LayoutError(_("the layout is empty"))
+    cell_list: list[Card | None] = list(cells) if cells is not None else []
+    if len(cell_list) > rules.cells:
+        raise LayoutError(_("{given} cells given, {variant} has {cells}").format(
+            given=len(cell_list), variant=rules.name(), cells=rules.cells
+        ))
+    cell_list += [None] * (rules.cells - len(cell_list))
+    on_table = [c for f in fans for c in f] + [c for c in cell_list if c is not None]
+    seen: set[Card] = set()
+    for card in on_table:
+        if card in seen:
+            raise LayoutError(_("{card} appears twice").format(card=card))
+        seen.add(card)
+    if foundations is None:
+        foundations = _implied_foundations(seen)
+    else:
+        for card in on_table:
+            if foundations[card.suit_index] >= card.rank:
+                raise LayoutError(
+                    _("{card} is on the table but the {suit} foundation already holds it")
+                    .format(card=card, suit=card.suit)
+                )
+        missing = [
+            str(c) for c in DECK
+            if c not in seen and foundations[c.suit_index] < c.rank
+        ]
+        if missing:
+            raise LayoutError(_("missing cards: {cards}").format(cards=" ".join(missing)))
+    if not on_table:
+        raise LayoutError(_("the layout has no card on the table: there is nothing to play"))
+    for i, fan in enumerate(fans):
+        if rules.max_fan is not None and len(fan) > max(rules.max_fan, rules.fan_size):
+            raise LayoutError(
+                _("fan {fan} holds {n} cards, more than max_fan={most}").format(
+                    fan=FAN_NAMES[i], n=len(fan), most=rules.max_fan
+                )
+            )
+    return foundations, cell_list
+
+
 def parse_layout(text: str, rules: Rules) -> Position:
     """Read a layout (see the module doc) into a starting position.
 
@@ -176,50 +233,7 @@ def parse_layout(text: str, rules: Rules) -> Position:
                 fans.append(_parse_cards_line(fan_text, _("{where} (fan {number})").format(
                     where=where, number=len(fans) + 1
                 )))
-    if len(fans) > rules.num_fans:
-        raise LayoutError(
-            _("{given} fans in the layout, but {variant} has {fans}").format(
-                given=len(fans), variant=rules.name(), fans=rules.num_fans
-            )
-        )
-    if not fans and foundations is None:
-        raise LayoutError(_("the layout is empty"))
-    cell_list: list[Card | None] = list(cells) if cells is not None else []
-    if len(cell_list) > rules.cells:
-        raise LayoutError(_("{given} cells given, {variant} has {cells}").format(
-            given=len(cell_list), variant=rules.name(), cells=rules.cells
-        ))
-    cell_list += [None] * (rules.cells - len(cell_list))
-    on_table = [c for f in fans for c in f] + [c for c in cell_list if c is not None]
-    seen: set[Card] = set()
-    for card in on_table:
-        if card in seen:
-            raise LayoutError(_("{card} appears twice").format(card=card))
-        seen.add(card)
-    if foundations is None:
-        foundations = _implied_foundations(seen)
-    else:
-        for card in on_table:
-            if foundations[card.suit_index] >= card.rank:
-                raise LayoutError(
-                    _("{card} is on the table but the {suit} foundation already holds it")
-                    .format(card=card, suit=card.suit)
-                )
-        missing = [
-            str(c) for c in DECK
-            if c not in seen and foundations[c.suit_index] < c.rank
-        ]
-        if missing:
-            raise LayoutError(_("missing cards: {cards}").format(cards=" ".join(missing)))
-    if not on_table:
-        raise LayoutError(_("the layout has no card on the table: there is nothing to play"))
-    for i, fan in enumerate(fans):
-        if rules.max_fan is not None and len(fan) > max(rules.max_fan, rules.fan_size):
-            raise LayoutError(
-                _("fan {fan} holds {n} cards, more than max_fan={most}").format(
-                    fan=FAN_NAMES[i], n=len(fan), most=rules.max_fan
-                )
-            )
+    foundations, cell_list = _check_layout(rules, fans, foundations, cells)
     # every card is now in exactly one place (checked above, with messages)
     start = Position.start(rules, fans, foundations, cell_list)
     return dataclasses.replace(start, redeals_left=redeals_left, merci_used=merci_used)

@@ -3,7 +3,7 @@
 The one-deal search is a depth-first walk, and under builds other than
 suit-down (Shamrocks, Super Flower Garden, alternate colours), where no
 build is forced, the line it returns is the path the walk happened to take:
-on Shamrocks deal 35, 1,283 moves to a win that needs 52 foundation
+on Shamrocks deal 55, 1,270 moves to a win that needs 52 foundation
 moves, most of them cards carried back and forth.  :func:`shorten_line` keeps the
 line's end and takes shortcuts to the positions along it:
 
@@ -22,7 +22,7 @@ shortest line: that would be a search of its own.
 >>> from lucie.engine import Position
 >>> from lucie.rules import Rules
 >>> from lucie.solver.deal import solve_deal
->>> start = Position.deal(Rules.parse("shamrocks"), 35)
+>>> start = Position.deal(Rules.parse("shamrocks"), 55)
 >>> line = solve_deal(start, frontier=False, shorten=False).moves
 >>> short = shorten_line(start, line)
 >>> len(short) < len(line) // 2

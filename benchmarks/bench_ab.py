@@ -13,7 +13,8 @@ least CPU time over the rounds (``LUCIE_AB_ROUNDS``, default 3) and
 ``LUCIE_AB_REPEATS`` repeats within a round (default 3).  The rows call the
 raw one-deal search (``search_deal``: the same positions on both sides when
 the search is unchanged, printed to check it) and whole games
-(``solve_game``).  ``LUCIE_PURE=1`` compares the pure builds; without it
+(``solve_game``); ``LUCIE_AB_ROWS`` keeps the rows whose name holds one
+of its comma-separated words.  ``LUCIE_PURE=1`` compares the pure builds; without it
 each side uses its compiled build when its stamp matches (``make compiled``
 here; the other tree's own ``_native build``).
 """
@@ -61,11 +62,18 @@ def _row(spec: str, first: int, last: int, kwargs: dict[str, Any] | None) -> Cal
     return lambda: sum(search_deal(p, **kwargs).nodes for p in positions)
 
 
+def chosen_rows() -> list[str]:
+    """The rows that ``LUCIE_AB_ROWS`` keeps (all by default)."""
+    words = [w.strip() for w in os.environ.get("LUCIE_AB_ROWS", "").split(",") if w.strip()]
+    return [name for name in ROWS if not words or any(w in name for w in words)]
+
+
 def worker(repeats: int) -> dict[str, tuple[float, int]]:
-    """Each row's least CPU time over ``repeats`` and its positions, with the
-    ``lucie`` on ``sys.path`` (the side being measured)."""
+    """Each chosen row's least CPU time over ``repeats`` and its positions,
+    with the ``lucie`` on ``sys.path`` (the side being measured)."""
     out: dict[str, tuple[float, int]] = {}
-    for name, (spec, first, last, kwargs) in ROWS.items():
+    for name in chosen_rows():
+        spec, first, last, kwargs = ROWS[name]
         run = _row(spec, first, last, kwargs)
         best, nodes = float("inf"), 0
         for _ in range(repeats):
@@ -85,6 +93,9 @@ def main() -> None:
     repeats = os.environ.get("LUCIE_AB_REPEATS", "3")
     here = str(Path(__file__).resolve().parents[1] / "src")
     sides = {"before": str(Path(before).resolve()), "after": here}
+    if not (Path(before) / "lucie" / "__init__.py").is_file():
+        raise SystemExit(f"LUCIE_AB_BEFORE={before}: no lucie package there (give the src "
+                         "folder of another checkout)")
     pure = os.environ.get("LUCIE_PURE") == "1"
     print(f"build: {'pure' if pure else 'compiled where built'}; before {sides['before']}, "
           f"after {here}; load average {os.getloadavg()[0]:.2f}", flush=True)
@@ -100,16 +111,22 @@ def main() -> None:
             stdout, _ = proc.communicate()
             if proc.returncode:
                 raise SystemExit(f"the {side} side failed (exit {proc.returncode})")
-            for name, (cpu, nodes) in json.loads(stdout).items():
+            result = json.loads(stdout)
+            measured = Path(result.pop("lucie")).resolve()
+            if not measured.is_relative_to(sides[side]):
+                raise SystemExit(f"the {side} side measured the lucie of {measured}")
+            for name, (cpu, nodes) in result.items():
                 old = best[side].get(name)
                 best[side][name] = (min(cpu, old[0]) if old else cpu, nodes)
     print("| row | before: CPU s | after: CPU s | after/before | positions before, after |")
     print("|---|---|---|---|---|")
-    for name in ROWS:
+    for name in chosen_rows():
         (b, bn), (a, an) = best["before"][name], best["after"][name]
         print(f"| {name} | {b:.3f} | {a:.3f} | {a / b:.2f} | {bn:,}, {an:,} |")
     print(f"(load average {os.getloadavg()[0]:.2f})")
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--worker"]:
-    print(json.dumps(worker(int(sys.argv[2]))))
+    import lucie
+
+    print(json.dumps({**worker(int(sys.argv[2])), "lucie": lucie.__file__}))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib.util
 import ipaddress
+import logging
 import socket
 import sys
 import threading
@@ -96,6 +98,16 @@ def start_url(host: str, port: int, rules: Rules | None, deal: int | None) -> st
     return f"http://{shown}:{port}/{tail}"
 
 
+class _CancelledAtExit(logging.Filter):
+    """Drop the report of a request that Ctrl+C cancelled (a body never
+    sent, a search running): stopping cancels them on purpose, after a
+    moment, and that is not an error to print."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, asyncio.CancelledError)
+
+
 def cmd_web(args: argparse.Namespace) -> int:
     missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
     if missing:
@@ -119,15 +131,22 @@ def cmd_web(args: argparse.Namespace) -> int:
         print(_("warning: listening on {host}, so other machines can reach the game "
                 "and your statistics; use --host 127.0.0.1 to keep it on this machine")
               .format(host=host), file=sys.stderr)
-    print(_("lucie: the game is at {url}  (Ctrl+C to stop)").format(url=url), flush=True)
-    print(_("lucie: statistics in {file}").format(file=link.store.path), flush=True)
     # Ctrl+C: in-flight requests get a moment, then are cancelled (a search
     # in progress with them: its worker process is killed)
     config = uvicorn.Config(app, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=1)
+    logging.getLogger("uvicorn.error").addFilter(_CancelledAtExit())
     pool = app.state.solver
 
     class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:  # (so Ctrl+C is the server's once the address is out)
+                print(_("lucie: the game is at {url}  (Ctrl+C to stop)").format(url=url),
+                      flush=True)
+                print(_("lucie: statistics in {file}").format(file=link.store.path),
+                      flush=True)
+
         def handle_exit(self, sig: int, frame: Any) -> None:
             super().handle_exit(sig, frame)
             pool.stop_now()  # a search in progress ends now, its request with it

@@ -117,3 +117,23 @@ def test_seed_bounds() -> None:
     for bad in ("-1", str(2**63), "1e3"):
         with pytest.raises(argparse.ArgumentTypeError):
             common.seed(bad)
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "--deal", "1", "--max-nodes=--"],
+    ["solve", "--deal", "1", "--max-seconds=--"],
+    ["show", "--variant=--"],
+    ["--deal=--"],
+])
+def test_a_double_dash_given_as_a_value_is_refused(
+        args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Python 3.11's argparse turns ``--option=--`` into an empty list; the
+    command line refuses it as it refuses an option without its value
+    (it reached the solver as a list)."""
+    from lucie.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    option = next(a for a in args if a.endswith("=--"))[:-3]
+    assert f"argument {option}: expected one argument" in capsys.readouterr().err

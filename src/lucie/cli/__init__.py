@@ -59,6 +59,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def refuse_empty_values(parser: argparse.ArgumentParser, args_list: Sequence[str]) -> None:
+    """Refuse ``--option=--`` as argparse refuses ``--option`` alone: the
+    argparse of Python 3.11 gives that option an empty list, which no
+    command expects."""
+    for token in args_list:
+        if token == "--":
+            return  # (the rest is not options)
+        if token.startswith("-") and token.endswith("=--"):
+            parser.error(_("argument %(argument_name)s: %(message)s") % {
+                "argument_name": token[:-3], "message": _("expected one argument")})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``lucie`` console script; returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -76,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 and args_list[first] not in ("-h", "--help", "--version")
             ):
                 args_list.insert(first, "play")  # `lucie --deal 7` plays deal 7
+            refuse_empty_values(parser, args_list)
             args = parser.parse_args(args_list)
         args.lang = explicit  # what --lang asked for (None: the locale's)
         if args.command is None:

@@ -287,33 +287,29 @@ class Search:
         return "unsolvable"
 
     def pruned(self, caps: tuple[int, ...]) -> bool:
-        """Whether the parent's caps, which bound this position too, already
-        show that it cannot change the answer (docs/solver.md#bounds)."""
-        total = caps[0] + caps[1] + caps[2] + caps[3]
-        if total == 52:
-            return False
-        if not self.frontier:
-            return True
-        if self.best_only:
-            return total <= self.best_total
-        return dominated(self.pareto, caps)
+        """Whether the parent's caps (below 52 in all), which bound this
+        position too, already show that it cannot change the answer, where
+        the search keeps one best state (docs/solver.md#bounds): for a
+        verdict always, with ``best_only`` when they cannot beat the best
+        score.  (A full frontier's test, :func:`~lucie.solver.frontier.dominated`,
+        is written out in the walk.)"""
+        return not self.frontier or caps[0] + caps[1] + caps[2] + caps[3] <= self.best_total
 
     def forced(
         self, fans: list[int], found: list[int], cells: list[int], merci: bool,
         tops: dict[int, int], moves: list[IMove], work: tuple[int, ...] | None,
     ) -> None:
-        """Play the forced moves (:mod:`~lucie.solver.forced`) in place."""
+        """Play the forced moves (:mod:`~lucie.solver.forced`) in place.
+        (After a plain move under suit-down, ``work`` set, the walk calls
+        :func:`~lucie.solver.forced.suit_down_forced` itself.)"""
         t = self.t
         if not merci and not t.takeback:
-            if t.home_always_safe:
-                if work is None:
-                    todo = list(tops)
-                    if t.cells:  # (and the cards the foundations want, from a cell)
-                        for s in range(4):
-                            if found[s] < 13:
-                                todo.append(s * 13 + found[s])
-                else:
-                    todo = list(work)
+            if t.home_always_safe:  # (every top, and a cell's card the foundations want)
+                todo = list(tops)
+                if t.cells:
+                    for s in range(4):
+                        if found[s] < 13:
+                            todo.append(s * 13 + found[s])
                 suit_down_forced(fans, found, cells, tops, moves, todo, t.cells,
                                  t.safe_build_fill)
             else:
@@ -322,10 +318,10 @@ class Search:
             pair_home_forced(fans, found, tops, moves)
 
     def memo_key(self, fans: list[int], cells: list[int], merci: bool) -> object:
-        """The memo key of a position: its fans in any order (and its cells
-        and merci flag, where they may vary)."""
-        if self.plain_key:
-            return frozenset(fans)
+        """The memo key of a position where its cells or merci flag may vary:
+        its fans in any order, its cells and the flag.  (Where they may
+        not, the key is the set of fans alone, written out in the walk and
+        in :meth:`push`.)"""
         return (frozenset(fans), tuple(sorted(cells)), merci)
 
     def check_budgets(self) -> None:

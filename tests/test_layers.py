@@ -6,6 +6,7 @@ Function-level imports count: grimp reads every import statement.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -32,8 +33,6 @@ MAX_FUNCTION_LINES = 100
 
 
 def _long_functions(root: Path = ROOT) -> list[str]:
-    import ast
-
     out = []
     for path in sorted((root / "src").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -10,7 +10,6 @@ import logging
 import socket
 import sys
 import threading
-import time
 import urllib.parse
 import webbrowser
 from typing import Any
@@ -108,6 +107,10 @@ class _CancelledAtExit(logging.Filter):
         return not isinstance(error, asyncio.CancelledError)
 
 
+#: one filter, added once to uvicorn's logger however often ``cmd_web`` runs
+CANCELLED_AT_EXIT = _CancelledAtExit()
+
+
 def cmd_web(args: argparse.Namespace) -> int:
     missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
     if missing:
@@ -135,32 +138,27 @@ def cmd_web(args: argparse.Namespace) -> int:
     # in progress with them: its worker process is killed)
     config = uvicorn.Config(app, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=1)
-    logging.getLogger("uvicorn.error").addFilter(_CancelledAtExit())
+    logging.getLogger("uvicorn.error").addFilter(CANCELLED_AT_EXIT)
     pool = app.state.solver
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
-            if self.started:  # (so Ctrl+C is the server's once the address is out)
-                print(_("lucie: the game is at {url}  (Ctrl+C to stop)").format(url=url),
-                      flush=True)
-                print(_("lucie: statistics in {file}").format(file=link.store.path),
-                      flush=True)
+            if not self.started:
+                return
+            # the address once the server answers (and Ctrl+C is the server's)
+            print(_("lucie: the game is at {url}  (Ctrl+C to stop)").format(url=url),
+                  flush=True)
+            print(_("lucie: statistics in {file}").format(file=link.store.path),
+                  flush=True)
+            if not args.no_browser:  # (a thread: a browser may take its time to start)
+                threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             super().handle_exit(sig, frame)
             pool.stop_now()  # a search in progress ends now, its request with it
 
     server = Server(config)
-    if not args.no_browser:
-        def open_when_ready() -> None:
-            for _try in range(200):
-                if server.started:
-                    break
-                time.sleep(0.05)
-            webbrowser.open(url)
-
-        threading.Thread(target=open_when_ready, daemon=True).start()
     try:
         server.run(sockets=[sock])
     finally:

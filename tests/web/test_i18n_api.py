@@ -159,6 +159,46 @@ class TestTheApiSpeaksTheLanguage:
         r = client.get("/api/games/not-a-game-at-all", headers=headers)
         assert r.status_code == 404 and r.json()["error"].startswith(missing)
 
+    @pytest.mark.parametrize(("lang", "words"), [
+        ("en", ["must be sent as application/json", "must be a JSON object",
+                "field 'variant' must be a text", "parameter 'seconds' must be a number",
+                "field 'difficulty' must be one of", "field 'autoplay' must be true or false",
+                "field 'fan' must be a fan letter", "game number"]),
+        ("fr", ["doit être envoyé en application/json", "doit être un objet JSON",
+                "le champ 'variant' doit être un texte",
+                "le paramètre 'seconds' doit être un nombre", "le champ 'difficulty' doit valoir",
+                "le champ 'autoplay' doit valoir true ou false",
+                "le champ 'fan' doit être une lettre d'éventail", "numéro de partie"]),
+        ("nl", ["moet als application/json worden verstuurd", "moet een JSON-object zijn",
+                "veld 'variant' moet een tekst zijn", "parameter 'seconds' moet een getal zijn",
+                "veld 'difficulty' moet any", "veld 'autoplay' moet true of false zijn",
+                "veld 'fan' moet een waaierletter zijn", "partijnummer"]),
+        ("de", ["muss als application/json gesendet werden", "muss ein JSON-Objekt sein",
+                "das Feld 'variant' muss ein Text", "der Parameter 'seconds' muss eine Zahl sein",
+                "das Feld 'difficulty' muss any", "das Feld 'autoplay' muss true oder false sein",
+                "das Feld 'fan' muss ein Fächerbuchstabe sein", "Spielnummer"]),
+    ])
+    def test_a_malformed_request(self, client: Any, lang: str, words: list[str]) -> None:
+        """What a request itself gets wrong is refused in its language too."""
+        headers = {"Accept-Language": lang}
+        gid = client.post("/api/games", json={"deal": 5}, headers=headers).json()["id"]
+        answers = [
+            client.post("/api/games", content=b"{}", headers={**headers,
+                                                               "Content-Type": "text/plain"}),
+            client.post("/api/games", json=[1], headers=headers),
+            client.post("/api/games", json={"variant": 7}, headers=headers),
+            client.get(f"/api/games/{gid}/hint?seconds=soon", headers=headers),
+            client.post("/api/games", json={"difficulty": "brutal"}, headers=headers),
+            client.post(f"/api/games/{gid}/move", json={"move": "a>b", "autoplay": "yes"},
+                        headers=headers),
+            client.post(f"/api/games/{gid}/merci", json={"card": "AS", "fan": "?"},
+                        headers=headers),
+            client.get("/api/history/0/review", headers=headers),
+        ]
+        for r, expected in zip(answers, words, strict=True):
+            assert 400 <= r.status_code < 500, (r.status_code, r.text)
+            assert expected in r.json()["error"], (expected, r.json())
+
     def test_undone_names_the_step_in_the_language(self, client: Any) -> None:
         headers = {"Accept-Language": "de"}
         gid = client.post("/api/games", json={"variant": "classic", "deal": 1},

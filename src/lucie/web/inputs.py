@@ -13,6 +13,7 @@ from starlette.requests import Request
 from lucie.daily import daily_date
 from lucie.deals import check_deal_number
 from lucie.errors import LucieError
+from lucie.i18n import _
 from lucie.parsing import excerpt, parse_int, parse_json
 from lucie.rules import Rules
 from lucie.web.errors import ApiError
@@ -29,13 +30,14 @@ async def read_body(request: Request) -> bytes:
         return cached
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_BODY:
-        raise ApiError(413, f"the request body is {excerpt(length)} bytes, more than "
-                            f"the {MAX_BODY} accepted")
+        raise ApiError(413, _("the request body is {size} bytes, more than the {most} "
+                              "accepted").format(size=excerpt(length), most=MAX_BODY))
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise ApiError(413, f"the request body is more than the {MAX_BODY} bytes accepted")
+            raise ApiError(413, _("the request body is more than the {most} bytes "
+                                  "accepted").format(most=MAX_BODY))
     data = bytes(body)
     request.state.body = data
     return data
@@ -52,19 +54,21 @@ def check_post(request: Request) -> None:
     this server or ``Sec-Fetch-Site`` says another site made it."""
     site = request.headers.get("sec-fetch-site")
     if site is not None and site.strip().lower() not in _OWN_SITE:
-        raise ApiError(403, f"refused: a request from another site ({excerpt(site)})")
+        raise ApiError(403, _("refused: a request from another site ({site})").format(
+            site=excerpt(site)))
     origin = request.headers.get("origin")
     if origin is not None:
         host = request.headers.get("host", "")
         parts = origin.strip().lower().split("://", 1)
         if (len(parts) != 2 or parts[0] not in ("http", "https")
                 or parts[1].rstrip("/") != host.strip().lower()):
-            raise ApiError(403, f"refused: a request from another origin ({excerpt(origin)})")
+            raise ApiError(403, _("refused: a request from another origin ({origin})").format(
+                origin=excerpt(origin)))
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
-        shown = excerpt(kind) if kind else "none"
-        raise ApiError(415, f"the request body must be sent as application/json "
-                            f"(content type: {shown})")
+        shown = excerpt(kind) if kind else _("none")
+        raise ApiError(415, _("the request body must be sent as application/json "
+                              "(content type: {kind})").format(kind=shown))
 
 
 async def read_json(request: Request) -> Any:
@@ -74,7 +78,7 @@ async def read_json(request: Request) -> Any:
     if not body.strip():
         return {}
     try:
-        return parse_json(body, what="the request body")
+        return parse_json(body, what=_("the request body"))
     except LucieError as exc:
         raise ApiError(400, str(exc)) from None
 
@@ -82,14 +86,14 @@ async def read_json(request: Request) -> Any:
 async def read_object(request: Request) -> dict[str, Any]:
     data = await read_json(request)
     if not isinstance(data, dict):
-        raise ApiError(400, "the request body must be a JSON object")
+        raise ApiError(400, _("the request body must be a JSON object"))
     return data
 
 
 def flag(data: dict[str, Any], key: str) -> bool:
     value = data.get(key, False)
     if not isinstance(value, bool):
-        raise ApiError(400, f"field {key!r} must be true or false")
+        raise ApiError(400, _("field {key} must be true or false").format(key=repr(key)))
     return value
 
 
@@ -98,9 +102,10 @@ def text_field(data: dict[str, Any], key: str, longest: int = 100) -> str:
     move, a card, a fan letter)."""
     value = data.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise ApiError(400, f"field {key!r} is missing or not a text")
+        raise ApiError(400, _("field {key} is missing or not a text").format(key=repr(key)))
     if len(value) > longest:
-        raise ApiError(400, f"field {key!r} is too long: {excerpt(value)}")
+        raise ApiError(400, _("field {key} is too long: {value}").format(
+            key=repr(key), value=excerpt(value)))
     return value
 
 
@@ -108,23 +113,24 @@ def rules_from(value: object) -> Rules:
     if value is None or value == "":
         return Rules()
     if not isinstance(value, str):
-        raise ApiError(400, "field 'variant' must be a text like 'classic' or 'trefoil,merci=on'")
+        raise ApiError(400, _("field 'variant' must be a text like 'classic' or "
+                              "'trefoil,merci=on'"))
     if len(value) > 200:
-        raise ApiError(422, f"unknown variant {excerpt(value)}")
+        raise ApiError(422, _("unknown variant {name}").format(name=excerpt(value)))
     try:
         return Rules.parse(value)
     except LucieError as exc:
         raise ApiError(422, str(exc)) from None
     except ValueError:  # a setting Rules.parse does not check itself
-        raise ApiError(422, f"variant {excerpt(value)} has a setting that is not a "
-                            "whole number") from None
+        raise ApiError(422, _("variant {name} has a setting that is not a whole "
+                              "number").format(name=excerpt(value))) from None
 
 
 def deal_from(value: object) -> int | None:
     if value is None or value == "":
         return None
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ApiError(400, "field 'deal' must be a whole number")
+        raise ApiError(400, _("field 'deal' must be a whole number"))
     try:
         return check_deal_number(value)
     except LucieError as exc:
@@ -142,9 +148,11 @@ def float_param(request: Request, key: str, default: float, low: float, high: fl
     # ASCII decimals only: float() would also take "+5", "1_0", "٣" and "1e3"
     value = float(text) if len(text) <= 20 and _DECIMAL.fullmatch(text.strip()) else math.nan
     if not math.isfinite(value):
-        raise ApiError(400, f"parameter {key!r} must be a number, not {excerpt(text)}")
+        raise ApiError(400, _("parameter {key} must be a number, not {value}").format(
+            key=repr(key), value=excerpt(text)))
     if not low <= value <= high:
-        raise ApiError(400, f"parameter {key!r} must be between {low:g} and {high:g}")
+        raise ApiError(400, _("parameter {key} must be between {low} and {high}").format(
+            key=repr(key), low=f"{low:g}", high=f"{high:g}"))
     return value
 
 
@@ -154,7 +162,8 @@ def int_param(request: Request, key: str, default: int, low: int, high: int) -> 
     if text is None:
         return default
     try:
-        return parse_int(text, what=f"parameter {key!r}", low=low, high=high)
+        return parse_int(text, what=_("parameter {key}").format(key=repr(key)), low=low,
+                         high=high)
     except LucieError as exc:
         raise ApiError(400, str(exc)) from None
 
@@ -169,8 +178,8 @@ def difficulty_from(value: object) -> str | None:
         return None
     if not isinstance(value, str) or value not in DIFFICULTIES:
         shown = excerpt(value) if isinstance(value, str) else type(value).__name__
-        raise ApiError(400, f"field 'difficulty' must be one of any, {', '.join(DIFFICULTIES)}"
-                            f" (not {shown})")
+        raise ApiError(400, _("field 'difficulty' must be one of any, {names} (not "
+                              "{value})").format(names=", ".join(DIFFICULTIES), value=shown))
     return value
 
 

@@ -245,7 +245,8 @@ class Api:
         except LucieError as exc:
             raise ApiError(400, str(exc)) from None
         if len(fan_text) != 1 or fan_text not in FAN_NAMES:
-            raise ApiError(400, f"field 'fan' must be a fan letter, not {fan_text!r}")
+            raise ApiError(400, _("field 'fan' must be a fan letter, not {value}").format(
+                value=repr(fan_text)))
         position = session.game.position
         kind, where = position.where(card)
         if kind == "fan" and position.top(where) != card:  # a buried card: the merci
@@ -339,7 +340,7 @@ class Api:
             await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
             if not work.done():
                 work.cancel()  # the client went away: its search stops now
-                raise ApiError(408, "the client went away")
+                raise ApiError(408, _("the client went away"))
             try:
                 return work.result()
             except LucieError as exc:
@@ -404,7 +405,7 @@ class Api:
     async def review_stored(self, request: Request) -> Any:
         """The review of a game of the statistics (by its number there)."""
         store = self._store()
-        number = int_param_text(request.path_params["store_id"], "game number")
+        number = int_param_text(request.path_params["store_id"], _("game number"))
         seconds = float_param(request, "seconds", REVIEW_SECONDS, 1.0, MAX_REVIEW)
         _import_solver("review", N_("a game review"))
         saved = await store.saved_game(number)

@@ -3,30 +3,12 @@ both ways only when it was lost and a deciding search was cut short."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
+import bench_bounds as bench  # benchmarks/, on the path (pyproject: pythonpath)
 import pytest
 
 from lucie.rules import Rules
 from lucie.solver.odds import wilson
 from lucie.solver.study import GameRecord, run_study
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_bounds.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("lucie_bench_bounds", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load()
 
 
 def test_counted_both_ways() -> None:

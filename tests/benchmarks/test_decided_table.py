@@ -4,30 +4,12 @@ gives (the verdict first, then the score search)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
+import bench_solver as bench  # benchmarks/, on the path (pyproject: pythonpath)
 import pytest
 
 from lucie.engine import Position
 from lucie.rules import VARIANTS, Rules
 from lucie.solver.deal import solve_deal
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_solver.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("lucie_bench_solver", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load()
 
 
 def test_settings() -> None:

@@ -4,12 +4,9 @@ and its output read back.  Solvitaire itself is not needed here."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
-from types import ModuleType
 
+import bench_solvitaire as bench  # benchmarks/, on the path (pyproject: pythonpath)
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,20 +14,6 @@ from hypothesis import strategies as st
 from lucie.cards import Card
 from lucie.engine import Position
 from lucie.rules import VARIANTS, Rules
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_solvitaire.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("lucie_bench_solvitaire", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load()
 
 _RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
 

@@ -6,26 +6,12 @@ mixed up with another, no error).  Timing is measured by
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_web.py"
-
-
-def bench_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("lucie_bench_web", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+import bench_web as bench  # benchmarks/, on the path (pyproject: pythonpath)
 
 
 def test_ten_players_twenty_moves_each(live_server: Any) -> None:
-    bench = bench_module()
     result = asyncio.run(bench.run_load(live_server.url, players=10, moves=20, seed=3))
     assert result.errors == []
     assert len(result.latencies) == 10 * 20
@@ -46,7 +32,6 @@ def test_the_load_test_sees_a_mixed_up_game() -> None:
     from lucie.formats import position_json
     from lucie.rules import Rules
 
-    bench = bench_module()
     mine, other = Game(Rules(), 1), Game(Rules(), 2)
     answer = position_json(other) | {"id": "A"}
     assert bench._mismatch(answer, mine, "A") == "fans differ"

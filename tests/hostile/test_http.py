@@ -456,3 +456,52 @@ def test_ctrl_c_with_a_request_half_sent(tmp_path: Path, hostile: Any) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_two_ctrl_c_in_a_row(tmp_path: Path, hostile: Any) -> None:
+    """A second Ctrl+C while the server stops forces the exit: still no
+    traceback, and the game in play is kept with its moves."""
+    from lucie.store import Store
+
+    db = tmp_path / "web.sqlite3"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lucie", "web", "--no-browser", "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    try:
+        assert proc.stdout is not None
+        address = proc.stdout.readline().split("http://", 1)[1].split("/")[0]
+        host, port = address.rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            head = (f"Host: {address}\r\nContent-Type: application/json\r\n")
+
+            def post(path: str, body: bytes) -> bytes:
+                return (f"POST {path} HTTP/1.1\r\n{head}Content-Length: {len(body)}\r\n\r\n"
+                        .encode() + body)
+
+            status, _, body = _exchange(sock, post("/api/games", b'{"deal": 1}'))
+            assert status == 200
+            gid = json.loads(body)["id"]
+            status, _, _ = _exchange(sock, post(f"/api/games/{gid}/move", b'{"move": "f>i"}'))
+            assert status == 200
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(15)
+            outcome = "clean_error"
+        except subprocess.TimeoutExpired:
+            outcome = "hang"
+        err = proc.stderr.read() if proc.stderr and proc.poll() is not None else ""
+        if "Traceback" in err:
+            outcome = "traceback"
+        hostile.record("http", "SIGINT twice in a row", outcome)
+        assert outcome == "clean_error", err
+        assert proc.returncode == 130
+        [record] = Store(db).history(limit=None)
+        assert record.deal == 1 and record.moves == 1
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

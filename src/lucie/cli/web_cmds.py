@@ -135,8 +135,11 @@ def cmd_web(args: argparse.Namespace) -> int:
                 "and your statistics; use --host 127.0.0.1 to keep it on this machine")
               .format(host=host), file=sys.stderr)
     # Ctrl+C: in-flight requests get a moment, then are cancelled (a search
-    # in progress with them: its worker process is killed)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on",
+    # in progress with them: its worker process is killed).  No lifespan:
+    # stop_app does its work once the loop ends, also when a second Ctrl+C
+    # forces the exit (uvicorn then skips the lifespan's shutdown, and the
+    # cancelled lifespan printed a traceback)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off",
                             timeout_graceful_shutdown=1)
     logging.getLogger("uvicorn.error").addFilter(CANCELLED_AT_EXIT)
     pool = app.state.solver

@@ -27,7 +27,7 @@ Settings: ``LUCIE_BOUNDS_VARIANT`` (default ``alternate``),
 ``LUCIE_BOUNDS_SAMPLE_SECONDS`` (default 5) as ``lucie study``'s
 ``--solve-seconds`` / ``--sample-seconds``, ``LUCIE_BOUNDS_JOBS`` (default
 1), ``LUCIE_BOUNDS_CACHE`` (default none: a memory cache per worker) a
-value cache file.
+value cache file.  On a terminal, a progress bar counts the games played.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def main() -> None:
           f"{load[2]:.2f}", flush=True)
     start = time.perf_counter()
     result = run_study(Rules.parse(spec), games, seed=seed, jobs=jobs, cache_path=cache,
-                       solve_seconds=solve, sample_seconds=sample, progress=False)
+                       solve_seconds=solve, sample_seconds=sample, progress=None)
     found = bounds(result.records)
     print(f"   {found.line()} ({time.perf_counter() - start:.0f} s)")
     cut = [r.deal for r in result.records if not r.won and r.unknown > 0]

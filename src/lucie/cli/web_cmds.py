@@ -98,13 +98,20 @@ def start_url(host: str, port: int, rules: Rules | None, deal: int | None) -> st
 
 
 class _CancelledAtExit(logging.Filter):
-    """Drop the report of a request that Ctrl+C cancelled (a body never
-    sent, a search running): stopping cancels them on purpose, after a
-    moment, and that is not an error to print."""
+    """Drop the report of what Ctrl+C cancelled: a request (a body never
+    sent, a search running), or the app's lifespan when a second Ctrl+C
+    forces the exit (uvicorn then skips the lifespan's shutdown, and
+    Starlette reports the cancelled lifespan as a traceback in text, with
+    no exception attached; ``stop_app`` then saves the clocks).  Stopping
+    cancels them on purpose, and that is not an error to print."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        return not isinstance(error, asyncio.CancelledError)
+        if isinstance(error, asyncio.CancelledError):
+            return False
+        text = record.msg
+        return not (isinstance(text, str) and text.startswith("Traceback")
+                    and text.rstrip().endswith("CancelledError"))
 
 
 #: one filter, added once to uvicorn's logger however often ``cmd_web`` runs
@@ -135,11 +142,10 @@ def cmd_web(args: argparse.Namespace) -> int:
                 "and your statistics; use --host 127.0.0.1 to keep it on this machine")
               .format(host=host), file=sys.stderr)
     # Ctrl+C: in-flight requests get a moment, then are cancelled (a search
-    # in progress with them: its worker process is killed).  No lifespan:
-    # stop_app does its work once the loop ends, also when a second Ctrl+C
-    # forces the exit (uvicorn then skips the lifespan's shutdown, and the
-    # cancelled lifespan printed a traceback)
-    config = uvicorn.Config(app, log_level="warning", lifespan="off",
+    # in progress with them: its worker process is killed).  The lifespan
+    # saves the clocks while the server stops (SIGTERM ends the process
+    # before the ``finally`` below runs)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=1)
     logging.getLogger("uvicorn.error").addFilter(CANCELLED_AT_EXIT)
     pool = app.state.solver

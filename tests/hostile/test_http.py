@@ -11,6 +11,7 @@ real uvicorn on 127.0.0.1.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -384,14 +385,20 @@ def _exchange(sock: socket.socket, request: bytes) -> tuple[int, dict[str, str],
     return status, headers, body
 
 
+def _post(address: str, path: str, body: bytes, kind: str = "application/json") -> bytes:
+    """A raw HTTP/1.1 POST of ``body`` to the server at ``address`` (host:port)."""
+    return (f"POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: {kind}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+
+
 def test_a_4xx_keeps_the_connection(tmp_path: Path, hostile: Any) -> None:
     with LiveServer(tmp_path / "live.sqlite3") as server, \
             socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
-        host = f"Host: 127.0.0.1:{server.port}\r\n"
+        address = f"127.0.0.1:{server.port}"
+        host = f"Host: {address}\r\n"
 
         def post(path: str, body: bytes, kind: str = "application/json") -> bytes:
-            return (f"POST {path} HTTP/1.1\r\n{host}Content-Type: {kind}\r\n"
-                    f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+            return _post(address, path, body, kind)
 
         status, _, body = _exchange(sock, post("/api/games", b'{"deal": 1}'))
         assert status == 200
@@ -423,39 +430,49 @@ def test_a_4xx_keeps_the_connection(tmp_path: Path, hostile: Any) -> None:
         assert saved(server.app.state.registry.store.store.path) != before or status == 409
 
 
-def test_ctrl_c_with_a_request_half_sent(tmp_path: Path, hostile: Any) -> None:
-    """A client that sends headers and never its body cannot keep the
-    server from stopping."""
+@contextlib.contextmanager
+def _lucie_web(db: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``lucie web`` in a process of its own, and its address (host:port)
+    once it answers; killed at the end if still running."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lucie", "web", "--no-browser", "--db",
-         str(tmp_path / "web.sqlite3")],
+        [sys.executable, "-m", "lucie", "web", "--no-browser", "--db", str(db)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )
     try:
         assert proc.stdout is not None
-        address = proc.stdout.readline().split("http://", 1)[1].split("/")[0]
+        yield proc, proc.stdout.readline().split("http://", 1)[1].split("/")[0]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _stopped(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    """How the server ended, as the hostile table counts it, and its stderr."""
+    try:
+        proc.wait(15)
+        outcome = "clean_error"
+    except subprocess.TimeoutExpired:
+        outcome = "hang"
+    err = proc.stderr.read() if proc.stderr and proc.poll() is not None else ""
+    return ("traceback" if "Traceback" in err else outcome), err
+
+
+def test_ctrl_c_with_a_request_half_sent(tmp_path: Path, hostile: Any) -> None:
+    """A client that sends headers and never its body cannot keep the
+    server from stopping."""
+    with _lucie_web(tmp_path / "web.sqlite3") as (proc, address):
         host, port = address.rsplit(":", 1)
         with socket.create_connection((host, int(port)), timeout=10) as sock:
             sock.sendall(f"POST /api/games HTTP/1.1\r\nHost: {address}\r\n"
                          "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
                          .encode())
             proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(15)
-                outcome = "clean_error"
-            except subprocess.TimeoutExpired:
-                outcome = "hang"
-        err = proc.stderr.read() if proc.stderr and proc.poll() is not None else ""
-        if "Traceback" in err:
-            outcome = "traceback"
+            outcome, err = _stopped(proc)
         hostile.record("http", "SIGINT with a half-sent request", outcome)
         assert outcome == "clean_error", err
         assert proc.returncode == 130
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 def test_two_ctrl_c_in_a_row(tmp_path: Path, hostile: Any) -> None:
@@ -464,44 +481,21 @@ def test_two_ctrl_c_in_a_row(tmp_path: Path, hostile: Any) -> None:
     from lucie.store import Store
 
     db = tmp_path / "web.sqlite3"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lucie", "web", "--no-browser", "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, PYTHONUNBUFFERED="1"),
-    )
-    try:
-        assert proc.stdout is not None
-        address = proc.stdout.readline().split("http://", 1)[1].split("/")[0]
+    with _lucie_web(db) as (proc, address):
         host, port = address.rsplit(":", 1)
         with socket.create_connection((host, int(port)), timeout=10) as sock:
-            head = (f"Host: {address}\r\nContent-Type: application/json\r\n")
-
-            def post(path: str, body: bytes) -> bytes:
-                return (f"POST {path} HTTP/1.1\r\n{head}Content-Length: {len(body)}\r\n\r\n"
-                        .encode() + body)
-
-            status, _, body = _exchange(sock, post("/api/games", b'{"deal": 1}'))
+            status, _, body = _exchange(sock, _post(address, "/api/games", b'{"deal": 1}'))
             assert status == 200
             gid = json.loads(body)["id"]
-            status, _, _ = _exchange(sock, post(f"/api/games/{gid}/move", b'{"move": "f>i"}'))
+            status, _, _ = _exchange(sock, _post(address, f"/api/games/{gid}/move",
+                                                 b'{"move": "f>i"}'))
             assert status == 200
         proc.send_signal(signal.SIGINT)
         time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(15)
-            outcome = "clean_error"
-        except subprocess.TimeoutExpired:
-            outcome = "hang"
-        err = proc.stderr.read() if proc.stderr and proc.poll() is not None else ""
-        if "Traceback" in err:
-            outcome = "traceback"
+        outcome, err = _stopped(proc)
         hostile.record("http", "SIGINT twice in a row", outcome)
         assert outcome == "clean_error", err
         assert proc.returncode == 130
         [record] = Store(db).history(limit=None)
         assert record.deal == 1 and record.moves == 1
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()

@@ -506,6 +506,23 @@ class TestSolverEndpoints:
             post(client, gid, "move", move=str(move))
         o = client.get(f"/api/games/{gid}/odds?samples=5&seconds=5").json()
         assert o["win_rate"] == 1.0 and o["ci95"] == [1.0, 1.0]
+        assert o["proved"] is True and o["budget_ran_out"] is False
+
+    def test_odds_cut_short_are_never_proved(self, client: TestClient) -> None:
+        """Shamrocks deal 9 (no redeal): its search takes far longer than the
+        budget, so the answer is Odds.to_json of a cut search, as `lucie odds
+        --json` gives it: no win rate, nothing proved, the budget said."""
+        pytest.importorskip("lucie.solver.odds")
+        from lucie.solver.odds import estimate_odds
+
+        gid = new(client, variant="shamrocks", deal=9)["id"]
+        o = client.get(f"/api/games/{gid}/odds?seconds=0.5").json()
+        assert o["budget_ran_out"] is True and o["proved"] is False, o
+        assert (o["win_rate"], o["samples"], o["ci95"]) == (None, 0, [0.0, 1.0])
+        assert "exact" not in o["text"] and "proved" not in o["text"]
+        expected = estimate_odds(Game(Rules.parse("shamrocks"), 9).position,
+                                 max_seconds=0.5).to_json()
+        assert set(o) == set(expected) | {"moves_played"}
 
 
 class TestForgery:

@@ -605,3 +605,21 @@ def test_resign_is_offered_when_the_solver_proves_the_game_lost(page_at: Any) ->
     page.locator("#d-end").wait_for(state="visible")
     assert state(page)["status"] == "resigned"
     assert page.locator("#resign-offer").is_hidden()
+
+
+def test_odds_cut_short_claim_nothing(page_at: Any) -> None:
+    """Shamrocks deal 9's odds are cut short by the budget: the page shows
+    no "exact" figure, offers no resignation and says nothing is proved (the
+    claim is the server's ``proved``; the page does not infer it)."""
+    page = page_at("/?variant=shamrocks&deal=9")
+    if page.evaluate("document.getElementById('b-odds').hidden"):
+        pytest.skip("the solver is not installed")
+    # the page's own request, with a shorter budget than its 10 s default
+    page.route("**/odds", lambda route: route.continue_(url=route.request.url + "?seconds=0.5"))
+    page.keyboard.press("o")
+    page.wait_for_function(
+        "!document.getElementById('odds').textContent.includes('Estimating')", timeout=30_000)
+    text = page.locator("#odds").inner_text()
+    assert "not measured" in text and "budget ran out" in text, text
+    assert "exact" not in text and "0%" not in text, text
+    assert page.locator("#resign-offer").is_hidden()

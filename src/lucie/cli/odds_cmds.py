@@ -68,6 +68,9 @@ def register(sub: Any) -> None:
     _add_source(p)
     p.add_argument("--seconds", type=seconds(), default=2.0, metavar="S",
                    help=_("time budget (default {default:g})").format(default=2))
+    p.add_argument("--tell-clears", action="store_true",
+                   help=_("also say when the deal in play can be cleared without a redeal "
+                          "(a spoiler: off by default)"))
     _add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_hint)
@@ -146,7 +149,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
     game = game_from_args(args)
     cache = _cache(args)
-    advice = hint(game.position, max_seconds=args.seconds, cache=cache)
+    advice = hint(game.position, max_seconds=args.seconds, cache=cache,
+                  tell_clears=args.tell_clears)
     cache.flush()
     if args.json:
         data = advice.to_json()

@@ -378,16 +378,17 @@ class Api:
         session = await self._session(request)
         samples = int_param(request, "samples", 200, 1, 100_000)
         seconds = float_param(request, "seconds", 10.0, 0.1, MAX_THINK)
-        _import_solver("odds", N_("the odds"))
+        odds = _import_solver("odds", N_("the odds"))
         position = session.game.position
         moves = len(session.game.moves)
         try:
+            # the estimate's own JSON (Odds.to_json, as `lucie odds --json`)
             data = await self._think(request, session.thinking, "odds", odds_job, position, samples,
                                      seconds, budget=seconds)
-            data["budget_ran_out"] = False
         except PoolBudgetError as exc:
-            data = {"win_rate": None, "ci95": None, "samples": 0, "mean_score": None,
-                    "budget_ran_out": True, "text": _("No odds: {reason}.").format(reason=exc)}
+            # no figure at all: the same shape, measured on nothing
+            data = odds.Odds(0.0, (0.0, 1.0), 0, None, budget_ran_out=True).to_json()
+            data["text"] = _("No odds: {reason}.").format(reason=exc)
         data["moves_played"] = moves
         return data
 

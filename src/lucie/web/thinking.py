@@ -221,13 +221,11 @@ def hint_job(position: Position, seconds: float) -> dict[str, Any]:
 
 
 def odds_job(position: Position, samples: int, seconds: float) -> dict[str, Any]:
-    """``lucie.solver.odds.estimate_odds`` as JSON."""
+    """``lucie.solver.odds.estimate_odds`` as JSON (:meth:`Odds.to_json`,
+    as ``lucie odds --json``: ``proved`` and ``budget_ran_out`` included)."""
     from lucie.solver.odds import estimate_odds
 
-    result = estimate_odds(position, samples=samples, max_seconds=seconds)
-    low, high = result.ci95
-    return {"win_rate": result.win_rate, "ci95": [low, high],
-            "samples": result.samples, "mean_score": result.mean_score}
+    return estimate_odds(position, samples=samples, max_seconds=seconds).to_json()
 
 
 def _board(position: Position) -> dict[str, Any]:

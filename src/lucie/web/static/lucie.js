@@ -762,15 +762,18 @@
         const o = await call("GET", gamePath("/odds"));
         const pc = (x) => `${Math.round(x * 100)}%`;
         const when = askedAt() === asked ? _("Odds from here") : format(_("Odds from move {n}"), { n: o.moves_played });
+        // the claims are the server's: "proved" and "exact" only where it says proved
         if (o.win_rate == null) { box.textContent = o.text || _("No odds."); return; }
-        if (askedAt() === asked && o.win_rate === 0 && o.samples === 0) {
+        if (askedAt() === asked && o.proved && o.win_rate === 0) {
           offerResign(_("The solver has proved this game can no longer be won."));
         }
         const parts = [format(_("{when}: {chance} to win ({level} interval {low}–{high})"),
           { when, chance: pc(o.win_rate), level: "95%", low: pc(o.ci95[0]), high: pc(o.ci95[1]) })];
         if (o.mean_score != null) parts.push(format(_("mean score {score}"), { score: decimal(o.mean_score) }));
-        parts.push(o.samples ? format(ngettext("from {n} play-out", "from {n} play-outs", o.samples), { n: o.samples }) : _("exact"));
-        box.textContent = parts.join(", ") + ".";
+        if (o.samples) parts.push(format(ngettext("from {n} play-out", "from {n} play-outs", o.samples), { n: o.samples }));
+        else if (o.proved) parts.push(_("exact"));
+        box.textContent = parts.join(", ") + "." +
+          (o.budget_ran_out ? " " + _("The time budget ran out: the figure is what the time allowed.") : "");
       } catch (e) { box.textContent = e.message; }
     })();
   }

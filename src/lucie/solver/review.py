@@ -44,6 +44,15 @@ best reachable score is an ``inaccuracy`` (1 or 2 cards) or a ``mistake``
 (3 or more), else ``best`` (a move is labelled by the worse of its
 chance and its score losses).
 
+Only what is known is judged.  A move is labelled only when the values
+before and after it are both exact or estimates: a bound or an unknown
+value gives no loss, so the move has no label, is counted in
+:attr:`Review.unjudged` and is left out of the accuracy and of the chance
+thrown away (never counted as best or good).  A ``best`` move never comes
+with a better move: :attr:`MoveReview.better_move` names the hint's move
+only beside a worse label (the hint's move beside a ``best`` label is
+another move as good, "the solver's move").
+
 Cost.  Each position is searched once (a millisecond under suit builds);
 its best line is then *carried*: when the player plays the line's next
 move, the position after has the same value (the line's stop is still
@@ -51,7 +60,10 @@ reachable, and nothing better is) and needs no search.  ``W`` values are
 cached per between-deal state (pass a disk :class:`ValueCache` to keep them
 across calls), and the frontier states of one deal mostly repeat from move
 to move.  The whole call is budgeted (``max_seconds``); values not reached
-in time are ``unknown`` and the review says so.
+in time are ``unknown`` and the review says so.  The budget is shared out
+between the positions (each value gets its share of the time left, so a
+slow search makes that value unknown or a bound rather than starve the
+rest).
 
 Noise.  Estimates of ``W`` differ by chance, so a move can seem to lose
 a few points that it does not.  After a first pass, the between-deal
@@ -82,12 +94,12 @@ import contextlib
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from lucie.engine import Game, Move, Position
-from lucie.i18n import _, ngettext, pgettext
+from lucie.i18n import N_, _, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.budget import BudgetExhaustedError
 from lucie.solver.cache import StateKey, ValueCache
@@ -251,6 +263,11 @@ class Valuer:
     @property
     def cache(self) -> ValueCache:
         return self.ev.cache
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """From now on nothing is searched or sampled past ``deadline``."""
+        self.deadline = deadline
+        self.ev.deadline = deadline
 
     def _left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.monotonic()
@@ -438,12 +455,22 @@ class MoveReview:
         return None if self.label is None else label_name(self.label)
 
     @property
+    def better_move(self) -> Move | None:
+        """The best move, where it is better than the one played: only for a
+        judged move that is not ``best`` (never beside a ``best`` label, nor
+        for a move whose value is unknown: the solver's move is then no
+        proved improvement)."""
+        if self.label in (None, "best") or self.best_move == self.move:
+            return None
+        return self.best_move
+
+    @property
     def better_text(self) -> str | None:
         """"the better move was ...", with the hint's words, for a move that
         is not the best (None for a best move or when none was found)."""
-        if self.label in (None, "best") or self.best_move is None:
+        if self.better_move is None:
             return None
-        return _("the better move was {move}: {text}").format(move=self.best_move,
+        return _("the better move was {move}: {text}").format(move=self.better_move,
                                                               text=self.text)
 
     @property
@@ -463,6 +490,7 @@ class MoveReview:
             "index": self.index,
             "move": str(self.move),
             "best_move": str(self.best_move) if self.best_move is not None else None,
+            "better_move": str(self.better_move) if self.better_move is not None else None,
             "value_before": self.value_before.to_json(),
             "value_after": self.value_after.to_json(),
             "loss": self.loss,
@@ -505,6 +533,13 @@ class Review:
         return lost[:count]
 
     @property
+    def unjudged(self) -> int:
+        """Moves without a label: a value before or after them is unknown (or
+        only bounded), so they are left out of the accuracy and the chance
+        thrown away rather than counted as best or good."""
+        return sum(m.label is None for m in self.moves)
+
+    @property
     def accuracy(self) -> float | None:
         """Percent of the labelled moves that are ``best`` or ``good``
         (None when no move is labelled)."""
@@ -534,7 +569,16 @@ class Review:
                               counts["mistake"]).format(count=counts["mistake"]),
             inaccuracies=ngettext("{count} inaccuracy", "{count} inaccuracies",
                                   counts["inaccuracy"]).format(count=counts["inaccuracy"]),
-        )
+        ) + self.unjudged_text()
+
+    def unjudged_text(self) -> str:
+        """"; 3 moves not judged ..." when some moves are not labelled, else ""."""
+        if not self.unjudged:
+            return ""
+        return "; " + ngettext(
+            "{count} move not judged (its value is unknown: left out of the accuracy)",
+            "{count} moves not judged (their value is unknown: left out of the accuracy)",
+            self.unjudged).format(count=self.unjudged)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -547,6 +591,7 @@ class Review:
             "labels": self.counts(),
             "thrown_away": self.thrown_away,
             "accuracy": self.accuracy,
+            "unjudged": self.unjudged,
             "costliest": [m.index for m in self.costliest()],
             "summary": self.summary(),
             "budget_ran_out": self.budget_ran_out,
@@ -600,29 +645,22 @@ def review_game(
     seems to lose chance (see "Noise" in the module doc);
     ``search_seconds``, ``hint_seconds``: budgets of each one-deal search
     and each hint; ``progress(done, total)`` is called as the work goes on.
-    """
-    from lucie.solver.hints import hint
 
+    The budget is shared out: each position's value gets its share of the
+    time left for values (a value not settled in it is ``unknown``, and
+    the next position gets on), and the best moves keep theirs, so the
+    progress moves on and the answer comes within the budget.
+    """
     start = time.monotonic()
     deadline = None if max_seconds is None else start + max_seconds
     valuer = Valuer(game.rules, cache, seed=seed, target=target, deadline=deadline,
                     search_seconds=search_seconds)
     positions = game.positions
     moves = game.moves
-    total = 2 * len(moves)
-
-    def values_pass(report: bool) -> list[tuple[Value, Value]]:
-        out = []
-        for i, move in enumerate(moves):
-            before = valuer.value(positions[i])
-            after = (valuer.redeal_value(positions[i]) if move.is_redeal
-                     else valuer.value(positions[i + 1]))
-            out.append((before, after))
-            if report and progress is not None:
-                progress(i + 1, total)
-        return out
-
-    values = values_pass(True)
+    # the values' time: what the best moves (the hints) do not need
+    until = None if deadline is None or max_seconds is None else \
+        deadline - min(len(moves) * hint_seconds, 0.3 * max_seconds)
+    values = _values_pass(valuer, positions, moves, until, progress)
     disputed = [
         i for i, (before, after) in enumerate(values)
         if before.chance is not None and after.chance is not None
@@ -633,34 +671,12 @@ def review_game(
         keys = {valuer.state_of(positions[i]) for i in disputed}
         keys |= {valuer.state_of(positions[i + 1]) if not moves[i].is_redeal
                  else valuer.redeal_state(positions[i]) for i in disputed}
+        valuer.set_deadline(until)
         if valuer.refine({k for k in keys if k is not None}, refine_target):
-            values = values_pass(False)
-    ran_out = False
-    out: list[MoveReview] = []
-    for i, move in enumerate(moves):
-        before, after = values[i]
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
-            best_move, text = None, _("not reviewed: the time budget ran out")
-            ran_out = True
-        else:
-            seconds = hint_seconds if left is None else min(hint_seconds, left)
-            advice = hint(positions[i], max_seconds=max(0.05, seconds), cache=valuer.cache,
-                          seed=seed)
-            best_move, text = advice.move, advice.text
-        loss: float | None = None
-        label: Label | None = None
-        score_loss = 0
-        if before.chance is not None and after.chance is not None:
-            loss = max(0.0, before.chance - after.chance)
-            if (before.best_score is not None and after.best_score is not None
-                    and before.chance == 0.0):
-                score_loss = max(0, before.best_score - after.best_score)
-            label = label_for(loss, score_loss, is_best=best_move == move)
-        out.append(MoveReview(i + 1, move, best_move, before, after, loss, label, text,
-                              score_loss))
-        if progress is not None:
-            progress(len(moves) + i + 1, total)
+            values = _values_pass(valuer, positions, moves, until, None)
+    valuer.set_deadline(deadline)
+    out, ran_out = _judge_moves(valuer, positions, moves, values, deadline, hint_seconds,
+                                seed, progress)
     start_value = valuer.value(positions[0])
     final_value = valuer.value(positions[-1])
     valuer.cache.flush()
@@ -669,6 +685,88 @@ def review_game(
     ) or start_value.kind == "unknown"
     return Review(game.rules.spec(), game.deal, start_value, tuple(out), ran_out,
                   time.monotonic() - start, final_value)
+
+
+#: A move whose best move was not looked for (the budget ran out first).
+NOT_LOOKED: Final = N_("no best move looked for: the time budget ran out")
+
+
+def _values_pass(
+    valuer: Valuer, positions: Sequence[Position], moves: Sequence[Move], until: float | None,
+    progress: Callable[[int, int], None] | None,
+) -> list[tuple[Value, Value]]:
+    """The value before and after each move, each position in its share of
+    the time left before ``until`` (then the valuer's deadline is
+    ``until``)."""
+    out = []
+    total = 2 * len(moves)
+    for i, move in enumerate(moves):
+        if until is not None:
+            # positions still to value: this move's (two for the first), the rest's
+            mine = 2 if i == 0 else 1
+            left = len(moves) - i + (1 if i == 0 else 0)
+            now = time.monotonic()
+            valuer.set_deadline(now + max(0.0, until - now) * mine / left)
+        before = valuer.value(positions[i])
+        after = (valuer.redeal_value(positions[i]) if move.is_redeal
+                 else valuer.value(positions[i + 1]))
+        out.append((before, after))
+        if progress is not None:
+            progress(i + 1, total)
+    valuer.set_deadline(until)
+    return out
+
+
+def _settled(value: Value) -> bool:
+    """Whether a value can judge a move: exact or an estimate (a bound or
+    an unknown value cannot: a loss read off them could be anything)."""
+    return value.chance is not None and value.kind in ("exact", "estimate")
+
+
+def _judge_moves(
+    valuer: Valuer, positions: Sequence[Position], moves: Sequence[Move],
+    values: list[tuple[Value, Value]], deadline: float | None, hint_seconds: float,
+    seed: int | None, progress: Callable[[int, int], None] | None,
+) -> tuple[list[MoveReview], bool]:
+    """Each move with the best move (the hint's), its loss and label: a
+    move whose values are not both settled (:func:`_settled`) has neither;
+    and whether the time ran out before some best move was looked for."""
+    from lucie.solver.hints import hint
+
+    out: list[MoveReview] = []
+    ran_out = False
+    for i, move in enumerate(moves):
+        before, after = values[i]
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            best_move, text = None, _(NOT_LOOKED)
+            ran_out = True
+        else:
+            seconds = hint_seconds if left is None else min(hint_seconds, left)
+            # after the game: the best move may say that it clears the deal
+            advice = hint(positions[i], max_seconds=max(0.05, seconds), cache=valuer.cache,
+                          seed=seed, tell_clears=True)
+            best_move, text = advice.move, advice.text
+        loss: float | None = None
+        label: Label | None = None
+        score_loss = 0
+        if _settled(before) and _settled(after):
+            assert before.chance is not None and after.chance is not None
+            loss = max(0.0, before.chance - after.chance)
+        elif after.chance is not None and after.kind != "unknown" and after.low >= before.high:
+            loss = 0.0  # nothing was lost, whatever the value before (a win found after)
+        if loss is not None:
+            if (before.best_score is not None and after.best_score is not None
+                    and before.chance == 0.0 and after.chance == 0.0):
+                score_loss = max(0, before.best_score - after.best_score)
+            label = label_for(loss, score_loss, is_best=best_move == move)
+        elif best_move is None and left is not None and left <= 0:
+            text = _("not reviewed: the time budget ran out")
+        out.append(MoveReview(i + 1, move, best_move, before, after, loss, label, text,
+                              score_loss))
+        if progress is not None:
+            progress(len(moves) + i + 1, 2 * len(moves))
+    return out, ran_out
 
 
 __all__ = [

@@ -192,7 +192,8 @@ class ReviewScreen(ModalScreen[None]):
         if accuracy is not None:
             summary.append(_("accuracy {accuracy}%").format(accuracy=f"{accuracy:.0f}"))
         summary.append(_("costliest moves: {moves}").format(moves=costly))
-        self.query_one("#review-summary", Static).update("; ".join(summary))
+        self.query_one("#review-summary", Static).update("; ".join(summary)
+                                                         + review.unjudged_text())
         self.query_one("#sparkline", Static).update(
             _("chance {bars}  (start to end, one bar a move)").format(
                 bars=sparkline(chances(review))))
@@ -206,7 +207,8 @@ class ReviewScreen(ModalScreen[None]):
 
     def row(self, m: MoveReview) -> tuple[str | Text, ...]:
         style = LABEL_STYLES.get(m.label or "", "")
-        better = "" if m.best_move is None or m.best_move == m.move else str(m.best_move)
+        # only a move that lost something has a better one (never a best move)
+        better = "" if m.better_move is None else str(m.better_move)
         return (
             str(m.index), str(m.move), Text(m.label_text or "?", style=style),
             str(m.value_before), str(m.value_after), better, glyphs(m.text),
@@ -222,9 +224,12 @@ class ReviewScreen(ModalScreen[None]):
         text = Text(_("Before move {n}: {move} ({label})").format(
             n=m.index, move=glyphs(position.describe(m.move)), label=m.label_text or "?")
             + "\n", style="bold")
-        if m.best_move is not None and m.best_move != m.move:
-            text.append(_("Better: {move}").format(move=glyphs(position.describe(m.best_move)))
-                        + "\n", style="cyan")
+        if m.better_move is not None:
+            text.append(_("Better: {move}").format(
+                move=glyphs(position.describe(m.better_move))) + "\n", style="cyan")
+        elif m.best_move is not None and m.best_move != m.move:
+            text.append(_("The solver's move: {move}").format(
+                move=glyphs(position.describe(m.best_move))) + "\n", style="cyan")
         text.append_text(position_text(position, m.move, m.best_move))
         self.query_one("#review-position", Static).update(text)
 

@@ -917,6 +917,7 @@
     format(_("chance thrown away: {chance}"), { chance: pc(r.thrown_away) }),
     format(ngettext("{n} mistake", "{n} mistakes", r.mistakes), { n: r.mistakes })];
     if (r.accuracy != null) summary.push(format(_("accuracy {percent}"), { percent: `${Math.round(r.accuracy)}%` }));
+    if (r.unjudged) summary.push(format(ngettext("{n} move not judged (its value is unknown)", "{n} moves not judged (their value is unknown)", r.unjudged), { n: r.unjudged }));
     $("review-summary").textContent = summary.join("; ") + "." +
       (r.budget_ran_out ? " " + _("The time budget ran out: some values are unknown.") : "");
     $("chart-review").replaceChildren(window.LucieCharts.reviewChart(r, pickReviewed));
@@ -932,7 +933,7 @@
       const li = document.createElement("li");
       li.tabIndex = 0;
       li.textContent = format(_("Move {n}, {move}: {label} (lost {loss}); better: {best}"),
-        { n: m.index, move: m.move, label: labelWord(m.label), loss: pc(m.loss), best: m.best_move || "?" });
+        { n: m.index, move: m.move, label: labelWord(m.label), loss: pc(m.loss), best: m.better_move || "?" });
       li.onclick = () => pickReviewed(m.index - 1);
       li.onkeydown = (e) => { if (e.key === "Enter") pickReviewed(m.index - 1); };
       list.appendChild(li);
@@ -957,10 +958,13 @@
     const fields = { n: m.index, move: m.move, label: labelWord(m.label), before: fmt(m.value_before), after: fmt(m.value_after), best: m.best_move };
     let t = format(m.label ? _("Move {n}: {move} ({label}). Winning chance before: {before}; after: {after}.")
       : _("Move {n}: {move}. Winning chance before: {before}; after: {after}."), fields);
-    if (m.best_move && m.best_move !== m.move) {
-      t += " " + format(m.label === "best" || m.label === "good" ? _("The solver's move: {best}.") : _("Better: {best}."), fields) + " " + m.text;
+    if (!m.label) t += " " + _("Not judged: its value is unknown.");
+    // "better" only where the server names a better move (never beside "best")
+    if (m.better_move) t += " " + format(_("Better: {best}."), { best: m.better_move }) + " " + m.text;
+    else if (m.best_move && m.best_move !== m.move) {
+      t += " " + format(_("The solver's move: {best}."), fields) + " " + m.text;
     }
-    else if (m.best_move) t += " " + _("The best move.") + " " + m.text;
+    else if (m.best_move && m.label) t += " " + _("The best move.") + " " + m.text;
     else t += ` ${m.text}`;
     $("review-move-text").textContent = t;
     drawBoard(m.board, m.card, m.best_move !== m.move ? m.best_card : null);

@@ -256,6 +256,8 @@ class Valuer:
         self._values: dict[Position, Value] = {}
         #: the between-deal state of each position's best stop (estimates only)
         self._states: dict[Position, StateKey] = {}
+        #: the between-deal states of all the stops of each position searched
+        self._stops: dict[Position, set[StateKey]] = {}
         #: the rest of a best line from a position (see "Cost" in the module doc)
         self._carried: dict[Position, tuple[Value, tuple[Move, ...], StateKey | None]] = {}
         self.searches = 0
@@ -309,6 +311,11 @@ class Valuer:
         (None when the value is not an estimate of one)."""
         return self._states.get(position)
 
+    def stop_states(self, position: Position) -> set[StateKey]:
+        """The between-deal states of every stop the search of ``position``
+        listed (empty when it was not searched, or its value is exact)."""
+        return set(self._stops.get(position, ()))
+
     def redeal_state(self, position: Position) -> StateKey | None:
         """The between-deal state of redealing now (None without a redeal)."""
         return self.redeal_state_at(position, position.foundations)
@@ -357,8 +364,11 @@ class Valuer:
         result = self.ev.solve(position, budget)
         if result.status == "solved":
             return Value.exact(1.0, clears=True), _reaches(position, result)[0].moves, None
-        rated = [(stop, self._stop_value(position, stop.foundations))
-                 for stop in _reaches(position, result)]
+        reaches = _reaches(position, result)
+        self._stops[position] = {key for key in (
+            self.redeal_state_at(position, stop.foundations) for stop in reaches)
+            if key is not None}
+        rated = [(stop, self._stop_value(position, stop.foundations)) for stop in reaches]
         known = [(s, v) for s, v in rated if v.chance is not None]
         if not known:
             return Value.unknown(), (), None

@@ -581,7 +581,7 @@ def test_new_game_by_difficulty_and_the_deal_of_the_day(page_at: Any) -> None:
     page.locator("#b-resign").click()
     page.locator("#d-end").wait_for(state="visible")
     page.wait_for_function(
-        "document.getElementById('d-end-difficulty').textContent.includes('cleared without')",
+        "document.getElementById('d-end-difficulty').textContent.includes('clearable without')",
         timeout=60_000)
     assert "You asked for a clearable deal. " in page.locator("#d-end-difficulty").inner_text()
     page.locator("#end-new").click()

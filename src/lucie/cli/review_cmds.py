@@ -226,4 +226,8 @@ def cmd_pick(args: argparse.Namespace) -> int:
         variant=pick.variant, deal=pick.deal, difficulty=difficulty_name(pick.difficulty),
         value=pick.value,
         how=how), file=sys.stderr)
+    if not pick.rated.decided and pick.difficulty != "clearable":
+        print(_("Its interval spans more than one difficulty: {difficulty} is only the "
+                "likeliest.").format(difficulty=difficulty_name(pick.difficulty)),
+              file=sys.stderr)
     return 0

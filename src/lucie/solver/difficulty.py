@@ -277,7 +277,10 @@ class Rated:
 #: winning chance lies within one third (:func:`rate`).
 DECIDE_TARGETS: Final = (96, 384)
 #: Longest the rating of one deal may take within a pick (seconds).
-RATE_SECONDS: Final = 8.0
+RATE_SECONDS: Final = 6.0
+#: Longest a pick looks for a deal whose rating is decided, once it has one
+#: of the third asked for by its estimate (seconds).
+DECIDE_SECONDS: Final = 10.0
 
 
 def _classes(table: Thresholds, value: Value) -> set[Difficulty]:
@@ -392,9 +395,10 @@ def pick_deal(
     module doc), found within ``max_seconds``; each deal's searches get
     ``deal_seconds``, its rating at most :data:`RATE_SECONDS`.  Only a deal
     whose rating is decided (its interval within the third asked for:
-    :func:`rate`) is picked; when none is found in time, the deal of that
-    third by its estimate whose interval is narrowest, and its rating says
-    that it is not decided (:attr:`Rated.decided`).  Raises
+    :func:`rate`) is picked; when none is found in time (or in
+    :data:`DECIDE_SECONDS`), the deal of that third by its estimate whose
+    interval is narrowest, and its rating says that it is not decided
+    (:attr:`Rated.decided`).  Raises
     :class:`LucieError` when no deal of that third is found at all."""
     if difficulty not in DIFFICULTIES:
         raise LucieError(_("unknown difficulty {difficulty} (known: {known})").format(
@@ -413,7 +417,10 @@ def pick_deal(
                                     deadline=time.monotonic() + max_seconds / 2)
     tried = undecided = 0
     likeliest: tuple[int, Rated] | None = None
+    settle_by = time.monotonic() + DECIDE_SECONDS
     while time.monotonic() < deadline:
+        if likeliest is not None and time.monotonic() >= settle_by:
+            break
         number = random_deal_number(rng)
         tried += 1
         rated = rate(rules, number, valuer, table, want=difficulty, picked=True,

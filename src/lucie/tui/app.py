@@ -15,7 +15,7 @@ import contextlib
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import ClassVar, Final, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -55,6 +55,9 @@ from lucie.tui.table import TableScreen, duration, glyphs
 from lucie.tui.widgets import CellsView, FanView, FoundationsView
 
 __all__ = ["LucieApp", "Notice"]
+
+if TYPE_CHECKING:
+    from lucie.solver.difficulty import Rated
 
 
 class Notice(NamedTuple):
@@ -165,6 +168,9 @@ class LucieApp(App[int]):
         self._stopped: float | None = None
         self.finished_recorded = False
         self._end_shown = False
+        #: the rating each deal picked by difficulty was picked by, by (variant
+        #: spec, deal): the end of its game tells that same figure
+        self.picked: dict[tuple[str, int], Rated] = {}
 
     # -- state -------------------------------------------------------------
 
@@ -498,6 +504,7 @@ class LucieApp(App[int]):
             return
 
         def start() -> None:
+            self.picked[(rules.spec(), pick.deal)] = pick.rated
             self.start_new(rules, pick.deal)
             found = FOUND.get(difficulty)
             if found:
@@ -651,7 +658,8 @@ class LucieApp(App[int]):
         try:
             from lucie.solver.difficulty import deal_difficulty
 
-            rated = deal_difficulty(rules, deal, max_seconds=10.0)
+            rated = deal_difficulty(rules, deal, max_seconds=10.0,
+                                    picked=self.picked.get((rules.spec(), deal)))
         except (ImportError, LucieError):
             return
         self.call_from_thread(self._show_difficulty, rated.text())

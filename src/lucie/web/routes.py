@@ -61,6 +61,8 @@ REVIEW_SECONDS: Final = 30.0
 MAX_REVIEW: Final = 120.0
 #: Longest the search for a deal of a difficulty may take (seconds).
 PICK_SECONDS: Final = 20.0
+#: Ratings of picked deals kept for the end of their games (the oldest go first).
+PICKS_KEPT: Final = 4096
 
 #: Why a game cannot be resigned, by its status.
 _OVER: Final = {"won": N_("the game is already over (won)"),
@@ -132,6 +134,9 @@ class Api:
         self.pool = pool
         #: the stored games being reviewed
         self.reviewing: set[str] = set()
+        #: the rating each deal picked by difficulty was picked by, by (variant
+        #: spec, deal): the end of its game tells that same figure
+        self.picked: dict[tuple[str, int], Any] = {}
 
     async def _session(self, request: Request) -> Session:
         return await self.registry.get(request.path_params["game_id"])
@@ -169,12 +174,16 @@ class Api:
         """A deal of ``difficulty``, picked by the solver in the pool."""
         _import_solver("difficulty", N_("a deal by difficulty"))
         try:
-            deal = await self._think(request, set(), "pick", pick_job, rules.spec(),
+            pick = await self._think(request, set(), "pick", pick_job, rules.spec(),
                                      difficulty, PICK_SECONDS, budget=PICK_SECONDS)
         except PoolBudgetError as exc:
             raise ApiError(503, _("no deal of the difficulty asked for was found in time "
                                   "({reason}): try again").format(reason=exc)) from None
+        deal = pick.deal
         assert isinstance(deal, int)
+        while len(self.picked) >= PICKS_KEPT:
+            del self.picked[next(iter(self.picked))]
+        self.picked[(rules.spec(), deal)] = pick.rated
         return deal
 
     async def load_game(self, request: Request) -> Any:
@@ -441,8 +450,10 @@ class Api:
         seconds = float_param(request, "seconds", 10.0, 0.5, MAX_THINK)
         _import_solver("difficulty", N_("the deal's difficulty"))
         try:
+            # a deal picked by difficulty is told the rating it was picked by
+            picked = self.picked.get((game.rules.spec(), game.deal))
             data = await self._think(request, session.thinking, "difficulty", difficulty_job,
-                                     game.rules.spec(), game.deal, seconds,
+                                     game.rules.spec(), game.deal, seconds, picked,
                                      budget=seconds + 3)
         except PoolBudgetError as exc:
             raise ApiError(503, _("the deal could not be rated in time ({reason})").format(

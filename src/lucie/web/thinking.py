@@ -265,24 +265,27 @@ def review_job(saved: str, seconds: float) -> dict[str, Any]:
     return data
 
 
-def pick_job(spec: str, difficulty: str, seconds: float) -> int:
-    """A deal number of the variant ``spec`` that fits ``difficulty``
-    (:func:`lucie.solver.difficulty.pick_deal`)."""
+def pick_job(spec: str, difficulty: str, seconds: float) -> Any:
+    """A deal of the variant ``spec`` that fits ``difficulty``
+    (:func:`lucie.solver.difficulty.pick_deal`): the :class:`Pick`, whose
+    rating the end of the game tells."""
     from lucie.rules import Rules
     from lucie.solver.difficulty import DIFFICULTIES, pick_deal
 
     if difficulty not in DIFFICULTIES:
         raise LucieError(f"unknown difficulty {difficulty!r}")
-    return pick_deal(Rules.parse(spec), difficulty, max_seconds=seconds).deal
+    return pick_deal(Rules.parse(spec), difficulty, max_seconds=seconds)
 
 
-def difficulty_job(spec: str, deal: int, seconds: float) -> dict[str, Any]:
+def difficulty_job(spec: str, deal: int, seconds: float, picked: Any = None) -> dict[str, Any]:
     """How hard deal ``deal`` of ``spec`` is
-    (:func:`lucie.solver.difficulty.deal_difficulty`), as JSON."""
+    (:func:`lucie.solver.difficulty.deal_difficulty`, ``picked``: the
+    rating it was picked by, if it was), as JSON (:meth:`Rated.to_json`)."""
     from lucie.rules import Rules
     from lucie.solver.difficulty import deal_difficulty
 
-    return deal_difficulty(Rules.parse(spec), deal, max_seconds=seconds).to_json()
+    return deal_difficulty(Rules.parse(spec), deal, max_seconds=seconds,
+                           picked=picked).to_json()
 
 
 __all__ = ["PoolBudgetError", "SolverFailedError", "SolverPool", "difficulty_job", "hint_job",

@@ -24,10 +24,6 @@
     clearable: N_("Finding a clearable deal…"), easy: N_("Finding an easy deal…"),
     medium: N_("Finding a medium deal…"), hard: N_("Finding a hard deal…"),
   };
-  const RATED = {
-    clearable: N_("This deal is clearable"), easy: N_("This deal is easy"),
-    medium: N_("This deal is medium"), hard: N_("This deal is hard"),
-  };
   const { statusWord, labelWord } = window.LucieCharts;
   const difficultyWord = (s) => DIFFICULTY_WORDS[s] || s;
   const suitWord = (s) => _(SUIT_WORDS[s]);
@@ -877,12 +873,9 @@
     try {
       const r = await call("GET", gamePath("/difficulty"));
       if (!state || state.id !== id) return;
-      const parts = [];
-      if (r.difficulty) parts.push(_(RATED[r.difficulty] || r.difficulty));
-      if (r.clearable === true) parts.push(_("its first deal can be cleared without a redeal"));
-      else if (r.clearable === false) parts.push(_("its first deal cannot be cleared without a redeal"));
-      if (r.value && r.value.chance != null) parts.push(format(_("winning chance {value}"), { value: window.LucieCharts.fmtValue(r.value) }));
-      if (parts.length) box.textContent = asked + parts.join("; ") + ".";
+      // the server's sentence (Rated.text): the rating the deal was picked
+      // by, whether its interval settles it, a later exact figure beside it
+      if (r.text) box.textContent = asked + r.text;
     } catch (err) { /* the difficulty is a bonus: the dialog stands without it */ }
   }
 

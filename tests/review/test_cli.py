@@ -89,7 +89,7 @@ def test_review_text_with_plain_progress(
     monkeypatch.setattr(importlib.util, "find_spec", no_tqdm)
     code, out, err = run(capsys, "review", "--load", str(saved), "--cache", cache)
     assert code == 0
-    assert "review: 22/22" in err  # plain progress lines, tqdm being absent
+    assert "review: 33/33" in err  # plain progress lines, tqdm being absent
     assert "Winning chance at the start: 100%" in out
     assert "11. R" in out and "better" in out
     assert "Costliest moves: 11. R" in out

@@ -96,6 +96,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Final, Literal
 
 from lucie.engine import Game, Move, Position
@@ -705,24 +706,31 @@ def _values_pass(
     valuer: Valuer, positions: Sequence[Position], moves: Sequence[Move], until: float | None,
     progress: Callable[[int, int], None] | None,
 ) -> list[tuple[Value, Value]]:
-    """The value before and after each move, each position in its share of
-    the time left before ``until`` (then the valuer's deadline is
-    ``until``)."""
+    """The value before and after each move, each value in its share of the
+    time left before ``until`` (a value already known takes none, and its
+    share goes to the next); progress is reported after each (two steps a
+    move, of three: the third is its best move).  Then the valuer's
+    deadline is ``until``."""
     out = []
-    total = 2 * len(moves)
-    for i, move in enumerate(moves):
+    total = 3 * len(moves)
+    done = 0
+
+    def timed(compute: Callable[[], Value]) -> Value:
+        nonlocal done
         if until is not None:
-            # positions still to value: this move's (two for the first), the rest's
-            mine = 2 if i == 0 else 1
-            left = len(moves) - i + (1 if i == 0 else 0)
             now = time.monotonic()
-            valuer.set_deadline(now + max(0.0, until - now) * mine / left)
-        before = valuer.value(positions[i])
-        after = (valuer.redeal_value(positions[i]) if move.is_redeal
-                 else valuer.value(positions[i + 1]))
-        out.append((before, after))
+            valuer.set_deadline(now + max(0.0, until - now) / (2 * len(moves) - done))
+        value = compute()
+        done += 1
         if progress is not None:
-            progress(i + 1, total)
+            progress(done, total)
+        return value
+
+    for i, move in enumerate(moves):
+        before = timed(partial(valuer.value, positions[i]))
+        after = timed(partial(valuer.redeal_value, positions[i]) if move.is_redeal
+                      else partial(valuer.value, positions[i + 1]))
+        out.append((before, after))
     valuer.set_deadline(until)
     return out
 
@@ -775,7 +783,7 @@ def _judge_moves(
         out.append(MoveReview(i + 1, move, best_move, before, after, loss, label, text,
                               score_loss))
         if progress is not None:
-            progress(len(moves) + i + 1, 2 * len(moves))
+            progress(2 * len(moves) + i + 1, 3 * len(moves))
     return out, ran_out
 
 

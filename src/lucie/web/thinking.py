@@ -217,27 +217,40 @@ class SolverPool:
         if len(self._running) < self.workers:
             self._running.append(call)
             return
-        call.granted = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        granted = call.granted = loop.create_future()
         self._waiting.append(call)
         self._preempt(call.client)
+        # (not asyncio.wait_for: before Python 3.12 it may swallow a
+        # cancellation that comes as the slot is granted)
+        def late() -> None:
+            if not granted.done():
+                granted.set_exception(TimeoutError())
+
+        timer = loop.call_later(wait, late)
         try:
-            await asyncio.wait_for(asyncio.shield(call.granted), wait)
+            await granted
         except BaseException as exc:
-            if call.granted.done() and not call.granted.cancelled():
+            if granted.done() and not granted.cancelled() and granted.exception() is None:
                 self._running.remove(call)  # granted as it gave up: pass the slot on
                 self._dispatch()
             else:
                 self._waiting.remove(call)
-                call.granted.cancel()
             if isinstance(exc, TimeoutError):
                 raise PoolBudgetError(_("every solver worker stayed busy for the {budget} s "
                                         "budget").format(budget=f"{wait:g}")) from None
             raise
+        finally:
+            timer.cancel()
 
     def _dispatch(self) -> None:
         """Give free workers to the waiting clients with the fewest calls running."""
-        while self._waiting and len(self._running) < self.workers:
-            chosen = min(self._waiting, key=lambda c: self._count(c.client, self._running))
+        while len(self._running) < self.workers:
+            # (a call that gave up but has not yet left the queue is passed over)
+            ready = [c for c in self._waiting if c.granted is not None and not c.granted.done()]
+            if not ready:
+                return
+            chosen = min(ready, key=lambda c: self._count(c.client, self._running))
             self._waiting.remove(chosen)
             self._running.append(chosen)
             assert chosen.granted is not None

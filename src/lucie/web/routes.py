@@ -22,7 +22,7 @@ from lucie.daily import daily_deal, today
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Step
 from lucie.errors import DealError, LucieError, MoveError, SaveFileError
 from lucie.formats import game_from_json, save_game
-from lucie.i18n import N_, _
+from lucie.i18n import N_, _, ngettext
 from lucie.parsing import parse_json
 from lucie.rules import VARIANTS, Rules
 from lucie.web.errors import ApiError
@@ -207,9 +207,10 @@ class Api:
                 raise ApiError(422, str(exc)) from None
         moves = data.get("moves") if isinstance(data, dict) else None
         if isinstance(moves, list) and len(moves) > MAX_LOADED_MOVES:
-            raise ApiError(422, _("the saved game has {count} moves, more than the {most} the "
-                                  "browser game loads").format(count=len(moves),
-                                                              most=MAX_LOADED_MOVES))
+            raise ApiError(422, ngettext(
+                "the saved game has {count} move, more than the {most} the browser game loads",
+                "the saved game has {count} moves, more than the {most} the browser game loads",
+                len(moves)).format(count=len(moves), most=MAX_LOADED_MOVES))
         try:
             # replayed off the event loop: other players' moves go on meanwhile
             game = await asyncio.to_thread(game_from_json, data)

@@ -33,7 +33,7 @@ from typing import Any, Final, cast
 
 from lucie.engine import Position
 from lucie.errors import LucieError
-from lucie.i18n import _, language, using
+from lucie.i18n import _, language, ngettext, using
 
 #: How long past its budget a call may run before its worker is killed.
 MARGIN: Final = 2.0
@@ -192,9 +192,11 @@ class SolverPool:
         mine = [c for c in (*self._running, *self._waiting) if c.client == client]
         if len(mine) >= self.client_calls:
             wait = min(c.ends for c in mine) - start
-            raise PoolFullError(_("you already have {count} solver requests waiting or "
-                                  "running: wait for their answers").format(count=len(mine)),
-                                max(1, math.ceil(wait)))
+            raise PoolFullError(ngettext(
+                "you already have {count} solver request waiting or running: wait for its "
+                "answer",
+                "you already have {count} solver requests waiting or running: wait for their "
+                "answers", len(mine)).format(count=len(mine)), max(1, math.ceil(wait)))
         call = _Call(client, budget, start + budget + self.margin)
         await self._slot(call, think if think is not None else budget)
         try:

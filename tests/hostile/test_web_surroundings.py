@@ -406,7 +406,7 @@ def test_repeated_loads_of_long_games_keep_memory_bounded(tmp_path: Path, hostil
                    f"{count} of {MAX_LOADED_MOVES}", round(peak / 1024, 1), "MB")
     hostile.figure("lucie web RSS growth over those loads", round(grown, 1), "MB")
     # LOADED_MOVES_KEPT moves at about 550 bytes each, and the parser's work
-    assert grown < 120, (start, peak)
+    assert grown < 80, (start, peak)
 
 
 # -- a client that drops during a POST body ---------------------------------------

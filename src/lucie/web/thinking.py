@@ -5,8 +5,13 @@ process it would hold the GIL and every other player's move would wait.
 So each runs in a worker *process* (``spawn`` context, started on first
 use and kept for the next call), at most :attr:`SolverPool.workers` at
 once.  A call has a budget for the whole of it, waiting for a free worker
-included: the solver honours it itself, and past the budget and a margin
-the worker is killed and the call raises :class:`PoolBudgetError`.  A call
+included (a job given its time to think gets what the wait left of it):
+the solver honours it itself, and past the budget and a margin the worker
+is killed and the call raises :class:`PoolBudgetError`.  The workers are
+shared fairly between clients (:meth:`SolverPool.call`): a client has at
+most :data:`CLIENT_CALLS` calls waiting or running, a free worker goes to
+the waiting client with the fewest running, and a client holding two
+workers more than a waiting one gives one up.  A call
 that is cancelled (its client went away, the server is stopping) kills
 its worker too, so no search outlives its request.  Workers ignore
 SIGINT: Ctrl+C is the server's to handle, and it kills them.

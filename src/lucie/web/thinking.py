@@ -300,7 +300,7 @@ class SolverPool:
             except TimeoutError:
                 raise PoolBudgetError(_("the budget of {budget} s ran out").format(
                     budget=f"{call.budget:g}")) from None
-            keep = True
+            keep = not call.preempted  # (a worker killed as it answered is not kept)
         finally:
             self._busy.discard(worker)
             if keep:

@@ -297,6 +297,11 @@ class FoundationsView(Widget):
         self.post_message(self.Clicked(suit, event.chain))
 
 
+#: Columns of a free cell: its number, a space, a tile (whose last column
+#: parts it from the next cell).
+_CELL: Final = TILE + 2
+
+
 class CellsView(Widget):
     """The free cells, numbered from 1; a click posts :class:`CellsView.Clicked`."""
 
@@ -325,7 +330,7 @@ class CellsView(Widget):
 
     def width_for(self, cells: int) -> int:
         """The columns the view takes with ``cells`` cells."""
-        return self._label_width() + cells * (TILE + 2)
+        return self._label_width() + cells * _CELL
 
     @staticmethod
     def _label() -> str:
@@ -343,11 +348,11 @@ class CellsView(Widget):
             if mark:
                 num_style += Style(color="black", bgcolor=MARKS[mark])
             text.append(str(i + 1), style=num_style)
+            text.append(" ")  # a 10 in cell 1 reads "1 10♥", not "110♥"
             if card is None:
                 text.append_text(empty_tile())
             else:
                 text.append(tile_text(card), style=card_style(card, mark))
-            text.append(" ")
         return text
 
     def on_click(self, event: events.Click) -> None:
@@ -356,7 +361,7 @@ class CellsView(Widget):
         cell: int | None = None
         start = self._label_width()
         if offset is not None and offset.x >= start:
-            col = (offset.x - start) // (TILE + 2)
+            col = (offset.x - start) // _CELL
 
             if col < len(self.cells):
                 cell = col

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
@@ -61,7 +62,7 @@ KEYS_HELP: Final = (
 
 
 #: The items of :data:`KEYS_HELP` told only where the variant has the thing.
-KEYS_OF: Final = {
+KEYS_OF: Final[dict[str, Callable[[Rules], bool]]] = {
     KEYS_HELP[4]: lambda rules: bool(rules.cells),
     KEYS_HELP[7]: lambda rules: bool(rules.redeals),
     KEYS_HELP[8]: lambda rules: rules.merci,

@@ -3,8 +3,10 @@ the headers every answer carries.
 
 The parts: :mod:`lucie.web.routes` (the endpoints), :mod:`lucie.web.registry`
 (the games in play and their link to the store), :mod:`lucie.web.views`
-(the JSON the page gets) and :mod:`lucie.web.inputs` (reading and checking
-a request).
+(the JSON the page gets), :mod:`lucie.web.inputs` (reading and checking
+a request), :mod:`lucie.web.thinking` (the solver's worker processes and
+their fair shares) and :mod:`lucie.web.hosts` (the ``Host`` names a
+loopback server answers to).
 """
 
 from __future__ import annotations

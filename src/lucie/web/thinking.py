@@ -267,10 +267,10 @@ class SolverPool:
         """Every worker is busy and ``client`` waits: stop the newest call of
         a client running two calls more than ``client`` (its worker is
         killed, so its slot passes on)."""
-        mine = self._count(client, self._running)
-        for call in reversed(self._running):
-            if (call.worker is not None and not call.preempted
-                    and self._count(call.client, self._running) >= mine + 2):
+        live = [c for c in self._running if not c.preempted]  # (stopped ones are leaving)
+        mine = self._count(client, live)
+        for call in reversed(live):
+            if call.worker is not None and self._count(call.client, live) >= mine + 2:
                 call.preempted = True
                 self.preempted += 1
                 if call.worker.process.pid is not None:

@@ -202,6 +202,30 @@ def test_any_other_bind_answers_any_host() -> None:
     assert not names.accepts("evil.example")
 
 
+@pytest.mark.parametrize(("bound", "host", "accepted"), [
+    ("::1", "[0:0:0:0:0:0:0:1]:80", True),
+    ("::1", "[::1]", True),
+    ("::1", "[::0:1]:8000", True),
+    ("::1", "::1", False),  # an IPv6 address is written in brackets
+    ("::1", "[::1]:", False),
+    ("::1", "[127.0.0.1]", False),
+    ("127.0.0.1", "127.0.0.1:", False),
+    ("127.0.0.1", "127.0.0.1:+80", False),
+    ("127.0.0.1", "127.0.0.1:٨٠", False),
+    ("127.0.0.1", "[::ffff:127.0.0.1]", False),
+    ("127.0.0.1", "localhost.", False),
+    ("127.0.0.1", "LOCALHOST:1", True),
+    ("127.0.0.2", "127.0.0.2:80", True),
+    ("127.0.0.2", "localhost:80", False),
+])
+def test_host_spellings(hostile: Any, bound: str, host: str, accepted: bool) -> None:
+    names = served_names(bound, bound)
+    assert names is not None
+    answer = names.accepts(host)
+    hostile.record("hosts", f"{bound} spelling {host}", "ok" if answer else "clean_error")
+    assert answer is accepted
+
+
 # -- other sites' GETs -----------------------------------------------------------
 
 THINKING = ("hint?seconds=0.05", "odds?seconds=0.1&samples=1", "review?seconds=1",

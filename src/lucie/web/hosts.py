@@ -152,16 +152,16 @@ class HostGuard:
         if self.allowed.accepts(host):
             await self.app(scope, receive, send)
             return
-        text = _("refused: this server answers only to {names}, not to the host {host}").format(
-            names=self.allowed.shown(), host=excerpt(host) if host else _("none"))
-        response: Response
-        if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
-            response = JSONResponse({"error": text}, status_code=400)
-        else:
-            response = PlainTextResponse(text, status_code=400)
         if scope["type"] == "websocket":  # refused before the handshake is accepted
             await send({"type": "websocket.close", "code": 1008})
             return
+        text = _("refused: this server answers only to {names}, not to the host {host}").format(
+            names=self.allowed.shown(), host=excerpt(host) if host else _("none"))
+        response: Response
+        if str(scope.get("path", "")).startswith("/api/"):
+            response = JSONResponse({"error": text}, status_code=400)
+        else:
+            response = PlainTextResponse(text, status_code=400)
         await response(scope, receive, send)
 
 

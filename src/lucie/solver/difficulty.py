@@ -15,6 +15,17 @@
     A deal rated below :attr:`Thresholds.hard_below` is hard, from
     :attr:`Thresholds.easy_from` on easy, medium between.
 
+A rating is an estimate with a 95% interval (exact only where the solver
+settles the start).  :func:`rate`, the one computation behind a pick and
+the difficulty told at the end of a game, samples a deal further
+(:data:`DECIDE_TARGETS`) until its interval lies within one third; when it
+still spans two, the rating says so (:attr:`Rated.decided` is false, and
+its sentence names the third only as the likeliest).  A pick prefers a
+decided deal; the end of a picked deal's game tells the very rating it was
+picked by (:func:`deal_difficulty`'s ``picked``), never a new estimate that
+could fall in another third, with a later exact figure beside it only
+where one disagrees.
+
 The thresholds were measured for the main variants by
 ``scripts/difficulty_thresholds.py`` (:data:`TABLE`, each with its command,
 sample size and date).  For other rule sets they are computed on demand

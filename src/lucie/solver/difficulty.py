@@ -404,13 +404,13 @@ def pick_deal(
 ) -> Pick:
     """A random deal number of ``rules`` that fits ``difficulty`` (see the
     module doc), found within ``max_seconds``; each deal's searches get
-    ``deal_seconds``, its rating at most :data:`RATE_SECONDS`.  Only a deal
-    whose rating is decided (its interval within the third asked for:
-    :func:`rate`) is picked; when none is found in time (or in
+    ``deal_seconds``, its rating at most :data:`RATE_SECONDS`.  A deal whose
+    rating is decided (its interval within the third asked for: :func:`rate`)
+    is picked at once; when none is found in time (or in
     :data:`DECIDE_SECONDS`), the deal of that third by its estimate whose
-    interval is narrowest, and its rating says that it is not decided
-    (:attr:`Rated.decided`).  Raises
-    :class:`LucieError` when no deal of that third is found at all."""
+    interval reaches least out of it, and its rating says that it is not
+    decided (:attr:`Rated.decided`).  Raises :class:`LucieError` when no deal
+    of that third is found at all."""
     if difficulty not in DIFFICULTIES:
         raise LucieError(_("unknown difficulty {difficulty} (known: {known})").format(
             difficulty=repr(difficulty), known=", ".join(DIFFICULTIES)))
@@ -445,7 +445,7 @@ def pick_deal(
                 return Pick(spec, number, difficulty, rated.value, table, tried, rated)
             # its interval reaches another third: kept in case no deal is decided in time
             undecided += 1
-            if likeliest is None or _width(rated) < _width(likeliest[1]):
+            if likeliest is None or _doubt(rated) < _doubt(likeliest[1]):
                 likeliest = (number, rated)
     valuer.cache.flush()
     if likeliest is not None:  # said so: its rating is not decided
@@ -454,8 +454,16 @@ def pick_deal(
     raise _not_found(difficulty, spec, max_seconds, tried, undecided)
 
 
-def _width(rated: Rated) -> float:
-    return rated.value.high - rated.value.low
+def _doubt(rated: Rated) -> float:
+    """How far an undecided rating reaches out of its third: the high end
+    of a hard deal's interval, the low end's shortfall for an easy one,
+    the width for a medium one (smaller is surer)."""
+    value = rated.value
+    if rated.difficulty == "hard":
+        return value.high
+    if rated.difficulty == "easy":
+        return 1.0 - value.low
+    return value.high - value.low
 
 
 def _pick_clearable(

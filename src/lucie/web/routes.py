@@ -22,7 +22,7 @@ from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Step
 from lucie.errors import DealError, LucieError, MoveError, SaveFileError
 from lucie.formats import SAVE_FORMAT, game_from_json, save_game
 from lucie.i18n import N_, _, ngettext
-from lucie.parsing import parse_json
+from lucie.parsing import excerpt, parse_json
 from lucie.rules import VARIANTS, Rules
 from lucie.web.errors import ApiError
 from lucie.web.inputs import (
@@ -508,11 +508,26 @@ class Api:
         variant = request.query_params.get("variant")
         rules = None if variant in (None, "", "all") else rules_from(variant)
         limit = int_param(request, "limit", 1000, 1, 100_000)
-        games = await store.history(rules, limit)
+        # a page of the list: ``offset`` rows left out first; ``played=1``
+        # leaves out the games dealt and never played (no move, not over)
+        offset = int_param(request, "offset", 0, 0, 2**31)
+        played = request.query_params.get("played", "0")
+        if played not in ("0", "1"):
+            raise ApiError(400, _("parameter 'played' must be 0 or 1, not {value}").format(
+                value=excerpt(played)))
+        if played == "0" and offset == 0:
+            games = await store.history(rules, limit)
+            total = None
+        else:
+            every = await store.history(rules, None)
+            if played == "1":
+                every = [g for g in every if g.get("moves") or g.get("status") != "playing"]
+            games, total = every[offset:offset + limit], len(every)
         for row in games:
             row["daily"] = daily_mark(row)
             deals_as_text(row)
-        return {"games": games}
+        return {"games": games} if total is None else {"games": games, "total": total,
+                                                       "offset": offset}
 
     async def features(self, request: Request) -> Any:
         """What this server can do: the page hides what is missing."""

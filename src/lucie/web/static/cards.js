@@ -41,7 +41,7 @@ function makeCard(code) {
   const svg = svgEl("svg", { viewBox: "0 0 60 84", "aria-hidden": "true" });
   svg.appendChild(svgEl("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "face" }));
   const r = rankText(code);
-  const corner = svgEl("text", { x: r.length > 1 ? 1.5 : 3.5, y: 19, class: "rank" });
+  const corner = svgEl("text", { x: r.length > 1 ? 1.5 : 2.5, y: 19, class: "rank" });
   if (r.length > 1) corner.setAttribute("textLength", "17"), corner.setAttribute("lengthAdjust", "spacingAndGlyphs");
   corner.textContent = r;
   svg.appendChild(corner);

@@ -255,10 +255,10 @@
     return slot;
   }
 
-  // Smallest card drawn: its corner's rank is 12 px tall.
-  const MIN_CARD = 40;
+  // Smallest card drawn: its corner's rank is still 12 px tall.
+  const MIN_CARD = 32;
   // The part of a card's width its corner label needs ("10" included).
-  const LABEL = 0.32;
+  const LABEL = 0.34;
 
   // The fans' lengths, row by row, with ``c`` fans a row.
   function rowsOf(c) {
@@ -278,13 +278,15 @@
     const byHeight = Math.floor((roomH - n * (gap + 12) + 12) / (n * 1.4));
     const byColumn = Math.floor(avail / c / 1.88);
     const byLabels = Math.min(...rows.map((r) =>
-      Math.floor((avail - 4 * c) / (c + LABEL * r.reduce((a, k) => a + Math.max(0, k - 1), 0)))));
-    return { cols: c, cardW: Math.max(MIN_CARD, Math.min(byHeight, byColumn, byLabels)), avail };
+      Math.floor((avail - 2 * c) / (c + LABEL * r.reduce((a, k) => a + Math.max(0, k - 1), 0)))));
+    const fit = Math.min(byHeight, byColumn, byLabels);
+    return { cols: c, fit, cardW: Math.max(MIN_CARD, fit), avail };
   }
 
   function geometry() {
     const table = $("table");
-    const width = table.clientWidth - 2 * 8;
+    const pad = getComputedStyle(table);
+    const width = table.clientWidth - parseFloat(pad.paddingLeft) - parseFloat(pad.paddingRight);
     const nf = state ? state.fans.length : 18;
     const first = width < 560 ? 3 : width < 900 ? 4 : nf % 4 === 0 && width < 1100 ? 4 : 6;
     const gap = width < 560 ? 6 : 12;
@@ -296,7 +298,7 @@
     for (const c of [4, 6, nf % 4 === 0 ? 8 : 9]) {
       if (c <= first || c > nf) continue;
       const g = cardWidthFor(c, width, gap, roomH);
-      if (g.cardW > best.cardW + 1) best = g;
+      if (g.fit > best.fit + 1) best = g;
     }
     cols = best.cols;
     const cardW = best.cardW;
@@ -317,7 +319,7 @@
     const widths = [];
     const slotW = Math.floor(avail / cols);
     for (const row of rowsOf(cols)) {
-      const need = row.map((k) => cardW + 4 + Math.max(0, k - 1) * LABEL * cardW);
+      const need = row.map((k) => cardW + 2 + Math.max(0, k - 1) * LABEL * cardW);
       if (need.every((w) => w <= slotW)) {
         widths.push(...row.map(() => slotW));
         continue;
@@ -386,11 +388,11 @@
       slot.querySelector(".fan-name").textContent = letter;
       slot.classList.toggle("empty", fan.length === 0);
       slot.style.width = `${widths[i]}px`;
-      const room = widths[i] - cardW - 4;
+      const room = widths[i] - cardW - 2;
       const step = fan.length > 1 ? Math.min(cardW * 0.44, room / (fan.length - 1)) : 0;
       fan.forEach((code, k) => {
         const el = cardEl(code);
-        el.style.left = `${Math.round(k * step)}px`;
+        el.style.left = `${(k * step).toFixed(2)}px`;
         el.style.zIndex = String(k + 1);
         el.dataset.where = `fan:${i}`;
         if (k === fan.length - 1) el.classList.add("top");
@@ -1036,7 +1038,8 @@
   let reviewFrom = "game";   // the view to go back to
   let reviewed = null;       // the review shown
 
-  async function openReview(path, title) {
+  // ``status``: how the game ended ("resigned": the chance left then was given up).
+  async function openReview(path, title, status) {
     reviewFrom = !$("stats-page").hidden ? "stats" : "game";
     $("game").hidden = true;
     $("tools").hidden = true;
@@ -1059,8 +1062,12 @@
     const fmt = window.LucieCharts.fmtValue;
     const summary = [format(ngettext("{n} move. Winning chance at the start: {value}", "{n} moves. Winning chance at the start: {value}", r.moves.length),
       { n: r.moves.length, value: fmt(r.start_value) }),
-    format(_("chance thrown away: {chance}"), { chance: pc(r.thrown_away) }),
+    format(_("chance lost by the moves: {chance}"), { chance: pc(r.thrown_away) }),
     format(ngettext("{n} mistake", "{n} mistakes", r.mistakes), { n: r.mistakes })];
+    // the moves' losses leave out what resigning gave up: the chance left then
+    if (status === "resigned" && r.final_value && r.final_value.chance > 0) {
+      summary.push(format(_("given up by resigning: {value}"), { value: fmt(r.final_value) }));
+    }
     if (r.accuracy != null) summary.push(format(_("accuracy {percent}"), { percent: `${Math.round(r.accuracy)}%` }));
     $("review-summary").textContent = summary.join("; ") + "." +
       (r.budget_ran_out ? " " + _("The time budget ran out: some values are unknown.") : "");
@@ -1190,33 +1197,8 @@
       }
       $("chart-time").replaceChildren(window.LucieCharts.timeChart(done));
       $("chart-scores").replaceChildren(window.LucieCharts.scoreChart(done));
-      const body = $("stats-games").tBodies[0];
-      body.replaceChildren();
-      for (const g of h.games.slice(0, 25)) {
-        const tr = document.createElement("tr");
-        const when = g.finished ? g.finished.replace("T", " ").slice(0, 16) : "—";
-        const cells = [g.id, (g.deal ?? _("custom")) + (g.daily ? " ★" : ""), statusWord(g.status), g.score, g.moves,
-          fmtTime(g.seconds), when];
-        cells.forEach((cell, k) => {
-          const td = document.createElement("td");
-          td.textContent = String(cell);
-          if (k === 4 || k === 6) td.className = "wide";
-          tr.appendChild(td);
-        });
-        const td = document.createElement("td");
-        if (features.review && g.moves > 0) {
-          const b = document.createElement("button");
-          b.type = "button";
-          b.className = "review";
-          b.textContent = pgettext("button", "Review");
-          b.setAttribute("aria-label", format(_("Review game {n}"), { n: g.id }));
-          b.onclick = () => openReview(`/api/history/${g.id}/review`, format(_("Review of game {n} (deal {deal})"), { n: g.id, deal: g.deal ?? _("custom") }));
-          td.appendChild(b);
-        }
-        tr.appendChild(td);
-        tr.className = g.status;
-        body.appendChild(tr);
-      }
+      gamesFrom = 0;
+      await loadGamesPage();
       // the player's own result for each deal of the day
       const daily = $("stats-daily").tBodies[0];
       daily.replaceChildren();
@@ -1236,6 +1218,56 @@
     } catch (e) {
       $("stats-numbers").textContent = e.message;
     }
+  }
+
+  // -- the recent games, a page at a time (games dealt and never played left out) --
+
+  const GAMES_PAGE = 25;
+  let gamesFrom = 0;
+
+  async function loadGamesPage() {
+    const v = $("stats-variant").value || "classic";
+    const h = await call("GET", `/api/history?variant=${encodeURIComponent(v)}&played=1&offset=${gamesFrom}&limit=${GAMES_PAGE}`);
+    const body = $("stats-games").tBodies[0];
+    body.replaceChildren();
+    const total = h.total ?? h.games.length;
+    $("games-pager").hidden = total <= GAMES_PAGE;
+    $("games-newer").disabled = gamesFrom === 0;
+    $("games-older").disabled = gamesFrom + GAMES_PAGE >= total;
+    $("games-range").textContent = format(_("games {first}–{last} of {total}, newest first"),
+      { first: Math.min(total, gamesFrom + 1), last: gamesFrom + h.games.length, total });
+    {
+      for (const g of h.games) {
+        const tr = document.createElement("tr");
+        const when = g.finished ? g.finished.replace("T", " ").slice(0, 16) : "—";
+        const cells = [g.id, (g.deal ?? _("custom")) + (g.daily ? " ★" : ""), statusWord(g.status), g.score, g.moves,
+          fmtTime(g.seconds), when];
+        cells.forEach((cell, k) => {
+          const td = document.createElement("td");
+          td.textContent = String(cell);
+          if (k === 4 || k === 6) td.className = "wide";
+          tr.appendChild(td);
+        });
+        const td = document.createElement("td");
+        if (features.review && g.moves > 0) {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.className = "review";
+          b.textContent = pgettext("button", "Review");
+          b.setAttribute("aria-label", format(_("Review game {n}"), { n: g.id }));
+          b.onclick = () => openReview(`/api/history/${g.id}/review`, format(_("Review of game {n} (deal {deal})"), { n: g.id, deal: g.deal ?? _("custom") }), g.status);
+          td.appendChild(b);
+        }
+        tr.appendChild(td);
+        tr.className = g.status;
+        body.appendChild(tr);
+      }
+    }
+  }
+
+  function pageGames(step) {
+    gamesFrom = Math.max(0, gamesFrom + step * GAMES_PAGE);
+    loadGamesPage().catch((e) => { $("games-range").textContent = e.message; });
   }
 
   // -- loading a saved game ------------------------------------------------------
@@ -1419,7 +1451,7 @@
     $("new-daily").onclick = () => submitNew(null, true);
     $("end-review").onclick = () => {
       $("d-end").close();
-      openReview(gamePath("/review"), format(_("Review of deal {deal}"), { deal: state.deal ?? _("custom") }));
+      openReview(gamePath("/review"), format(_("Review of deal {deal}"), { deal: state.deal ?? _("custom") }), state.status);
     };
     $("b-odds").onclick = odds;
     $("b-stats").onclick = () => showStats(true);
@@ -1436,6 +1468,8 @@
     $("end-restart").onclick = () => { $("d-end").close(); restart(); };
     $("end-stats").onclick = () => { $("d-end").close(); showStats(true); };
     $("stats-variant").onchange = loadStats;
+    $("games-newer").onclick = () => pageGames(-1);
+    $("games-older").onclick = () => pageGames(1);
     $("lang").onchange = chooseLanguage;
     $("move-form").onsubmit = (e) => {
       e.preventDefault();

@@ -256,9 +256,9 @@
   }
 
   // Smallest card drawn: its corner's rank is still 12 px tall.
-  const MIN_CARD = 32;
+  const MIN_CARD = 34;
   // The part of a card's width its corner label needs ("10" included).
-  const LABEL = 0.34;
+  const LABEL = 0.3;
 
   // The fans' lengths, row by row, with ``c`` fans a row.
   function rowsOf(c) {
@@ -280,7 +280,8 @@
     const byLabels = Math.min(...rows.map((r) =>
       Math.floor((avail - 2 * c) / (c + LABEL * r.reduce((a, k) => a + Math.max(0, k - 1), 0)))));
     const fit = Math.min(byHeight, byColumn, byLabels);
-    return { cols: c, fit, cardW: Math.max(MIN_CARD, fit), avail };
+    // every label showing comes first, then the size (a long fan on a small phone may scroll)
+    return { cols: c, fit, labels: byLabels >= MIN_CARD, cardW: Math.max(MIN_CARD, fit), avail };
   }
 
   function geometry() {
@@ -298,7 +299,7 @@
     for (const c of [4, 6, nf % 4 === 0 ? 8 : 9]) {
       if (c <= first || c > nf) continue;
       const g = cardWidthFor(c, width, gap, roomH);
-      if (g.fit > best.fit + 1) best = g;
+      if (g.labels > best.labels || (g.labels === best.labels && g.fit > best.fit + 1)) best = g;
     }
     cols = best.cols;
     const cardW = best.cardW;

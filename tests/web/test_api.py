@@ -646,3 +646,32 @@ class TestSummaries:
         r = client.post("/api/games", json={"deal": "abc"})
         assert error_of(r, 422) == ("'abc' is not a deal number: deals are numbered with "
                                     "whole numbers from 1 to 9223372036854775807.")
+
+
+class TestHistoryPages:
+    """The recent games a page at a time, the games never played left out."""
+
+    def test_pages_and_played_games(self, client: TestClient) -> None:
+        for deal in range(1, 6):
+            gid = new(client, variant="classic", deal=deal)["id"]
+            if deal != 3:  # deal 3 is dealt and never played
+                post(client, gid, "move", move=new_move(client, gid))
+                post(client, gid, "resign")
+        every = client.get("/api/history").json()
+        assert "total" not in every and len(every["games"]) == 5  # as before: all games
+        first = client.get("/api/history?played=1&limit=3").json()
+        assert first["total"] == 4 and first["offset"] == 0
+        assert [g["deal"] for g in first["games"]] == ["5", "4", "2"]
+        rest = client.get("/api/history?played=1&limit=3&offset=3").json()
+        assert [g["deal"] for g in rest["games"]] == ["1"] and rest["total"] == 4
+        assert client.get("/api/history?played=1&offset=9").json()["games"] == []
+
+    @pytest.mark.parametrize("query", ["played=yes", "played=2", "offset=-1", "offset=x"])
+    def test_bad_page_parameters(self, client: TestClient, query: str) -> None:
+        assert query.split("=")[0] in error_of(client.get(f"/api/history?{query}"), 400)
+
+
+def new_move(client: TestClient, gid: str) -> str:
+    """A legal move of the game that is not a redeal."""
+    legal = client.get(f"/api/games/{gid}").json()["legal_moves"]
+    return str(next(m for m in legal if m != "R"))

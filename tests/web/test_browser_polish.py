@@ -11,22 +11,25 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from lucie.engine import Move, Position
-from lucie.rules import Rules
-from tests.web.test_browser import (  # noqa: F401 (fixtures)
+from tests.web import test_browser as base
+from tests.web.test_browser import (
     CLASSIC_SETTINGS,
     api_moves,
-    browser,
     drag,
-    page_at,
     settle,
     shoot,
     state,
     wait_moves,
 )
 
+from lucie.engine import Move, Position
+from lucie.rules import Rules
+
 pytestmark = pytest.mark.browser
+
+# the fixtures of the browser tests: Chromium, and a page on a live server
+browser = base.browser
+page_at = base.page_at
 
 #: The sizes the page is made for: phones upright and sideways, a tablet, laptops, a large screen.
 SIZES = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 720), (1280, 800), (2560, 1440)]
@@ -59,7 +62,8 @@ def fan_line(variant: str, deal: int, steps: int = 25) -> list[str]:
 
 def in_view(page: Any, selector: str) -> bool:
     """Whether the element shows whole inside the window, without scrolling."""
-    return bool(page.evaluate("""(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+    return bool(page.evaluate("""(sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
         return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
             && r.right <= innerWidth; }""", selector))
 
@@ -320,8 +324,8 @@ def test_long_fans_are_readable_at_every_size(page_at: Any) -> None:
 @pytest.mark.parametrize(("width", "height"), [(844, 390), (360, 640)])
 def test_small_and_sideways_phones_fit_the_table(page_at: Any, width: int, height: int) -> None:
     page = page_at("/?variant=classic&deal=1", width, height)
-    bottom = page.evaluate("""Math.max(...[...document.querySelectorAll('#fans .slot, #top-row .slot')]
-        .map(s => s.getBoundingClientRect().bottom))""")
+    bottom = page.evaluate("""Math.max(...[...document.querySelectorAll(
+        '#fans .slot, #top-row .slot')].map(s => s.getBoundingClientRect().bottom))""")
     assert bottom <= height
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.locator("#fans .card").count() == 52

@@ -1011,6 +1011,7 @@
     showDifficulty();
     const id = state.id;
     setTimeout(() => {
+      $("celebrate").replaceChildren(); // the cascade is over
       if (state && state.id === id && state.finished && !$("d-end").open) $("d-end").showModal();
     }, wait);
   }
@@ -1237,32 +1238,30 @@
     $("games-older").disabled = gamesFrom + GAMES_PAGE >= total;
     $("games-range").textContent = format(_("games {first}–{last} of {total}, newest first"),
       { first: Math.min(total, gamesFrom + 1), last: gamesFrom + h.games.length, total });
-    {
-      for (const g of h.games) {
-        const tr = document.createElement("tr");
-        const when = g.finished ? g.finished.replace("T", " ").slice(0, 16) : "—";
-        const cells = [g.id, (g.deal ?? _("custom")) + (g.daily ? " ★" : ""), statusWord(g.status), g.score, g.moves,
-          fmtTime(g.seconds), when];
-        cells.forEach((cell, k) => {
-          const td = document.createElement("td");
-          td.textContent = String(cell);
-          if (k === 4 || k === 6) td.className = "wide";
-          tr.appendChild(td);
-        });
+    for (const g of h.games) {
+      const tr = document.createElement("tr");
+      const when = g.finished ? g.finished.replace("T", " ").slice(0, 16) : "—";
+      const cells = [g.id, (g.deal ?? _("custom")) + (g.daily ? " ★" : ""), statusWord(g.status), g.score, g.moves,
+        fmtTime(g.seconds), when];
+      cells.forEach((cell, k) => {
         const td = document.createElement("td");
-        if (features.review && g.moves > 0) {
-          const b = document.createElement("button");
-          b.type = "button";
-          b.className = "review";
-          b.textContent = pgettext("button", "Review");
-          b.setAttribute("aria-label", format(_("Review game {n}"), { n: g.id }));
-          b.onclick = () => openReview(`/api/history/${g.id}/review`, format(_("Review of game {n} (deal {deal})"), { n: g.id, deal: g.deal ?? _("custom") }), g.status);
-          td.appendChild(b);
-        }
+        td.textContent = String(cell);
+        if (k === 4 || k === 6) td.className = "wide";
         tr.appendChild(td);
-        tr.className = g.status;
-        body.appendChild(tr);
+      });
+      const td = document.createElement("td");
+      if (features.review && g.moves > 0) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "review";
+        b.textContent = pgettext("button", "Review");
+        b.setAttribute("aria-label", format(_("Review game {n}"), { n: g.id }));
+        b.onclick = () => openReview(`/api/history/${g.id}/review`, format(_("Review of game {n} (deal {deal})"), { n: g.id, deal: g.deal ?? _("custom") }), g.status);
+        td.appendChild(b);
       }
+      tr.appendChild(td);
+      tr.className = g.status;
+      body.appendChild(tr);
     }
   }
 

@@ -1521,7 +1521,7 @@
         }
       } else {
         await newGame(null, null);
-        setStatus(_("Welcome! Drag a top card onto a fan or a foundation (or click it, then where it goes). The places it may go light up. Rules and keys: ?"), "info");
+        setStatus(_("Welcome! Click a top card: with one place to go it goes there; with several, they light up: click one. Or drag it. Rules, keys and settings: ? and Settings."), "info");
       }
     } catch (e) {
       setStatus(e.message, "error");

@@ -415,3 +415,34 @@ def test_every_played_game_is_reached_page_by_page(page_at: Any) -> None:
         .map(t => t.getBoundingClientRect().height))""")
     assert small >= 11
     shoot(page, "stats-pages-390.png")
+
+
+def test_the_review_of_a_resigned_game_tells_the_chance_given_up(page_at: Any) -> None:
+    """Trefoil deal 5, resigned after one best move: the moves lost nothing,
+    the resignation gave up the chance left (an estimate, about 13%)."""
+    page = page_at("/?variant=trefoil&deal=5")
+    if page.evaluate("document.getElementById('b-hint').hidden"):
+        pytest.skip("the solver is not installed")
+    page.on("dialog", lambda d: d.accept())
+    api_moves(page, ["f>f"])
+    page.locator("#b-resign").click()
+    page.locator("#d-end").wait_for(state="visible")
+    page.locator("#end-review").click()
+    page.wait_for_selector("#chart-review circle.pt", timeout=60_000)
+    summary = page.locator("#review-summary").inner_text()
+    assert "chance lost by the moves: 0%" in summary
+    assert "given up by resigning: " in summary
+    assert "chance thrown away" not in summary
+
+
+def test_the_header_and_toolbar_grow_with_the_cards(page_at: Any) -> None:
+    page = page_at("/?variant=classic&deal=1", 1280, 800)
+    size = "parseFloat(getComputedStyle(document.getElementById('b-new')).fontSize)"
+    title = "parseFloat(getComputedStyle(document.getElementById('title')).fontSize)"
+    small = page.evaluate(size), page.evaluate(title)
+    page.set_viewport_size({"width": 2560, "height": 1440})
+    page.wait_for_function("innerWidth === 2560")
+    page.wait_for_timeout(100)
+    large = page.evaluate(size), page.evaluate(title)
+    assert large[0] >= 1.4 * small[0] and large[1] >= 1.4 * small[1]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 2560

@@ -762,25 +762,9 @@
 
   function undo() { drop(); return act("POST", "/undo", {}); }
   function redo() { drop(); return act("POST", "/redo", {}); }
-  function restart() {
-    drop();
-    return act("POST", "/restart", {}).then((d) => (d && autoplay ? enqueue(async () => {
-      const sent = await autoplayDeal();
-      if (sent) setStatus(sent.summary, "info");
-    }) : d));
-  }
-
-  // Autoplay (when on) sends the safe cards of a new deal home; the answer
-  // when it sent any, else null.
-  async function autoplayDeal() {
-    if (!autoplay || !state || state.finished || !state.legal_moves.length) return null;
-    try {
-      const data = await call("POST", gamePath("/autoplay"), versioned({}));
-      if (!data.applied.length) return null;
-      render(data);
-      return data;
-    } catch (e) { return null; } // the game stays as dealt
-  }
+  // (autoplay, when on, plays after the player's moves, not on a deal: a
+  // game dealt and left without a move is not a game played and lost)
+  function restart() { drop(); return act("POST", "/restart", {}); }
   function redeal() {
     drop();
     return enqueue(async () => {
@@ -927,15 +911,12 @@
     const body = { abandon: state ? state.id : null, ...(extra || {}) };
     if (variant) body.variant = variant;
     if (deal) body.deal = deal;
-    let data = await call("POST", "/api/games", body);
+    const data = await call("POST", "/api/games", body);
     renderFresh(data);
-    const sent = await autoplayDeal();
-    if (sent) data = sent;
     const fields = { date: data.daily, variant: data.variant_title, deal: data.deal, difficulty: difficultyWord(body.difficulty) };
     setStatus(data.daily ? format(_("Deal of the day ({date}): {variant}, deal {deal}."), fields) :
       body.difficulty && body.difficulty !== "any" ? format(_("New game: {variant}, deal {deal} (asked for: {difficulty}; told at the end)."), fields) :
         format(_("New game: {variant}, deal {deal}."), fields), "info");
-    if (sent) setStatus(`${$("status").textContent} ${sent.summary}.`, "info");
     return data;
   }
 

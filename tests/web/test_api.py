@@ -443,8 +443,8 @@ class TestSaveLoad:
         ("body", "status", "words"),
         [
             (b"not json", 400, "not valid JSON"),
-            (b'{"format": "something"}', 422, "not a lucie saved game"),
-            (b"[1]", 422, "not a lucie saved game"),
+            (b'{"format": "something"}', 422, "not a game saved by lucie"),
+            (b"[1]", 422, "not a game saved by lucie"),
             (b'{"text": "{oops"}', 422, "not valid JSON"),
         ],
     )
@@ -601,3 +601,94 @@ class TestHosts:
             assert c.get("/api/variants").status_code == 200
         with TestClient(app, base_url="http://evil.example:8000") as c:
             assert c.get("/api/variants").status_code == 400
+
+
+class TestStaleCommands:
+    """A command carries the version of the game the page shows; one made
+    against a position the game has left (a second tab) is refused with the
+    game as it is now, and changes nothing."""
+
+    def test_a_second_tab_cannot_play_against_an_old_position(self, client: TestClient) -> None:
+        first = new(client, variant="classic", deal=1)
+        gid, seen = first["id"], first["version"]
+        # the other tab plays f>i; this one still shows the deal
+        moved = post(client, gid, "move", move="f>i", version=seen).json()
+        assert moved["version"] != seen
+        # this tab's command names the old version: refused, with the game now
+        for action, body in (("move", {"move": "m>p"}), ("undo", {}), ("redeal", {}),
+                             ("restart", {}), ("resign", {}), ("autoplay", {})):
+            r = post(client, gid, action, version=seen, **body)
+            assert r.status_code == 409, action
+            answer = r.json()
+            assert answer["stale"] is True and "another tab" in answer["error"]
+            assert answer["state"]["moves"] == ["f>i"]
+            assert answer["state"]["version"] == moved["version"]
+        assert client.get(f"/api/games/{gid}").json()["moves"] == ["f>i"]
+        # with the version it now shows, the move is played
+        r = post(client, gid, "move", move="m>p", version=moved["version"])
+        assert r.status_code == 200 and r.json()["moves"] == ["f>i", "m>p"]
+
+    def test_the_version_follows_the_game_not_the_request(self, client: TestClient) -> None:
+        gid = new(client, variant="classic", deal=1)["id"]
+        start = client.get(f"/api/games/{gid}").json()["version"]
+        after = post(client, gid, "move", move="f>i").json()["version"]
+        # undo back to the deal: the same game as at the start, the same version
+        assert post(client, gid, "undo").json()["version"] == start
+        assert post(client, gid, "redo").json()["version"] == after
+        # resigning changes the version though no card moves
+        assert post(client, gid, "resign").json()["version"] not in (start, after)
+
+    @pytest.mark.parametrize("bad", ["3", 1.5, True, None])
+    def test_a_version_that_is_not_a_whole_number(self, client: TestClient, bad: Any) -> None:
+        gid = new(client, variant="classic", deal=1)["id"]
+        r = post(client, gid, "move", move="f>i", version=bad)
+        assert "'version'" in error_of(r, 400)
+        assert client.get(f"/api/games/{gid}").json()["moves"] == []
+
+
+class TestSummaries:
+    """What a step did, in one line: an autoplay cascade is a count."""
+
+    def test_a_cascade_is_one_line(self, client: TestClient) -> None:
+        gid = new(client, variant="classic", deal=3)["id"]
+        expected = len(autoplay_moves(Game(Rules(), 3).position))
+        r = post(client, gid, "autoplay").json()
+        assert len(r["applied"]) == expected > 10
+        assert r["summary"] == f"Autoplay sent {expected} cards home"
+        gid = new(client, variant="classic", deal=2)["id"]
+        r = post(client, gid, "move", move="h>f", autoplay=True).json()
+        assert r["summary"] == "AD from fan h to the foundation; autoplay sent 3 cards home"
+
+    def test_a_bad_deal_number_is_told_to_a_person(self, client: TestClient) -> None:
+        r = client.post("/api/games", json={"deal": "abc"})
+        assert error_of(r, 422) == ("'abc' is not a deal number: deals are numbered with "
+                                    "whole numbers from 1 to 9223372036854775807.")
+
+
+class TestHistoryPages:
+    """The recent games a page at a time, the games never played left out."""
+
+    def test_pages_and_played_games(self, client: TestClient) -> None:
+        for deal in range(1, 6):
+            gid = new(client, variant="classic", deal=deal)["id"]
+            if deal != 3:  # deal 3 is dealt and never played
+                post(client, gid, "move", move=new_move(client, gid))
+                post(client, gid, "resign")
+        every = client.get("/api/history").json()
+        assert "total" not in every and len(every["games"]) == 5  # as before: all games
+        first = client.get("/api/history?played=1&limit=3").json()
+        assert first["total"] == 4 and first["offset"] == 0
+        assert [g["deal"] for g in first["games"]] == ["5", "4", "2"]
+        rest = client.get("/api/history?played=1&limit=3&offset=3").json()
+        assert [g["deal"] for g in rest["games"]] == ["1"] and rest["total"] == 4
+        assert client.get("/api/history?played=1&offset=9").json()["games"] == []
+
+    @pytest.mark.parametrize("query", ["played=yes", "played=2", "offset=-1", "offset=x"])
+    def test_bad_page_parameters(self, client: TestClient, query: str) -> None:
+        assert query.split("=")[0] in error_of(client.get(f"/api/history?{query}"), 400)
+
+
+def new_move(client: TestClient, gid: str) -> str:
+    """A legal move of the game that is not a redeal."""
+    legal = client.get(f"/api/games/{gid}").json()["legal_moves"]
+    return str(next(m for m in legal if m != "R"))

@@ -35,6 +35,14 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
 
 
+#: Autoplay and one-click moves off (unless the test turned them on).
+CLASSIC_SETTINGS = """
+for (const key of ["lucie.autoplay", "lucie.oneclick"]) {
+  if (localStorage.getItem(key) === null) localStorage.setItem(key, "0");
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
@@ -49,9 +57,15 @@ def page_at(browser: Any, live_server: Any) -> Iterator[Any]:
     pages: list[Any] = []
     errors: list[str] = []
 
-    def open_page(path: str = "/", width: int = 1280, height: int = 800) -> Any:
+    def open_page(path: str = "/", width: int = 1280, height: int = 800, *,
+                  newcomer: bool = False, **options: Any) -> Any:
+        """``newcomer``: the settings of a first visit (autoplay and one-click
+        moves on); else both off, as the tests of picking and putting and of
+        single moves need (a setting the player changed is kept)."""
         context = browser.new_context(viewport={"width": width, "height": height},
-                                      bypass_csp=True)  # lets wait_for_function evaluate
+                                      bypass_csp=True, **options)  # lets wait_for_function evaluate
+        if not newcomer:
+            context.add_init_script(CLASSIC_SETTINGS)
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(live_server.url + path)
@@ -308,6 +322,7 @@ def test_layout_phone_and_desktop(page_at: Any) -> None:
 def test_touch_taps_and_touch_drag(browser: Any, live_server: Any) -> None:
     context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
                                   is_mobile=True, bypass_csp=True)
+    context.add_init_script(CLASSIC_SETTINGS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -374,7 +389,7 @@ def test_autoplay_hint_save_and_load(page_at: Any, tmp_path: Path) -> None:
     bad.write_text('{"format": "nothing"}')
     page.locator("#load-file").set_input_files(str(bad))
     page.wait_for_function("document.getElementById('status').className === 'error'")
-    assert "not a lucie saved game" in page.locator("#status").inner_text()
+    assert "not a game saved by lucie" in page.locator("#status").inner_text()
     # the hint, when the solver is there, is shown on the table
     if page.evaluate("!document.getElementById('b-hint').hidden"):
         page.keyboard.press("h")

@@ -21,9 +21,9 @@ from lucie.cards import Card
 from lucie.daily import daily_deal, today
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Step
 from lucie.errors import DealError, LucieError, MoveError, SaveFileError
-from lucie.formats import game_from_json, save_game
+from lucie.formats import SAVE_FORMAT, game_from_json, save_game
 from lucie.i18n import N_, _, ngettext
-from lucie.parsing import parse_json
+from lucie.parsing import excerpt, parse_json
 from lucie.rules import VARIANTS, Rules
 from lucie.web.errors import ApiError
 from lucie.web.inputs import (
@@ -56,7 +56,7 @@ from lucie.web.thinking import (
     pick_job,
     review_job,
 )
-from lucie.web.views import deals_as_text, state_json, target_key
+from lucie.web.views import deals_as_text, game_version, state_json, target_key
 
 #: Longest a hint or an odds estimate may think (seconds).
 MAX_THINK: Final = 30.0
@@ -145,6 +145,31 @@ def api(handler: Callable[[Request], Awaitable[Any]], *, thinks: bool = False) -
     return endpoint
 
 
+def check_version(session: Session, data: dict[str, Any]) -> None:
+    """Refuse (409, with the game as it is now) a command sent with a
+    ``version`` the game has left: the page that sent it shows an older
+    position (another tab or window played on).  Without ``version`` the
+    command is taken as it is.  Called under ``session.lock``."""
+    if "version" not in data:
+        return
+    sent = data["version"]
+    if isinstance(sent, bool) or not isinstance(sent, int):
+        raise ApiError(400, _("field 'version' must be a whole number"))
+    if sent != game_version(session.game):
+        raise ApiError(409, _("This game has moved on in another tab or window: here it is "
+                              "as it is now."), stale=True, state=state_json(session))
+
+
+def summary(step: Step, autoplay_only: bool = False) -> str:
+    """What a step did, in one short line (an autoplay cascade is one
+    count, not a line per card)."""
+    if autoplay_only:
+        n = len(step.moves)
+        return ngettext("Autoplay sent {n} card home", "Autoplay sent {n} cards home",
+                        n).format(n=n)
+    return step.text
+
+
 class Api:
     """The endpoints, sharing one :class:`Registry`."""
 
@@ -214,7 +239,10 @@ class Api:
                 data = parse_json(data["text"], what="the saved game")
             except LucieError as exc:
                 raise ApiError(422, str(exc)) from None
-        moves = data.get("moves") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise ApiError(422, _("This file is not a game saved by lucie: load a file "
+                                  "made with Save."))
+        moves = data.get("moves")
         if isinstance(moves, list) and len(moves) > MAX_LOADED_MOVES:
             raise ApiError(422, ngettext(
                 "the saved game has {count} move, more than the {most} the browser game loads",
@@ -243,21 +271,27 @@ class Api:
         session = await self._session(request)
         return state_json(session)
 
-    async def _changed(self, session: Session, step: Step | None) -> dict[str, Any]:
+    async def _changed(self, session: Session, step: Step | None,
+                       autoplay_only: bool = False) -> dict[str, Any]:
         """Record a change and answer with the new state, the moves the
-        step applied and what each did.  Called under ``session.lock``."""
+        step applied, what each did and the step in one line (``summary``).
+        Called under ``session.lock``."""
         if step is not None:
             await self.registry.changed(session)
         data = state_json(session)
         data["applied"] = [str(m) for m in step.moves] if step is not None else []
         data["messages"] = list(step.texts) if step is not None else []
+        data["summary"] = summary(step, autoplay_only) if step is not None else ""
         return data
 
-    async def _play(self, session: Session, move: Move, autoplay: bool) -> Any:
+    async def _play(self, session: Session, move: Move, data: dict[str, Any]) -> Any:
         """Play ``move`` as the player's step (with the safe foundation
-        moves after it if ``autoplay``); an illegal one changes nothing."""
+        moves after it if the request asks for ``autoplay``); an illegal
+        one changes nothing."""
         game = session.game
+        autoplay = flag(data, "autoplay")
         async with session.lock:
+            check_version(session, data)
             if game.resigned:
                 raise ApiError(409, _("the game was resigned: undo or start a new game"))
             why = game.position.why_illegal(move)
@@ -274,12 +308,12 @@ class Api:
             move = Move.parse(text)
         except MoveError as exc:
             raise ApiError(400, str(exc)) from None
-        return await self._play(session, move, flag(data, "autoplay"))
+        return await self._play(session, move, data)
 
     async def redeal(self, request: Request) -> Any:
         session = await self._session(request)
         data = await read_object(request)
-        return await self._play(session, REDEAL, flag(data, "autoplay"))
+        return await self._play(session, REDEAL, data)
 
     async def merci(self, request: Request) -> Any:
         session = await self._session(request)
@@ -300,22 +334,24 @@ class Api:
             if why is not None:
                 raise ApiError(409, _("no merci now: {reason}").format(reason=why), reason=why)
         move = Move.card_to_fan(card, FAN_NAMES.index(fan_text))
-        return await self._play(session, move, flag(data, "autoplay"))
+        return await self._play(session, move, data)
 
     async def autoplay(self, request: Request) -> Any:
         session = await self._session(request)
-        await read_object(request)
+        data = await read_object(request)
         game = session.game
         async with session.lock:
+            check_version(session, data)
             played = [] if game.resigned else game.autoplay()
-            return await self._changed(session, game.steps[-1] if played else None)
+            return await self._changed(session, game.steps[-1] if played else None, True)
 
     async def undo(self, request: Request) -> Any:
         """Take back the player's last step: the move and the cards autoplay
         sent home after it."""
         session = await self._session(request)
-        await read_object(request)
+        data = await read_object(request)
         async with session.lock:
+            check_version(session, data)
             if not session.game.can_undo:
                 raise ApiError(409, _("nothing to undo"))
             step = session.game.undo_step()
@@ -327,8 +363,9 @@ class Api:
 
     async def redo(self, request: Request) -> Any:
         session = await self._session(request)
-        await read_object(request)
+        data = await read_object(request)
         async with session.lock:
+            check_version(session, data)
             if not session.game.can_redo:
                 raise ApiError(409, _("nothing to redo"))
             try:
@@ -339,16 +376,18 @@ class Api:
 
     async def restart(self, request: Request) -> Any:
         session = await self._session(request)
-        await read_object(request)
+        data = await read_object(request)
         async with session.lock:
+            check_version(session, data)
             session.game.restart()
             await self.registry.changed(session)
             return state_json(session)
 
     async def resign(self, request: Request) -> Any:
         session = await self._session(request)
-        await read_object(request)
+        data = await read_object(request)
         async with session.lock:
+            check_version(session, data)
             if session.game.outcome.finished:
                 raise ApiError(409, _(_OVER.get(session.game.outcome.status,
                                                 N_("the game is already over"))))
@@ -527,11 +566,26 @@ class Api:
         variant = request.query_params.get("variant")
         rules = None if variant in (None, "", "all") else rules_from(variant)
         limit = int_param(request, "limit", 1000, 1, 100_000)
-        games = await store.history(rules, limit)
+        # a page of the list: ``offset`` rows left out first; ``played=1``
+        # leaves out the games dealt and never played (no move, not over)
+        offset = int_param(request, "offset", 0, 0, 2**31)
+        played = request.query_params.get("played", "0")
+        if played not in ("0", "1"):
+            raise ApiError(400, _("parameter 'played' must be 0 or 1, not {value}").format(
+                value=excerpt(played)))
+        if played == "0" and offset == 0:
+            games = await store.history(rules, limit)
+            total = None
+        else:
+            every = await store.history(rules, None)
+            if played == "1":
+                every = [g for g in every if g.get("moves") or g.get("status") != "playing"]
+            games, total = every[offset:offset + limit], len(every)
         for row in games:
             row["daily"] = daily_mark(row)
             deals_as_text(row)
-        return {"games": games}
+        return {"games": games} if total is None else {"games": games, "total": total,
+                                                       "offset": offset}
 
     async def features(self, request: Request) -> Any:
         """What this server can do: the page hides what is missing."""

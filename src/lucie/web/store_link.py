@@ -139,7 +139,7 @@ class StoreLink:
 
         return await self._run(work)
 
-    async def history(self, rules: Rules | None, limit: int) -> list[dict[str, Any]]:
+    async def history(self, rules: Rules | None, limit: int | None) -> list[dict[str, Any]]:
         def work() -> list[dict[str, Any]]:
             records = self.store.history(self.player or default_player(), rules, limit)
             return [r.to_json() for r in records]

@@ -509,7 +509,7 @@ def run_study(
                 "sample_seconds": sample_seconds if policy == "optimal" else None}
     done: dict[int, list[GameRecord]] = {}
     if saved is not None:
-        size, done = _resumed(path, saved, identity, deals, resume)
+        size, done = _resumed(path, saved, identity, deals, resume, size)
     run = _Run(games, list(_chunks(deals, size)), done, on_chunk=on_chunk,
                progress_seconds=progress_seconds,
                before=saved.seconds if saved is not None and done else 0.0)
@@ -554,12 +554,14 @@ def _check_args(games: int, policy: str, jobs: int | None) -> None:
 
 def _resumed(
     path: Path | None, saved: Saved, identity: dict[str, Any], deals: list[int], resume: bool,
+    size: int,
 ) -> tuple[int, dict[int, list[GameRecord]]]:
     """The chunk size and the games of a checkpoint found where a study is
-    to write one; an error when it is another study's or not to be resumed."""
+    to write one (``size`` and none when a new study replaces a finished
+    one); an error when it is another study's or not to be resumed."""
     if not resume:
         if saved.finished:
-            return int(identity["games"]), {}  # (replaced: its study was reported)
+            return size, {}  # (replaced: its study was reported)
         raise LucieError(_(
             "{file} holds an unfinished study ({done} of {games} games of {variant}, seed "
             "{seed}): add --resume to go on with it, or give another file with --checkpoint"

@@ -146,8 +146,9 @@ def test_another_study_or_an_unfinished_one_is_not_overwritten(
 
 
 def test_a_new_study_replaces_a_finished_ones_checkpoint(tmp_path: Path) -> None:
-    """A finished study's checkpoint (its result was reported) gives way to a
-    new study, which keeps its own games in its own chunks."""
+    """A finished study's checkpoint (its result was reported), or one with
+    no game yet, gives way to a new study, which keeps its own games in its
+    own chunks."""
     checkpoint = tmp_path / "study.checkpoint"
     rules = Rules.parse("noredeal")
     run_study(rules, 12, seed=1, jobs=1, chunk=4, progress=False, checkpoint=checkpoint)
@@ -155,6 +156,12 @@ def test_a_new_study_replaces_a_finished_ones_checkpoint(tmp_path: Path) -> None
     header = json.loads(checkpoint.read_bytes().split(b"\n")[0])
     assert header["seed"] == 2 and header["chunk"] == 3  # (12 games on one core)
     assert len(chunk_lines(checkpoint)) == 4
+    # nor is a study stopped before its first game was played kept
+    stopped = run_study(rules, 12, seed=3, jobs=1, progress=False, checkpoint=checkpoint,
+                        time_limit=0.001)
+    assert stopped.stopped == "time limit" and stopped.games == 0
+    run_study(rules, 12, seed=4, jobs=1, progress=False, checkpoint=checkpoint)
+    assert json.loads(checkpoint.read_bytes().split(b"\n")[0])["seed"] == 4
 
 
 def test_a_time_limit_reports_a_partial_result(

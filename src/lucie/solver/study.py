@@ -560,8 +560,8 @@ def _resumed(
     to write one (``size`` and none when a new study replaces a finished
     one); an error when it is another study's or not to be resumed."""
     if not resume:
-        if saved.finished:
-            return size, {}  # (replaced: its study was reported)
+        if saved.finished or not saved.chunks:
+            return size, {}  # (replaced: its study was reported, or had no game yet)
         raise LucieError(_(
             "{file} holds an unfinished study ({done} of {games} games of {variant}, seed "
             "{seed}): add --resume to go on with it, or give another file with --checkpoint"

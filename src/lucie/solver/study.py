@@ -361,20 +361,22 @@ class _Run:
         return sum(len(r) for r in self.done.values())
 
     def add(self, index: int, batch: list[GameRecord]) -> None:
-        self.done[index] = batch
+        """Keep one chunk's games: in the checkpoint first (nothing played is
+        lost), then in the report and the progress shown."""
         if self.writer is not None:
             self.writer.add(index, [_row(r) for r in batch], self.seconds)
+        self.done[index] = batch
         if self.bar is not None:
             self.bar.update(len(batch))
         elif self.progress_seconds is not None:
             now = time.monotonic()
             if now - self.shown >= self.progress_seconds:
                 self.shown = now
-                self._line(now)
+                self._line()
         if self.on_chunk is not None:
             self.on_chunk(self.count)
 
-    def _line(self, now: float) -> None:
+    def _line(self) -> None:
         count = self.count
         wins = sum(r.won for rows in self.done.values() for r in rows)
         low, high = wilson(wins, count)

@@ -537,6 +537,12 @@ def run_study(
             run.bar.close()
         if run.writer is not None:
             run.writer.close()
+    if stopped is not None and path is not None:
+        # stopped at any point, even between writing a chunk and counting
+        # it: the report is what the checkpoint holds, no more, no less
+        kept = read_checkpoint(path)
+        if kept is not None:
+            run.done = {i: [GameRecord(*row) for row in rows] for i, rows in kept.chunks.items()}
     result = _result(rules, policy, seed, run, hint_seconds, solve_seconds, sample_seconds,
                      target, 0 if scheduler is not None else n_jobs)
     result.stopped, result.planned, result.resumed = stopped, games, resumed

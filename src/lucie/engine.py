@@ -735,7 +735,7 @@ class Position:
 
     def gather(self) -> list[Card]:
         """The redeal pile: each fan's cards bottom to top in fan order,
-        then the cells in order (``RULES.md``, "The redeal, exactly")."""
+        then the cells in order (``docs/rules.md#the-redeal-exactly``)."""
         pile = [c for fan in self.fans for c in fan]
         pile.extend(c for c in self.cells if c is not None)
         return pile

@@ -15,6 +15,14 @@ An empty fan is written ``-``; a fan line may start with ``:`` (FreeCell
 Solver's style); lines starting with ``#`` are comments.  This reads the
 layouts of lblsolve and, with the foundation line, of FreeCell Solver.
 
+A **won** position is written as its header lines alone: ``Foundations:
+C-K D-K H-K S-K`` (every card home), no fan line, and the ``Cells:``,
+``Redeals:`` and ``Merci:`` lines as for any position, and
+reads back as that won position: every position a game reaches has a
+layout that round-trips.  A layout with no card on the table and no
+Foundations line is still refused (an empty file, or only ``-`` lines, is
+more likely a mistake than a won game).
+
 >>> p = parse_layout("Foundations: C-Q D-K H-K S-K\\nKC", Rules())
 >>> p.score, p.fans[0]
 (51, (Card.parse('KC'),))
@@ -140,6 +148,9 @@ def _check_layout(
             raise LayoutError(_("{card} appears twice").format(card=card))
         seen.add(card)
     if foundations is None:
+        if not on_table:
+            raise LayoutError(_("the layout has no card on the table: there is nothing to "
+                                "play"))
         foundations = _implied_foundations(seen)
     else:
         for card in on_table:
@@ -154,8 +165,6 @@ def _check_layout(
         ]
         if missing:
             raise LayoutError(_("missing cards: {cards}").format(cards=" ".join(missing)))
-    if not on_table:
-        raise LayoutError(_("the layout has no card on the table: there is nothing to play"))
     for i, fan in enumerate(fans):
         if rules.max_fan is not None and len(fan) > max(rules.max_fan, rules.fan_size):
             raise LayoutError(
@@ -171,7 +180,8 @@ def parse_layout(text: str, rules: Rules) -> Position:
 
     Every problem is a :class:`LayoutError` that names it: an unknown card,
     a card given twice, a missing card, a foundation that skips a rank, too
-    many fans for the variant, no card on the table at all.  A UTF-8
+    many fans for the variant, no card on the table and no Foundations line
+    (with one that puts every card home, the layout is the won position).  A UTF-8
     byte-order mark at the start is skipped.
     """
     text = strip_bom(text)

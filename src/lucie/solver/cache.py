@@ -116,11 +116,12 @@ def _check_row(rules: str, row: Sequence[Any]) -> tuple[StateKey, float, int]:
     return key, float(min(max(total, 0.0), float(count))), count
 
 
-def default_cache_path() -> Path | None:
+def default_cache_path(*, ignore_env: bool = False) -> Path | None:
     """Where the cache lives unless told otherwise: ``$LUCIE_CACHE`` (``off``
-    means nowhere), else ``odds.sqlite`` in the user cache directory
-    (``platformdirs`` when installed, else ``~/.cache/lucie``)."""
-    env = os.environ.get(ENV_VAR)
+    means nowhere; not read with ``ignore_env``), else ``odds.sqlite`` in
+    the user cache directory (``platformdirs`` when installed, else
+    ``~/.cache/lucie``)."""
+    env = None if ignore_env else os.environ.get(ENV_VAR)
     if env is not None and env.strip():
         if env.strip().lower() in {"off", "none", "memory", ":memory:"}:
             return None

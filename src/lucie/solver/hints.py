@@ -52,7 +52,7 @@ from lucie.i18n import N_, _, ngettext
 from lucie.solver.budget import PLAYER_MAX_POSITIONS
 from lucie.solver.cache import ValueCache
 from lucie.solver.odds import Evaluator, Stop, _reaches
-from lucie.solver.shorten import SHORTCUT_NODES, shorten_line, wanders
+from lucie.solver.shorten import shorten
 
 if TYPE_CHECKING:
     from lucie.solver.deal import RawResult
@@ -271,17 +271,13 @@ def _follow(position: Position, line: _Line) -> Hint:
 
 
 def _shortened(stop: Stop, deadline: float) -> Stop:
-    """``stop`` with a line of shortcuts to it, where the search's lines
-    wander (:func:`~lucie.solver.shorten.wanders`), as far as the hint's
-    time allows: the hints then follow a line of useful moves."""
-    rules = stop.start.rules
-    # with free cells even a suit-down line parks cards for nothing
-    # (reserve deal 4: g>4, 4>k where g>k was legal): one-move shortcuts
-    # (nodes=1) remove those, at a small cost
-    if len(stop.line) < 2 or not (wanders(rules) or rules.cells):
+    """``stop`` with the line every solver answer shows
+    (:func:`~lucie.solver.shorten.shorten`: shortcuts, no round trip), as
+    far as the hint's time allows: the hints then follow a line of useful
+    moves."""
+    if len(stop.line) < 2:
         return stop
-    nodes = SHORTCUT_NODES if wanders(rules) else 1
-    moves = shorten_line(stop.start, stop.moves, nodes=nodes, deadline=deadline)
+    moves = shorten(stop.start, stop.moves, deadline=deadline)
     return Stop(stop.start, stop.foundations, stop.line, moves)
 
 

@@ -221,7 +221,7 @@ def test_export_json_round_trip(tmp_path: Path) -> None:
     with Store(tmp_path / "a.sqlite3") as a, Store(tmp_path / "b.sqlite3") as b:
         _fill(a)
         text = a.export("json")
-        assert b.import_games(text) == 5
+        assert b.import_games(text).added == 5
         strip = [
             {k: v for k, v in r.to_json().items() if k != "id"} for r in a.history()
         ]

@@ -113,7 +113,7 @@ def read_bytes(path: Path | str, *, what: str, limit: int) -> bytes:
     :class:`~lucie.errors.LucieError`) naming the problem."""
     path = Path(path)
     if examine(path, what=what) is None:
-        raise FileKindError(_("{what} {path}: no such file").format(what=what, path=path))
+        raise FileKindError(_("{file}: no such file").format(file=path))
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:

@@ -397,9 +397,10 @@ class Store:
                 return self._open_once()
             except _BusyError as busy:
                 if time.monotonic() > deadline:
-                    raise StoreError(_("{path}: the database stays locked ({why})").format(
-                        path=self.path, why=busy
-                    )) from None
+                    raise StoreBusy(_(
+                        "{path}: the database stays locked by another program ({why}). "
+                        "Close the other program or try again later."
+                    ).format(path=self.path, why=busy)) from None
             backoff(attempt)
             attempt += 1
 

@@ -38,7 +38,7 @@ from lucie.errors import LucieError, SaveFileError
 from lucie.files import check_target, read_bytes, same_file
 from lucie.formats import SAVE_FORMAT, load_game, parse_layout
 from lucie.i18n import LANGUAGES, _, normalize
-from lucie.parsing import parse_int, parse_seconds
+from lucie.parsing import excerpt, parse_int, parse_seconds
 from lucie.rules import VARIANTS, Rules
 
 #: The shortest and the longest time budget an option accepts, in seconds.
@@ -124,6 +124,14 @@ def port(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+class _Excerpt(str):
+    """A text whose ``repr`` is :func:`lucie.parsing.excerpt`'s (for a
+    message that writes ``{code!r}``)."""
+
+    def __repr__(self) -> str:
+        return excerpt(str(self))
+
+
 def known_languages() -> str:
     """``en (English), fr (Français), ...``: the codes ``--lang`` takes."""
     return ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
@@ -136,7 +144,7 @@ def language_code(text: str) -> str:
     if found is None:
         raise argparse.ArgumentTypeError(
             _("unknown language {code!r}: choose one of {known}").format(
-                code=text, known=known_languages())
+                code=_Excerpt(text), known=known_languages())
         )
     return found
 

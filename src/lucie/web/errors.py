@@ -1,18 +1,41 @@
-"""The one exception of the web API's handlers: a bad request and its answer."""
+"""The one exception of the web API's handlers: a bad request and its answer,
+and how the errors of the layers below become answers (:func:`from_lucie`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
+
+from lucie.errors import LucieError
+from lucie.store import StoreBusy, StoreFull
+
+#: Seconds a client is told to wait (``Retry-After``) after a full disk or
+#: a locked database: long enough for a person to free space or close the
+#: other program.
+RETRY_AFTER: Final = 30
 
 
 class ApiError(Exception):
-    """A bad request: answered with ``status`` and ``{"error": message}``."""
+    """A bad request: answered with ``status`` and ``{"error": message}``
+    (and ``headers``, e.g. ``Retry-After`` with a 503)."""
 
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
+    def __init__(self, status: int, message: str, *, headers: dict[str, str] | None = None,
+                 **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers or {}
         self.extra = extra
 
 
-__all__ = ["ApiError"]
+def from_lucie(exc: LucieError) -> ApiError:
+    """The answer to an error of the engine or the store: a full disk or a
+    database locked by another program is the server's passing trouble,
+    503 with ``Retry-After`` (nothing was recorded, the request may be sent
+    again); anything else the request's fault, 422."""
+    if isinstance(exc, StoreFull | StoreBusy):
+        return ApiError(503, str(exc), headers={"Retry-After": str(RETRY_AFTER)},
+                        retry_after=RETRY_AFTER)
+    return ApiError(422, str(exc))
+
+
+__all__ = ["RETRY_AFTER", "ApiError", "from_lucie"]

@@ -22,9 +22,9 @@ from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Step
 from lucie.errors import DealError, LucieError, MoveError, SaveFileError
 from lucie.formats import game_from_json, save_game
 from lucie.i18n import N_, _
-from lucie.parsing import parse_json
+from lucie.parsing import excerpt, parse_json
 from lucie.rules import VARIANTS, Rules
-from lucie.web.errors import ApiError
+from lucie.web.errors import ApiError, from_lucie
 from lucie.web.inputs import (
     check_post,
     daily_mark,
@@ -112,16 +112,21 @@ def api(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
                 await read_body(request)  # read first, so a refusal keeps the connection
                 check_post(request)
             result = await handler(request)
+        except LucieError as exc:  # e.g. the store naming a damaged game, a full disk
+            return _answer(from_lucie(exc))
         except ApiError as exc:
-            return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
-        except LucieError as exc:  # e.g. the store naming a damaged game
-            return JSONResponse({"error": str(exc)}, status_code=422)
+            return _answer(exc)
         if isinstance(result, Response):
             return result
         return JSONResponse(result, headers={"Cache-Control": "no-store"})
 
     endpoint.__name__ = handler.__name__
     return endpoint
+
+
+def _answer(exc: ApiError) -> JSONResponse:
+    return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status,
+                        headers=exc.headers or None)
 
 
 class Api:
@@ -246,7 +251,7 @@ class Api:
             raise ApiError(400, str(exc)) from None
         if len(fan_text) != 1 or fan_text not in FAN_NAMES:
             raise ApiError(400, _("field 'fan' must be a fan letter, not {value}").format(
-                value=repr(fan_text)))
+                value=excerpt(fan_text)))
         position = session.game.position
         kind, where = position.where(card)
         if kind == "fan" and position.top(where) != card:  # a buried card: the merci

@@ -102,23 +102,33 @@ class LineGame:
                  wins=s.wins, rate=100 * s.win_rate, average=s.average_score,
                  streak=s.current_streak))
 
-    def release(self) -> None:
+    def release(self, *, strict: bool = False) -> None:
+        """Save the game and give up the claim on it.  *strict*: a failure
+        (a full disk, a locked database) is raised, so that the command
+        ends with its message and a non-zero status; else it is said."""
         try:
             self.store.record_move(self.game_id, self.game, self.seconds())
             self.store.release(self.game_id)
         except StoreError as exc:
+            if strict:
+                raise
             self.say(_("! could not save: {error}").format(error=exc))
 
     # -- the loop -----------------------------------------------------------
 
     def run(self) -> int:
-        """Read commands until ``q`` or the end of the input; returns 0."""
+        """Read commands until ``q`` or the end of the input; returns 0.
+        The game is saved at the end: a :class:`StoreError` if it cannot be
+        (the last changes are not recorded)."""
         try:
             if self.game.outcome.finished:
                 self.save()  # ended just before the program was stopped
-            return self._loop()
-        finally:
+            status = self._loop()
+        except BaseException:
             self.release()
+            raise
+        self.release(strict=True)
+        return status
 
     def _loop(self) -> int:
         game = self.game

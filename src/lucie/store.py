@@ -187,18 +187,18 @@ def write_error(path: Path, exc: BaseException, *, opening: bool = False) -> Sto
     if _is_full(path, exc):
         if opening:
             return StoreFull(_(
-                "{path}: the disk is full (or the file may grow no more), so the database "
+                "the disk is full (or the file may grow no more): the database {path} "
                 "cannot be opened; it is not damaged and nothing saved is lost. Free some "
                 "space and try again."
             ).format(path=path))
         return StoreFull(_(
-            "{path}: the disk is full (or the file may grow no more), so this change "
-            "was not saved; nothing saved before is lost. Free some space and try again."
+            "the disk is full (or the file may grow no more): this change was not saved "
+            "in {path}, and nothing saved before is lost. Free some space and try again."
         ).format(path=path))
     if isinstance(exc, sqlite3.Error) and is_busy(exc):
         return StoreBusy(_(
-            "{path}: the database is locked by another program (waited {seconds} s), so "
-            "this change was not saved. Close the other program or try again later."
+            "the database is locked by another program (waited {seconds} s): this change "
+            "was not saved in {path}. Close the other program or try again later."
         ).format(path=path, seconds=round(BUSY_TIMEOUT_MS / 1000)))
     if isinstance(exc, OSError):
         return StoreError(_cannot_write(path, exc.strerror or exc))

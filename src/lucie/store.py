@@ -188,8 +188,8 @@ def write_error(path: Path, exc: BaseException, *, opening: bool = False) -> Sto
         if opening:
             return StoreFull(_(
                 "the disk is full (or the file may grow no more): the database {path} "
-                "cannot be opened; it is not damaged and nothing saved is lost. Free some "
-                "space and try again."
+                "cannot be opened; nothing in it was changed. Free some space and try "
+                "again."
             ).format(path=path))
         return StoreFull(_(
             "the disk is full (or the file may grow no more): this change was not saved "

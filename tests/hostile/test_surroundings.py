@@ -227,6 +227,39 @@ def test_commands_on_a_full_disk(small_disk: Path, hostile: Recorder, args: list
     assert len(Store(db).game(2).moves) == 1
 
 
+@pytest.mark.parametrize("room", [0, 48 * 1024])
+def test_a_damaged_database_on_a_full_disk(small_disk: Path, hostile: Recorder,
+                                           room: int) -> None:
+    """A damaged lucie database is copied aside before it is refused; on a
+    full disk (with no room, or room to open it but not to copy it) the
+    copy cannot be made whole: no partial copy is left and none is claimed,
+    the file stays as it was, and it is not called healthy either."""
+    db = small_disk / "games.sqlite3"
+    make_store(db)
+    conn = sqlite3.connect(db)  # enough rows for a copy not to fit in the room left
+    conn.executemany(
+        "INSERT INTO games (player, variant, deal, seed, started, updated, status, score, "
+        "moves, seconds, saved) SELECT ?, variant, deal, seed, started, updated, status, "
+        "score, moves, seconds, saved FROM games WHERE id = 1",
+        [(f"p{i}" + "x" * 2000,) for i in range(40)])
+    conn.commit()
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = db.read_bytes()
+    db.write_bytes(data[: len(data) // 2])
+    data = db.read_bytes()
+    filler = fill(small_disk)
+    os.truncate(filler, max(0, filler.stat().st_size - room))
+    got = run(["history", "--db", str(db)])
+    filler.unlink()
+    judge(hostile, "disk", f"full tmpfs: a damaged database, {room} bytes free", got,
+          changed=db.read_bytes() != data)
+    assert no_backups(small_disk) and "copy was kept" not in got["err"]
+    assert "not damaged" not in got["err"]
+    if room:
+        assert "too full to keep a copy" in got["err"], got["err"]
+
+
 def test_the_store_api_on_a_full_disk(small_disk: Path, hostile: Recorder) -> None:
     db = small_disk / "games.sqlite3"
     make_store(db)

@@ -7,11 +7,13 @@ with its outcome, then prints how many inputs were tried and how they
 ended: accepted, refused with a clean error (exit 2, HTTP 4xx, a 503 with
 Retry-After for a full disk or a locked database), and the five failures
 (a traceback, a 5xx other than those 503s, a hang, data lost, a foreign
-file changed: renamed, replaced or written), which must all be 0.  The
-areas of issue 36 (``disk``: a full disk and a locked database; ``files``:
-foreign files, pipes, devices and symbolic links at every path option;
-``input``: endless and deep input, control characters) are counted like
-the others.  The tests themselves fail on any failure; this only counts.
+file changed: renamed, replaced or written), which must all be 0, and the
+figures the tests measured (the web server's peak RSS under repeated loads
+of long games).  The areas of issue 36 (``disk``: a full disk and a locked
+database; ``files``: foreign files, pipes, devices and symbolic links at
+every path option; ``input``: endless and deep input, control characters)
+are counted like the others.  The tests themselves fail on any failure;
+this only counts.
 
 Usage: ``python benchmarks/run.py hostile`` (or ``make bench ARGS=hostile``).
 """
@@ -41,8 +43,10 @@ def main() -> None:
         )
         summary = run.stdout.strip().splitlines()[-1:] or ["(no output)"]
         print(f"   pytest tests/hostile: {summary[0]}")
-        records = [json.loads(line) for line in report.read_text().splitlines()] \
+        lines = [json.loads(line) for line in report.read_text().splitlines()] \
             if report.exists() else []
+    records = [r for r in lines if "outcome" in r]
+    figures = [r for r in lines if "figure" in r]
     by_area: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for r in records:
         by_area[r["area"]][r["outcome"]] += 1
@@ -60,6 +64,8 @@ def main() -> None:
         total.update(by_area[area])
         print(line(area, by_area[area]))
     print(line("all", total))
+    for f in figures:
+        print(f"   {f['figure']}: {f['value']:g} {f['unit']}")
     if run.returncode != 0 or any(total[f] for f in FAILURES):
         print("   FAILED: see pytest tests/hostile", flush=True)
         print(run.stdout[-3000:])

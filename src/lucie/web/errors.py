@@ -16,14 +16,14 @@ RETRY_AFTER: Final = 30
 
 class ApiError(Exception):
     """A bad request: answered with ``status`` and ``{"error": message}``
-    (and ``headers``, e.g. ``Retry-After`` with a 503)."""
+    (and a ``Retry-After`` header of ``retry_after`` seconds, if given)."""
 
-    def __init__(self, status: int, message: str, *, headers: dict[str, str] | None = None,
+    def __init__(self, status: int, message: str, *, retry_after: int | None = None,
                  **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
-        self.headers = headers or {}
+        self.retry_after = str(retry_after) if retry_after is not None else None
         self.extra = extra
 
 
@@ -33,8 +33,7 @@ def from_lucie(exc: LucieError) -> ApiError:
     503 with ``Retry-After`` (nothing was recorded, the request may be sent
     again); anything else the request's fault, 422."""
     if isinstance(exc, StoreFull | StoreBusy):
-        return ApiError(503, str(exc), headers={"Retry-After": str(RETRY_AFTER)},
-                        retry_after=RETRY_AFTER)
+        return ApiError(503, str(exc), retry_after=RETRY_AFTER)
     return ApiError(422, str(exc))
 
 

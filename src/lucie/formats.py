@@ -81,7 +81,7 @@ def _rank_of(token: str, line: str) -> int:
     if t in RANKS:
         return RANKS.index(t) + 1
     raise LayoutError(_("foundation line {line}: {token} is not a rank").format(
-        line=repr(line), token=repr(token)
+        line=excerpt(line), token=excerpt(token)
     ))
 
 
@@ -94,11 +94,11 @@ def _parse_foundations(line: str, body: str) -> tuple[int, int, int, int]:
         if not sep or suit not in SUITS:
             raise LayoutError(
                 _("foundation line {line}: {token} is not like C-5 (suit-rank)")
-                .format(line=repr(line), token=repr(token))
+                .format(line=excerpt(line), token=excerpt(token))
             )
         if suit in seen:
             raise LayoutError(_("foundation line {line}: suit {suit} given twice").format(
-                line=repr(line), suit=suit
+                line=excerpt(line), suit=suit
             ))
         seen.add(suit)
         counts[SUITS.index(suit)] = _rank_of(rank, line)
@@ -112,7 +112,7 @@ def _parse_cards_line(line: str, what: str) -> list[Card]:
             cards.append(Card.parse(token))
         except CardError:
             raise LayoutError(_("{where}: {token} is not a card").format(
-                where=what, token=repr(token)
+                where=what, token=excerpt(token)
             )) from None
     return cards
 
@@ -225,10 +225,10 @@ def parse_layout(text: str, rules: Rules) -> Position:
             raise LayoutError(_(
                 "{where}: {letter} is a fan letter, as the game shows it; a layout line "
                 "is the cards only, bottom first (what `lucie show --plain-layout` prints)"
-            ).format(where=where, letter=repr(head.strip())))
+            ).format(where=where, letter=excerpt(head.strip())))
         elif colon and head.strip():
             raise LayoutError(_("{where}: unknown header {header}").format(
-                where=where, header=repr(head.strip())
+                where=where, header=excerpt(head.strip())
             ))
         elif DISPLAY_SEPARATOR.strip() in line:
             raise LayoutError(_(
@@ -382,7 +382,7 @@ def game_from_json(data: object) -> Game:
             game = Game(rules, position=parse_layout(layout, rules), seed=seed)
     except KeyError as exc:
         raise SaveFileError(
-            _("the saved game has no field {field}").format(field=repr(exc.args[0]))
+            _("the saved game has no field {field}").format(field=excerpt(exc.args[0]))
         ) from None
     except SaveFileError:
         raise

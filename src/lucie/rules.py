@@ -86,7 +86,7 @@ class Rules:
         ):
             if value not in allowed:
                 raise RulesError(_("{setting} is not one of {allowed}").format(
-                    setting=f"{key}={value!r}", allowed=", ".join(allowed)
+                    setting=f"{key}={excerpt(value)}", allowed=", ".join(allowed)
                 ))
         for key, number, low, high in (
             ("fan_size", self.fan_size, 1, 13),

@@ -19,6 +19,7 @@ from lucie.cli.common import (
     count,
     deal_number,
     game_from_args,
+    open_cache,
     print_json,
     seconds,
     seed,
@@ -26,7 +27,7 @@ from lucie.cli.common import (
 from lucie.errors import LucieError
 from lucie.i18n import _, ngettext, pgettext
 from lucie.rules import Rules
-from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
+from lucie.solver.cache import ENV_VAR, ValueCache
 
 #: Default budgets of the searches a study or an estimate makes: far above
 #: what any classic, Trefoil, Fan or no-redeal search takes (milliseconds),
@@ -58,12 +59,8 @@ def _add_cache(p: argparse.ArgumentParser) -> None:
 
 
 def _cache(args: argparse.Namespace) -> ValueCache:
-    text = args.cache
-    if text is None:
-        return ValueCache(default_cache_path())
-    if text.strip().lower() in {"off", "none", "memory"}:
-        return ValueCache(None)
-    return ValueCache(Path(text))
+    cache: ValueCache = open_cache(args.cache)
+    return cache
 
 
 def register(sub: Any) -> None:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import Final, TextIO
 
 from lucie.engine import Game, Move, format_moves
 from lucie.errors import LucieError, MoveError
 from lucie.i18n import N_, _, ngettext
+from lucie.parsing import excerpt, printable
 from lucie.rules import Rules
 from lucie.store import Opened, Store, StoreError, open_game
 from lucie.text import render
@@ -35,6 +36,14 @@ Keys:   u undo   y redo   a autoplay to the foundations   m list legal moves
         resign  give up this game (it counts as lost in the statistics)
         (undo, redo, auto and moves may be typed as words too)
 Every move is saved: quit at any time, `lucie play` resumes the game.""")
+
+
+#: The longest line line mode reads (a command is a few characters): a
+#: longer one is refused and the rest of it skipped.
+MAX_LINE: Final = 4096
+#: How much of an overlong line is skipped looking for its end before line
+#: mode gives up (``cat /dev/zero | lucie play --plain`` ends at once).
+MAX_SKIP: Final = 1 << 20
 
 
 class LineGame:
@@ -88,27 +97,38 @@ class LineGame:
             "{player}: {games} games of {variant} finished, {wins} won ({rate:.0f}%), "
             "average score {average:.1f}, streak {streak}",
             s.games,
-        ).format(player=self.player, games=s.games, variant=self.game.rules.name(),
+        ).format(player=printable(self.player), games=s.games,
+                 variant=self.game.rules.name(),
                  wins=s.wins, rate=100 * s.win_rate, average=s.average_score,
                  streak=s.current_streak))
 
-    def release(self) -> None:
+    def release(self, *, strict: bool = False) -> None:
+        """Save the game and give up the claim on it.  *strict*: a failure
+        (a full disk, a locked database) is raised, so that the command
+        ends with its message and a non-zero status; else it is said."""
         try:
             self.store.record_move(self.game_id, self.game, self.seconds())
             self.store.release(self.game_id)
         except StoreError as exc:
+            if strict:
+                raise
             self.say(_("! could not save: {error}").format(error=exc))
 
     # -- the loop -----------------------------------------------------------
 
     def run(self) -> int:
-        """Read commands until ``q`` or the end of the input; returns 0."""
+        """Read commands until ``q`` or the end of the input; returns 0.
+        The game is saved at the end: a :class:`StoreError` if it cannot be
+        (the last changes are not recorded)."""
         try:
             if self.game.outcome.finished:
                 self.save()  # ended just before the program was stopped
-            return self._loop()
-        finally:
+            status = self._loop()
+        except BaseException:
             self.release()
+            raise
+        self.release(strict=True)
+        return status
 
     def _loop(self) -> int:
         game = self.game
@@ -130,7 +150,7 @@ class LineGame:
                     "No move left: the game is lost. Score {score}/52. (u to undo, q to quit)")
                 self.say(ending.format(score=outcome.score))
             print(_("move> "), end="", file=self.out, flush=True)
-            line = self.inp.readline()
+            line = self.read_line()
             if not line:
                 self.say()
                 return 0
@@ -147,6 +167,29 @@ class LineGame:
             if changed:
                 self.save()
                 self.say(render(game))
+
+    def read_line(self) -> str:
+        """The next line of input, at most :data:`MAX_LINE` characters: a
+        longer one is refused with a message (the rest skipped; after
+        :data:`MAX_SKIP` characters without an end of line, line mode
+        stops with a :class:`LucieError`).  Empty at the end of input."""
+        line = self.inp.readline(MAX_LINE + 1)
+        if len(line) <= MAX_LINE or line.endswith("\n"):
+            return line
+        first, skipped = line, len(line)
+        while not line.endswith("\n"):
+            line = self.inp.readline(MAX_LINE + 1)
+            if not line:
+                break
+            skipped += len(line)
+            if skipped > MAX_SKIP:
+                raise LucieError(_("line mode reads lines of at most {most} characters and "
+                                   "the input has none in its first {n} characters "
+                                   "(not text typed at a keyboard?)").format(
+                                       most=MAX_LINE, n=MAX_SKIP))
+        self.say(_("! a line of more than {most} characters was left out ({start})").format(
+            most=MAX_LINE, start=excerpt(first[:40])))
+        return "\n"
 
     def command(self, cmd: str) -> bool:
         """Carry out one command; True if the game changed (then it is saved)."""

@@ -27,6 +27,7 @@ from lucie import i18n
 from lucie.engine import Game, Move, Position, status_name
 from lucie.errors import LucieError
 from lucie.i18n import N_, _
+from lucie.parsing import printable
 from lucie.rules import VARIANTS, Rules
 from lucie.store import Store, StoreError, open_game
 from lucie.tui.controller import (
@@ -576,7 +577,7 @@ class LucieApp(App[int]):
     def action_stats(self) -> None:
         rules = self.game.rules
         s = self.store.stats(self.player, rules)
-        text = [f"## {self.player}: {rules.name()}", ""]
+        text = [f"## {printable(self.player)}: {rules.name()}", ""]
         if not s.games:
             text.append(_("No finished game yet in this variant."))
         else:
@@ -638,7 +639,7 @@ class LucieApp(App[int]):
         )
         stats_text = (
             _("{player}: {games}, {wins} won ({rate}%), average score {average}").format(
-                player=self.player, games=games_count(stats.games), wins=stats.wins,
+                player=printable(self.player), games=games_count(stats.games), wins=stats.wins,
                 rate=decimal(100 * stats.win_rate, 0),
                 average=decimal(stats.average_score))
             + "\n"

@@ -25,7 +25,7 @@ from lucie.formats import SAVE_FORMAT, game_from_json, save_game
 from lucie.i18n import N_, _, ngettext
 from lucie.parsing import excerpt, parse_json
 from lucie.rules import VARIANTS, Rules
-from lucie.web.errors import ApiError
+from lucie.web.errors import ApiError, from_lucie
 from lucie.web.inputs import (
     check_post,
     check_same_origin,
@@ -131,18 +131,22 @@ def api(handler: Callable[[Request], Awaitable[Any]], *, thinks: bool = False) -
             result = await handler(request)
         except ClientDisconnect:  # the client left while sending its body: no one to answer
             return Response(status_code=400)
+        except LucieError as exc:  # e.g. the store naming a damaged game, a full disk
+            return _answer(from_lucie(exc))
         except ApiError as exc:
-            headers = {"Retry-After": exc.retry_after} if exc.retry_after else None
-            return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status,
-                                headers=headers)
-        except LucieError as exc:  # e.g. the store naming a damaged game
-            return JSONResponse({"error": str(exc)}, status_code=422)
+            return _answer(exc)
         if isinstance(result, Response):
             return result
         return JSONResponse(result, headers={"Cache-Control": "no-store"})
 
     endpoint.__name__ = handler.__name__
     return endpoint
+
+
+def _answer(exc: ApiError) -> JSONResponse:
+    headers = {"Retry-After": exc.retry_after} if exc.retry_after else None
+    return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status,
+                        headers=headers)
 
 
 def check_version(session: Session, data: dict[str, Any]) -> None:
@@ -326,7 +330,7 @@ class Api:
             raise ApiError(400, str(exc)) from None
         if len(fan_text) != 1 or fan_text not in FAN_NAMES:
             raise ApiError(400, _("field 'fan' must be a fan letter, not {value}").format(
-                value=repr(fan_text)))
+                value=excerpt(fan_text)))
         position = session.game.position
         kind, where = position.where(card)
         if kind == "fan" and position.top(where) != card:  # a buried card: the merci

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from lucie.engine import Game
 from lucie.formats import save_game
 from lucie.rules import Rules
-from lucie.store import Store, StoreError, default_player
+from lucie.store import Store, StoreBusy, StoreError, StoreFull, default_player, write_error
 
 T = TypeVar("T")
 
@@ -46,6 +46,9 @@ class StoreLink:
             self._conn.execute("PRAGMA busy_timeout = 10000")
             self._conn.execute(_TABLE)
         except sqlite3.Error as exc:
+            error = write_error(store.path, exc, opening=True)
+            if isinstance(error, StoreFull | StoreBusy):
+                raise error from None
             raise StoreError(f"{store.path}: cannot prepare the web games table ({exc})") \
                 from None
 
@@ -68,10 +71,13 @@ class StoreLink:
         def work() -> int:
             game_id = self.store.start_game(game, self.player)
             with self._lock:
-                self._conn.execute(
-                    "INSERT OR REPLACE INTO web_games (token, game_id) VALUES (?, ?)",
-                    (token, game_id),
-                )
+                try:
+                    self._conn.execute(
+                        "INSERT OR REPLACE INTO web_games (token, game_id) VALUES (?, ?)",
+                        (token, game_id),
+                    )
+                except sqlite3.Error as exc:  # a full disk, a lock: a 503, not a 500
+                    raise write_error(self.store.path, exc) from None
             return game_id
 
         return await self._run(work)
@@ -92,15 +98,20 @@ class StoreLink:
 
         def work() -> tuple[int, Game, float, str] | None:
             with self._lock:
-                row = self._conn.execute(
-                    "SELECT game_id FROM web_games WHERE token = ?", (token,)
-                ).fetchone()
+                try:
+                    row = self._conn.execute(
+                        "SELECT game_id FROM web_games WHERE token = ?", (token,)
+                    ).fetchone()
+                except sqlite3.Error as exc:
+                    raise write_error(self.store.path, exc) from None
             if row is None:
                 return None
             game_id = int(row[0])
             try:
                 record = self.store.record(game_id)
                 game = self.store.game(game_id)
+            except (StoreFull, StoreBusy):
+                raise
             except StoreError:
                 return None
             if record.status == "resigned" and not game.outcome.finished:
@@ -121,6 +132,8 @@ class StoreLink:
                 if record.player != (self.player or default_player()):
                     return None
                 return save_game(self.store.game(game_id))
+            except (StoreFull, StoreBusy):
+                raise
             except StoreError:
                 return None
 

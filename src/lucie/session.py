@@ -565,10 +565,9 @@ class Session:
         self.clock.stop()
         if self.recording and self.result is None:
             assert self.store is not None and self.game_id is not None
-            try:
+            # the moves are saved already: at worst the last seconds are lost
+            with contextlib.suppress(StoreError):
                 self.store.record_move(self.game_id, self._game, self.clock.seconds())
-            except StoreError:
-                pass  # the moves are saved already; only the last seconds are lost
         self._release()
 
     def _release(self) -> None:

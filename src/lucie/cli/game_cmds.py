@@ -25,7 +25,7 @@ from lucie.errors import LucieError
 from lucie.formats import format_layout, position_json, save_game
 from lucie.i18n import _
 from lucie.rules import VARIANTS, Rules
-from lucie.store import Store, default_player
+from lucie.session import Store, default_player
 from lucie.text import render
 
 

@@ -232,7 +232,7 @@ def test_a_claimed_game_is_not_resumed_by_another_store(tmp_path: Path) -> None:
         other = Session.open(two, "kim", Rules(), 1)
         assert not other.resumed and other.game_id != playing.game_id
         playing.close()
-        other.close()
+        other.leave()  # left without a move: forgotten
         again = Session.open(two, "kim", Rules(), 1)
         assert again.resumed and again.game_id == playing.game_id
         again.close()

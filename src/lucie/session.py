@@ -545,15 +545,12 @@ class Session:
         play counts as resigned (ask first), one without a move is
         forgotten.  Its clock stops and its claim is given back."""
         game = self._game
-        if self.recording and self.result is None:
-            store, game_id = self.store, self.game_id
-            assert store is not None and game_id is not None
+        if game.moves and not game.outcome.finished and not self.practice:
+            self._change(lambda g: g.resign())
+        elif self.recording and self.result is None and not game.moves:
+            assert self.store is not None and self.game_id is not None
             try:
-                if game.moves:
-                    store.finish_game(game_id, game, self.clock.seconds(), "resigned")
-                    self.result = "resigned"
-                else:
-                    store.discard(game_id)
+                self.store.discard(self.game_id)
             except StoreError as exc:
                 raise NotSavedError(exc) from None
         self.clock.stop()

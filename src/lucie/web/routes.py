@@ -24,6 +24,7 @@ from lucie.formats import game_from_json, save_game
 from lucie.i18n import N_, _
 from lucie.parsing import parse_json
 from lucie.rules import VARIANTS, Rules
+from lucie.session import NotSavedError, Outcome, proved_lost
 from lucie.web.errors import ApiError
 from lucie.web.inputs import (
     check_post,
@@ -61,6 +62,10 @@ REVIEW_SECONDS: Final = 30.0
 MAX_REVIEW: Final = 120.0
 #: Longest the search for a deal of a difficulty may take (seconds).
 PICK_SECONDS: Final = 20.0
+
+#: Seconds a page waits before trying again a change the store could not
+#: record (a locked database, a full disk): the ``Retry-After`` of the 503.
+RETRY_AFTER: Final = 5
 
 #: Why a game cannot be resigned, by its status.
 _OVER: Final = {"won": N_("the game is already over (won)"),
@@ -114,6 +119,9 @@ def api(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
             result = await handler(request)
         except ApiError as exc:
             return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+        except NotSavedError as exc:  # nothing changed: the store cannot write now
+            return JSONResponse({"error": str(exc)}, status_code=503,
+                                headers={"Retry-After": str(RETRY_AFTER)})
         except LucieError as exc:  # e.g. the store naming a damaged game
             return JSONResponse({"error": str(exc)}, status_code=422)
         if isinstance(result, Response):
@@ -134,7 +142,10 @@ class Api:
         self.reviewing: set[str] = set()
 
     async def _session(self, request: Request) -> Session:
-        return await self.registry.get(request.path_params["game_id"])
+        session = await self.registry.get(request.path_params["game_id"])
+        if request.method == "POST":  # the page acts on it: it shows it
+            session.life.show()
+        return session
 
     # -- games ------------------------------------------------------------
 
@@ -157,10 +168,10 @@ class Api:
             game = Game(rules, deal)
         except LucieError as exc:
             raise ApiError(422, str(exc)) from None
-        # the new game exists before the old one is left: a refused new game
-        # leaves the game in play as it was
-        await self.registry.abandon(data.get("abandon"))
+        # the new game exists before the old one is left (the page asked the
+        # player first): a refused new game leaves the game in play as it was
         session = await self.registry.add(game)
+        await self.registry.abandon(data.get("abandon"))
         session.difficulty = difficulty
         session.daily = day.isoformat() if day is not None else None
         return state_json(session)
@@ -198,10 +209,8 @@ class Api:
         return state_json(session)
 
     async def _changed(self, session: Session, step: Step | None) -> dict[str, Any]:
-        """Record a change and answer with the new state, the moves the
-        step applied and what each did.  Called under ``session.lock``."""
-        if step is not None:
-            await self.registry.changed(session)
+        """Answer a recorded change with the new state, the moves the step
+        applied and what each did.  Called under ``session.lock``."""
         data = state_json(session)
         data["applied"] = [str(m) for m in step.moves] if step is not None else []
         data["messages"] = list(step.texts) if step is not None else []
@@ -217,8 +226,9 @@ class Api:
             why = game.position.why_illegal(move)
             if why is not None:
                 raise ApiError(409, f"{move}: {why}", reason=why, move=str(move))
-            step = game.play(move, autoplay=autoplay)
-            return await self._changed(session, step)
+            outcome = await self.registry.run(
+                session, lambda: session.life.play(move, autoplay=autoplay))
+            return await self._changed(session, outcome.step)
 
     async def move(self, request: Request) -> Any:
         session = await self._session(request)
@@ -259,10 +269,34 @@ class Api:
     async def autoplay(self, request: Request) -> Any:
         session = await self._session(request)
         await read_object(request)
-        game = session.game
         async with session.lock:
-            played = [] if game.resigned else game.autoplay()
-            return await self._changed(session, game.steps[-1] if played else None)
+            outcome = await self.registry.run(session, session.life.autoplay)
+            return await self._changed(session, outcome.step)
+
+    async def send_home(self, request: Request) -> Any:
+        """Every safe card home now, or the aces where none is strictly
+        safe (:meth:`lucie.session.Session.send_home`)."""
+        session = await self._session(request)
+        await read_object(request)
+        async with session.lock:
+            outcome = await self.registry.run(session, session.life.send_home)
+            data = await self._changed(session, outcome.step)
+        if outcome.aces:
+            data["applied"] = [str(m) for m in outcome.aces]
+            data["messages"] = [_("No card is strictly safe here, so the aces went home: "
+                                  "{moves}.").format(moves=" ".join(map(str, outcome.aces)))]
+        elif outcome.step is None:
+            data["messages"] = [_("No card can safely go home now.")]
+        return data
+
+    async def visibility(self, request: Request) -> Any:
+        """The page says whether it shows the game (the Page Visibility
+        API): the game's clock runs only while it does."""
+        session = await self.registry.get(request.path_params["game_id"])
+        data = await read_object(request)
+        shown = flag(data, "visible")
+        await self.registry.visible(session, shown)
+        return {"seconds": session.seconds(), "running": session.life.clock.running}
 
     async def undo(self, request: Request) -> Any:
         """Take back the player's last step: the move and the cards autoplay
@@ -272,11 +306,12 @@ class Api:
         async with session.lock:
             if not session.game.can_undo:
                 raise ApiError(409, _("nothing to undo"))
-            step = session.game.undo_step()
-            await self.registry.changed(session)
+            outcome = await self.registry.run(session, session.life.undo)
             data = state_json(session)
+        step = outcome.undone
+        assert step is not None
         data["undone"] = [str(m) for m in step.moves]
-        data["messages"] = [_("Undone: {what}").format(what=step.text)]
+        data["messages"] = [*_practice(outcome), _("Undone: {what}").format(what=step.text)]
         return data
 
     async def redo(self, request: Request) -> Any:
@@ -286,18 +321,23 @@ class Api:
             if not session.game.can_redo:
                 raise ApiError(409, _("nothing to redo"))
             try:
-                step = session.game.redo_step()
+                outcome = await self.registry.run(session, session.life.redo)
             except MoveError as exc:  # pragma: no cover - redo replays a legal move
                 raise ApiError(409, str(exc)) from None
-            return await self._changed(session, step)
+            return await self._changed(session, outcome.step)
 
     async def restart(self, request: Request) -> Any:
         session = await self._session(request)
         await read_object(request)
         async with session.lock:
-            session.game.restart()
-            await self.registry.changed(session)
-            return state_json(session)
+            outcome = await self.registry.run(session, session.life.restart)
+            if outcome.new_game:
+                session.life.show()
+            data = state_json(session)
+        if outcome.new_game:
+            data["messages"] = [_("A new game of the same deal (the last one's result stays "
+                                  "recorded).")]
+        return data
 
     async def resign(self, request: Request) -> Any:
         session = await self._session(request)
@@ -306,8 +346,7 @@ class Api:
             if session.game.outcome.finished:
                 raise ApiError(409, _(_OVER.get(session.game.outcome.status,
                                                 N_("the game is already over"))))
-            session.game.resign()
-            await self.registry.changed(session)
+            await self.registry.run(session, session.life.resign)
             return state_json(session)
 
     async def save(self, request: Request) -> Any:
@@ -366,6 +405,9 @@ class Api:
                      "text": _("No hint: {reason}.").format(reason=exc)}
         # the hint's own JSON (as `lucie hint --json`), plus where it moves
         data: dict[str, Any] = {**found, "card": None, "target": None}
+        # offer resigning only where the search proves the game lost
+        data["proved_lost"] = (found.get("kind") == "lost" or proved_lost(
+            position, found.get("clears"), bool(found.get("budget_ran_out"))))
         move = Move.parse(found["move"]) if isinstance(found.get("move"), str) else None
         if move is not None and not move.is_redeal and position.is_legal(move):
             card = position.moving_card(move)
@@ -487,3 +529,11 @@ class Api:
              "spec": v.rules.spec(), "settings": v.rules.settings()}
             for v in VARIANTS.values()
         ]
+
+
+def _practice(outcome: Outcome) -> list[str]:
+    """What the page says when a finished game goes on as practice."""
+    if not outcome.practice:
+        return []
+    return [_("Practice: the result of this game stays recorded; what you play now is "
+              "not.")]

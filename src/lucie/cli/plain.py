@@ -147,7 +147,7 @@ class LineGame:
         """Show what a change did."""
         if outcome.practice:
             self.say(_("Practice: the result of this game stays recorded; what you play "
-                       "now is not recorded."))
+                       "now is not."))
         self.say(render(self.game))
         if outcome.ended is not None and not self.session.practice:
             self._say_stats()

@@ -389,7 +389,7 @@ class Session:
             if outcome.finished:
                 self.clock.stop()
             return value, outcome.status if outcome.finished and not was_over else None
-        work = self._game.copy()
+        work = self._game.fork()
         value = change(work)
         ended = self._record(work)
         self._game = work
@@ -409,9 +409,6 @@ class Session:
     def play(self, move: Move, *, autoplay: bool = False) -> Outcome:
         """Play ``move`` (and, with ``autoplay``, the safe foundation moves
         after it) as one step."""
-        if self._game.outcome.finished:
-            raise MoveError(_("{move}: {why}").format(move=move, why=self._over()),
-                            reason=self._over())
         step, ended = self._change(lambda g: g.play(move, autoplay=autoplay))
         return Outcome(step=step, ended=ended)
 
@@ -494,6 +491,8 @@ class Session:
         """Whether no move is left but pointless ones: every legal move
         takes a card back from a foundation (which only returns there)."""
         game = self._game
+        if not game.rules.foundation_takeback:
+            return False  # no take-back: such a position has no move at all
         moves = game.legal_moves
         return (not game.outcome.finished and bool(moves)
                 and all(m.src_kind == "card" for m in moves)

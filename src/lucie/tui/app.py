@@ -167,6 +167,15 @@ class LucieApp(App[int]):
     def game(self) -> Game:
         return self.session.game
 
+    @game.setter
+    def game(self, game: Game) -> None:
+        """Show ``game`` from now on, not recorded (tests and snapshots)."""
+        self.session.close()
+        self.session = Session.unrecorded(game)
+        self.controller.session = self.session
+        self.controller.reset()
+        self.refresh_board()
+
     @property
     def game_id(self) -> int | None:
         """The game's id in the store."""

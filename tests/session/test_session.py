@@ -183,7 +183,14 @@ def _in_new_pid_namespace(db: Path) -> tuple[int, int]:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    return int(line[0]), int(line[1])
+    pid, game_id = int(line[0]), int(line[1])
+    # the namespace's pid 1 is torn down just after unshare itself ends:
+    # its lock goes with it, at most a moment later
+    with Store(db) as store:
+        deadline = time.monotonic() + 30
+        while store.is_claimed(game_id) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    return pid, game_id
 
 
 def _namespaces_allowed() -> str | None:

@@ -1318,11 +1318,22 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy with the same history."""
+        return self._copy(Shuffler(self.seed))
+
+    def fork(self) -> Game:
+        """A copy to try a change on, keeping one of the two afterwards (the
+        session layer changes a fork, records it, then plays on with it).
+        It shares this game's redeal generator, which :meth:`copy` builds
+        anew at a cost: each redeal restores the generator's state first,
+        so the two may be played one after the other, not at once."""
+        return self._copy(self._shuffler)
+
+    def _copy(self, shuffler: Shuffler) -> Game:
         other = Game.__new__(Game)
         other.rules = self.rules
         other.deal = self.deal
         other.seed = self.seed
-        other._shuffler = Shuffler(self.seed)
+        other._shuffler = shuffler
         other._positions = list(self._positions)
         other._states = list(self._states)
         other._moves = list(self._moves)

@@ -83,6 +83,7 @@ import secrets
 import shutil
 import socket
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Iterator
@@ -91,6 +92,11 @@ from dataclasses import asdict, astuple, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, Literal, NamedTuple
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: claims are always granted
+    fcntl = None  # type: ignore[assignment]
 
 from lucie._sqlite import backoff, is_busy, use_wal
 from lucie.deals import MAX_DEAL
@@ -138,8 +144,8 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE INDEX IF NOT EXISTS games_by_player ON games (player, variant, status, id);
 """
 
-# Which open game is being played by which program, so that two programs
-# started at once do not both resume (and overwrite) the same game.
+# The claims of lucie before 0.1 (host:pid liveness); kept so that those
+# files are still recognised.  Claims are now locks (see :class:`_Claims`).
 _CLAIMS: Final = """
 CREATE TABLE IF NOT EXISTS claims (
     game_id INTEGER PRIMARY KEY,
@@ -153,9 +159,6 @@ _WEB_GAMES: Final = (
     "CREATE TABLE IF NOT EXISTS web_games ("
     " token TEXT PRIMARY KEY, game_id INTEGER NOT NULL)"
 )
-
-#: Seconds after which a claim from another machine lapses.
-CLAIM_TTL: Final = 3600.0
 
 _COLUMNS: Final = (
     "id", "player", "variant", "deal", "seed", "started", "updated", "finished",
@@ -734,10 +737,6 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StoreError(_no_game(game_id, self.path))
-            conn.execute(
-                "UPDATE claims SET seen = ? WHERE game_id = ? AND owner = ?",
-                (time.time(), game_id, self.owner),
-            )
 
     def finish_game(
         self, game_id: int, game: Game, seconds: float, status: str | None = None,
@@ -785,34 +784,32 @@ class Store:
             )
 
     # -- claims: one program per open game ------------------------------
+    #
+    # A claim is a lock the operating system holds for the claiming process
+    # (:class:`_Claims`, a byte-range lock in ``<database>.claims``), so it
+    # lapses the moment that process ends, however it ends (``kill -9``
+    # included) and whatever its process id (containers, pid namespaces).
 
     def claim(self, game_id: int) -> bool:
         """Mark a game as played by this store's program; False if another
-        program that is still running plays it (then leave it alone).
-        A claim lapses when its program has ended (same machine) or after
-        :data:`CLAIM_TTL` seconds without a move (another machine)."""
-        with self._write() as conn:
-            row = conn.execute(
-                "SELECT owner, seen FROM claims WHERE game_id = ?", (game_id,),
-            ).fetchone()
-            if row is not None and row[0] != self.owner and _alive(row[0], row[1]):
-                return False
-            conn.execute(
-                "INSERT OR REPLACE INTO claims (game_id, owner, seen) VALUES (?, ?, ?)",
-                (game_id, self.owner, time.time()),
-            )
-            return True
+        program (or another :class:`Store` of this one) plays it: leave it
+        alone then.  The claim lapses when the program ends, however it
+        ends."""
+        return _claims_of(self.path).take(game_id, self.owner)
 
     def release(self, game_id: int) -> None:
-        """Give up this program's claim on a game (when it stops playing it)."""
-        with self._write() as conn:
-            conn.execute(
-                "DELETE FROM claims WHERE game_id = ? AND owner = ?", (game_id, self.owner),
-            )
+        """Give up this store's claim on a game (when it stops playing it)."""
+        _claims_of(self.path).give_back(game_id, self.owner)
+
+    def is_claimed(self, game_id: int) -> bool:
+        """Whether a program (this one included) holds a claim on the game."""
+        return _claims_of(self.path).held_elsewhere(game_id, "")
 
     def _claimed_elsewhere(self) -> set[int]:
-        rows = self._read("SELECT game_id, owner, seen FROM claims")
-        return {gid for gid, owner, seen in rows if owner != self.owner and _alive(owner, seen)}
+        rows = self._read("SELECT id FROM games WHERE status = 'playing'")
+        claims = _claims_of(self.path)
+        return {int(gid) for (gid,) in rows
+                if isinstance(gid, int) and claims.held_elsewhere(gid, self.owner)}
 
     # -- reading back -----------------------------------------------------
     #
@@ -1115,22 +1112,104 @@ class Imported(NamedTuple):
     skipped: int
 
 
-def _alive(owner: str, seen: float) -> bool:
-    """Whether the program named by a claim's ``owner`` may still run."""
-    host, _colon, rest = owner.partition(":")
-    pid_text = rest.partition(":")[0]
-    if host == socket.gethostname() and pid_text.isdigit():
-        pid = int(pid_text)
-        if pid == os.getpid():
-            return True  # another Store of this very program
+class _Claims:
+    """The claims on the games of one database, for this whole process.
+
+    Each claimed game is a one-byte lock (``fcntl.lockf``) at offset
+    ``game_id`` of the file ``<database>.claims`` beside the database: the
+    operating system drops it when the process ends, however it ends.
+    POSIX locks belong to the process, so the claims of this process's
+    own stores are kept here too (one open file per database, shared, so
+    that no ``close`` drops another store's locks).  The file is only ever
+    locked, never written.  Where it cannot be opened (a read-only place,
+    a system without ``fcntl``), a claim is always granted: two programs
+    could then play the same game, nothing worse.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+        #: game id -> owner (a Store's :attr:`Store.owner`) in this process
+        self.held: dict[int, str] = {}
+        self.fd: int | None = None
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:  # pragma: no cover - someone else's process
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+                         | getattr(os, "O_NONBLOCK", 0), 0o644)
+        except OSError:
+            return
+        if not stat.S_ISREG(os.fstat(fd).st_mode) or fcntl is None:
+            os.close(fd)
+            return
+        self.fd = fd
+
+    def _lock(self, game_id: int, kind: int) -> bool:
+        if self.fd is None or fcntl is None:
             return True
+        try:
+            fcntl.lockf(self.fd, kind | fcntl.LOCK_NB if kind != fcntl.LOCK_UN else kind,
+                        1, game_id)
+        except OSError:
+            return False
         return True
-    return time.time() - seen < CLAIM_TTL
+
+    def take(self, game_id: int, owner: str) -> bool:
+        with self.lock:
+            mine = self.held.get(game_id)
+            if mine is not None:
+                return mine == owner
+            if fcntl is not None and not self._lock(game_id, fcntl.LOCK_EX):
+                return False
+            self.held[game_id] = owner
+            return True
+
+    def give_back(self, game_id: int, owner: str) -> None:
+        with self.lock:
+            if self.held.get(game_id) != owner:
+                return
+            del self.held[game_id]
+            if fcntl is not None:
+                self._lock(game_id, fcntl.LOCK_UN)
+
+    def held_elsewhere(self, game_id: int, owner: str) -> bool:
+        """Whether another store (of this process or another) holds the claim."""
+        with self.lock:
+            mine = self.held.get(game_id)
+            if mine is not None:
+                return mine != owner
+            if self.fd is None or fcntl is None:
+                return False
+            if not self._lock(game_id, fcntl.LOCK_EX):
+                return True
+            self._lock(game_id, fcntl.LOCK_UN)
+            return False
+
+
+_CLAIMS_LOCK = threading.Lock()
+_CLAIMS_BY_FILE: dict[str, _Claims] = {}
+
+
+def claims_path(path: Path) -> Path:
+    """The lock file of the claims on the games of database ``path``."""
+    return path.with_name(path.name + ".claims")
+
+
+def _forget_claims() -> None:
+    """In a forked child: the parent's locks are not the child's."""
+    _CLAIMS_BY_FILE.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_claims)
+
+
+def _claims_of(path: Path) -> _Claims:
+    """This process's :class:`_Claims` of database ``path`` (one per file)."""
+    key = os.path.abspath(path)
+    with _CLAIMS_LOCK:
+        claims = _CLAIMS_BY_FILE.get(key)
+        if claims is None:
+            claims = _CLAIMS_BY_FILE[key] = _Claims(claims_path(Path(key)))
+        return claims
 
 
 def _text(raw: bytes) -> str:

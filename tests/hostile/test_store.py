@@ -233,7 +233,7 @@ def test_a_damaged_row(
         expect("unfinished", found is not None and found[0] == 3)
         store.players()
         # the terminal game opens the player's game as usual
-        from lucie.tui.app import open_game
+        from lucie.store import open_game
 
         opened = open_game(store, "ann")
         expect("terminal game resumes game 3", opened.game_id == 3 and opened.resumed)

@@ -374,11 +374,46 @@ class TestWinAndStats:
         assert every["variant_name"] == "all variants"
         games = client.get("/api/history", params={"variant": "trefoil"}).json()["games"]
         assert [(g["deal"], g["status"], g["score"]) for g in games] == [(str(deal), "won", 52)]
-        # undoing the last move reopens the game; winning again counts once
-        post(client, gid, "undo")
-        assert client.get("/api/stats", params={"variant": "trefoil"}).json()["games"] == 0
+        # the win is final: undo goes on as practice (said), never counted again
+        undone = post(client, gid, "undo").json()
+        assert undone["practice"] and not undone["recorded"] and undone["result"] == "won"
+        assert "Practice" in undone["messages"][0]
+        stats = client.get("/api/stats", params={"variant": "trefoil"}).json()
+        assert (stats["games"], stats["wins"]) == (1, 1)
         post(client, gid, "redo")
-        assert client.get("/api/stats", params={"variant": "trefoil"}).json()["wins"] == 1
+        stats = client.get("/api/stats", params={"variant": "trefoil"}).json()
+        assert (stats["games"], stats["wins"]) == (1, 1)
+        # Restart (the end dialog's "play this deal again"): a new game of the deal
+        again = post(client, gid, "restart").json()
+        assert again["id"] == gid and again["moves"] == [] and again["recorded"]
+        assert again["deal"] == str(deal) and not again["practice"]
+        stats = client.get("/api/stats", params={"variant": "trefoil"}).json()
+        assert (stats["games"], stats["wins"], stats["current_streak"]) == (1, 1, 1)
+        games = client.get("/api/history", params={"variant": "trefoil"}).json()["games"]
+        assert [g["status"] for g in games] == ["playing", "won"]
+
+    @pytest.mark.parametrize("ending", ["lost", "resigned"])
+    @pytest.mark.parametrize("after", ["undo", "restart", "new"])
+    def test_a_loss_or_resignation_stays(self, client: TestClient, ending: str,
+                                         after: str) -> None:
+        gid = new(client, variant="noredeal", deal=3)["id"]
+        if ending == "resigned":
+            first = client.get(f"/api/games/{gid}").json()["legal_moves"][0]
+            assert post(client, gid, "move", move=first).status_code == 200
+            post(client, gid, "resign")
+        else:
+            state = client.get(f"/api/games/{gid}").json()
+            while not state["finished"]:
+                state = post(client, gid, "move", move=state["legal_moves"][0]).json()
+        assert client.get(f"/api/games/{gid}").json()["status"] == ending
+        if after == "new":
+            new(client, variant="noredeal", deal=4, abandon=gid)
+        else:
+            assert post(client, gid, after).status_code == 200
+        stats = client.get("/api/stats", params={"variant": "noredeal"}).json()
+        assert (stats["games"], stats["wins"]) == (1, 0)
+        games = client.get("/api/history", params={"variant": "noredeal"}).json()["games"]
+        assert games[-1]["status"] == ending
 
     def test_stats_bad_requests(self, client: TestClient) -> None:
         assert "unknown variant" in error_of(client.get("/api/stats?variant=zzz"), 422)
@@ -692,3 +727,53 @@ def new_move(client: TestClient, gid: str) -> str:
     """A legal move of the game that is not a redeal."""
     legal = client.get(f"/api/games/{gid}").json()["legal_moves"]
     return str(next(m for m in legal if m != "R"))
+class TestSessionFaults:
+    """A move the store cannot record is refused (503, Retry-After) and the
+    game stays as it was (issue 36); the clock runs only while the page
+    shows the game (issue 35)."""
+
+    def test_a_locked_database_refuses_the_move(self, db: Path) -> None:
+        import sqlite3
+
+        app = create_app(db)
+        with TestClient(app) as c:
+            gid = new(c, deal=1)["id"]
+            assert post(c, gid, "move", move="f>i").status_code == 200
+            store = app.state.registry.store.store
+            store._conn.execute("PRAGMA busy_timeout = 100")
+            other = sqlite3.connect(db, isolation_level=None, timeout=0.1)
+            try:
+                other.execute("BEGIN EXCLUSIVE")
+                r = post(c, gid, "move", move="b>e")
+                assert r.status_code == 503 and r.headers["Retry-After"].isdigit()
+                assert "could not be saved" in r.json()["error"]
+                assert c.get(f"/api/games/{gid}").json()["moves"] == ["f>i"]
+                assert post(c, gid, "undo").status_code == 503
+                assert post(c, gid, "resign").status_code == 503
+                assert c.get(f"/api/games/{gid}").json()["status"] == "playing"
+            finally:
+                other.execute("ROLLBACK")
+                other.close()
+            assert post(c, gid, "move", move="b>e").json()["moves"] == ["f>i", "b>e"]
+            assert [str(m) for m in store.game(store.history()[0].id).moves] == ["f>i", "b>e"]
+        app.state.solver.close()
+
+    def test_the_clock_stops_while_the_page_is_hidden(self, client: TestClient) -> None:
+        gid = new(client, deal=1)["id"]
+        hidden = post(client, gid, "visibility", visible=False).json()
+        assert hidden["running"] is False
+        import time
+
+        time.sleep(0.3)
+        assert client.get(f"/api/games/{gid}").json()["seconds"] == hidden["seconds"]
+        shown = post(client, gid, "visibility", visible=True).json()
+        assert shown["running"] is True and shown["seconds"] == hidden["seconds"]
+        time.sleep(0.3)
+        assert client.get(f"/api/games/{gid}").json()["seconds"] > hidden["seconds"]
+
+    def test_the_end_shows_the_stored_time(self, client: TestClient) -> None:
+        gid = new(client, deal=1)["id"]
+        post(client, gid, "move", move="f>i")
+        end = post(client, gid, "resign").json()
+        games = client.get("/api/history").json()["games"]
+        assert games[0]["seconds"] == end["seconds"]

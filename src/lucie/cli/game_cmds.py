@@ -24,7 +24,7 @@ from lucie.engine import Game, parse_moves, status_name
 from lucie.formats import format_layout, position_json, save_game
 from lucie.i18n import _
 from lucie.rules import VARIANTS, Rules
-from lucie.store import Store, default_player
+from lucie.session import Store, default_player
 from lucie.text import render
 
 

@@ -27,7 +27,7 @@ from lucie.cli.common import (
 from lucie.errors import LucieError
 from lucie.i18n import _, ngettext, pgettext
 from lucie.rules import Rules
-from lucie.solver.cache import ENV_VAR, ValueCache
+from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
 
 #: Default budgets of the searches a study or an estimate makes: far above
 #: what any classic, Trefoil, Fan or no-redeal search takes (milliseconds),

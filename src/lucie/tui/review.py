@@ -26,7 +26,7 @@ from lucie.cards import Card
 from lucie.engine import FAN_NAMES, Game, Move, Position, status_name
 from lucie.errors import LucieError
 from lucie.i18n import N_, _, ngettext, pgettext
-from lucie.store import GameRecord
+from lucie.session import GameRecord
 from lucie.tui.controller import moves_count
 from lucie.tui.table import duration, glyphs
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from lucie.errors import LucieError
-from lucie.store import StoreBusy, StoreFull
+from lucie.session import NotSavedError, StoreBusy, StoreFull
 
 #: Seconds a client is told to wait (``Retry-After``) after a full disk or
 #: a locked database: long enough for a person to free space or close the
@@ -32,7 +32,7 @@ def from_lucie(exc: LucieError) -> ApiError:
     database locked by another program is the server's passing trouble,
     503 with ``Retry-After`` (nothing was recorded, the request may be sent
     again); anything else the request's fault, 422."""
-    if isinstance(exc, StoreFull | StoreBusy):
+    if isinstance(exc, StoreFull | StoreBusy | NotSavedError):  # nothing changed
         return ApiError(503, str(exc), retry_after=RETRY_AFTER)
     return ApiError(422, str(exc))
 

@@ -25,6 +25,7 @@ from lucie.formats import SAVE_FORMAT, game_from_json, save_game
 from lucie.i18n import N_, _, ngettext
 from lucie.parsing import excerpt, parse_json
 from lucie.rules import VARIANTS, Rules
+from lucie.session import Outcome, proved_lost
 from lucie.web.errors import ApiError, from_lucie
 from lucie.web.inputs import (
     check_post,
@@ -189,7 +190,10 @@ class Api:
         self.loaded: OrderedDict[str, int] = OrderedDict()
 
     async def _session(self, request: Request) -> Session:
-        return await self.registry.get(request.path_params["game_id"])
+        session = await self.registry.get(request.path_params["game_id"])
+        if request.method == "POST":  # the page acts on it: it shows it
+            session.life.show()
+        return session
 
     # -- games ------------------------------------------------------------
 
@@ -212,10 +216,10 @@ class Api:
             game = Game(rules, deal)
         except LucieError as exc:
             raise ApiError(422, str(exc)) from None
-        # the new game exists before the old one is left: a refused new game
-        # leaves the game in play as it was
-        await self.registry.abandon(data.get("abandon"))
+        # the new game exists before the old one is left (the page asked the
+        # player first): a refused new game leaves the game in play as it was
         session = await self.registry.add(game)
+        await self.registry.abandon(data.get("abandon"))
         session.difficulty = difficulty
         session.daily = day.isoformat() if day is not None else None
         return state_json(session)
@@ -277,11 +281,9 @@ class Api:
 
     async def _changed(self, session: Session, step: Step | None,
                        autoplay_only: bool = False) -> dict[str, Any]:
-        """Record a change and answer with the new state, the moves the
-        step applied, what each did and the step in one line (``summary``).
+        """Answer a recorded change with the new state, the moves the step
+        applied, what each did and the step in one line (``summary``).
         Called under ``session.lock``."""
-        if step is not None:
-            await self.registry.changed(session)
         data = state_json(session)
         data["applied"] = [str(m) for m in step.moves] if step is not None else []
         data["messages"] = list(step.texts) if step is not None else []
@@ -301,8 +303,9 @@ class Api:
             why = game.position.why_illegal(move)
             if why is not None:
                 raise ApiError(409, f"{move}: {why}", reason=why, move=str(move))
-            step = game.play(move, autoplay=autoplay)
-            return await self._changed(session, step)
+            outcome = await self.registry.run(
+                session, lambda: session.life.play(move, autoplay=autoplay))
+            return await self._changed(session, outcome.step)
 
     async def move(self, request: Request) -> Any:
         session = await self._session(request)
@@ -343,11 +346,36 @@ class Api:
     async def autoplay(self, request: Request) -> Any:
         session = await self._session(request)
         data = await read_object(request)
-        game = session.game
         async with session.lock:
             check_version(session, data)
-            played = [] if game.resigned else game.autoplay()
-            return await self._changed(session, game.steps[-1] if played else None, True)
+            outcome = await self.registry.run(session, session.life.autoplay)
+            return await self._changed(session, outcome.step, autoplay_only=True)
+
+    async def send_home(self, request: Request) -> Any:
+        """Every safe card home now, or the aces where none is strictly
+        safe (:meth:`lucie.session.Session.send_home`)."""
+        session = await self._session(request)
+        sent = await read_object(request)
+        async with session.lock:
+            check_version(session, sent)
+            outcome = await self.registry.run(session, session.life.send_home)
+            data = await self._changed(session, outcome.step)
+        if outcome.aces:
+            data["applied"] = [str(m) for m in outcome.aces]
+            data["messages"] = [_("No card is strictly safe here, so the aces went home: "
+                                  "{moves}.").format(moves=" ".join(map(str, outcome.aces)))]
+        elif outcome.step is None:
+            data["messages"] = [_("No card can safely go home now.")]
+        return data
+
+    async def visibility(self, request: Request) -> Any:
+        """The page says whether it shows the game (the Page Visibility
+        API): the game's clock runs only while it does."""
+        session = await self.registry.get(request.path_params["game_id"])
+        data = await read_object(request)
+        shown = flag(data, "visible")
+        await self.registry.visible(session, shown)
+        return {"seconds": session.seconds(), "running": session.life.clock.running}
 
     async def undo(self, request: Request) -> Any:
         """Take back the player's last step: the move and the cards autoplay
@@ -358,11 +386,12 @@ class Api:
             check_version(session, data)
             if not session.game.can_undo:
                 raise ApiError(409, _("nothing to undo"))
-            step = session.game.undo_step()
-            await self.registry.changed(session)
+            outcome = await self.registry.run(session, session.life.undo)
             data = state_json(session)
+        step = outcome.undone
+        assert step is not None
         data["undone"] = [str(m) for m in step.moves]
-        data["messages"] = [_("Undone: {what}").format(what=step.text)]
+        data["messages"] = [*_practice(outcome), _("Undone: {what}").format(what=step.text)]
         return data
 
     async def redo(self, request: Request) -> Any:
@@ -373,19 +402,24 @@ class Api:
             if not session.game.can_redo:
                 raise ApiError(409, _("nothing to redo"))
             try:
-                step = session.game.redo_step()
+                outcome = await self.registry.run(session, session.life.redo)
             except MoveError as exc:  # pragma: no cover - redo replays a legal move
                 raise ApiError(409, str(exc)) from None
-            return await self._changed(session, step)
+            return await self._changed(session, outcome.step)
 
     async def restart(self, request: Request) -> Any:
         session = await self._session(request)
         data = await read_object(request)
         async with session.lock:
             check_version(session, data)
-            session.game.restart()
-            await self.registry.changed(session)
-            return state_json(session)
+            outcome = await self.registry.run(session, session.life.restart)
+            if outcome.new_game:
+                session.life.show()
+            data = state_json(session)
+        if outcome.new_game:
+            data["messages"] = [_("A new game of the same deal (the last one's result stays "
+                                  "recorded).")]
+        return data
 
     async def resign(self, request: Request) -> Any:
         session = await self._session(request)
@@ -395,8 +429,7 @@ class Api:
             if session.game.outcome.finished:
                 raise ApiError(409, _(_OVER.get(session.game.outcome.status,
                                                 N_("the game is already over"))))
-            session.game.resign()
-            await self.registry.changed(session)
+            await self.registry.run(session, session.life.resign)
             return state_json(session)
 
     async def save(self, request: Request) -> Any:
@@ -464,6 +497,9 @@ class Api:
                      "text": _("No hint: {reason}.").format(reason=exc)}
         # the hint's own JSON (as `lucie hint --json`), plus where it moves
         data: dict[str, Any] = {**found, "card": None, "target": None}
+        # offer resigning only where the search proves the game lost
+        data["proved_lost"] = (found.get("kind") == "lost" or proved_lost(
+            position, found.get("clears"), bool(found.get("budget_ran_out"))))
         move = Move.parse(found["move"]) if isinstance(found.get("move"), str) else None
         if move is not None and not move.is_redeal and position.is_legal(move):
             card = position.moving_card(move)
@@ -603,3 +639,11 @@ class Api:
              "spec": v.rules.spec(), "settings": v.rules.settings()}
             for v in VARIANTS.values()
         ]
+
+
+def _practice(outcome: Outcome) -> list[str]:
+    """What the page says when a finished game goes on as practice."""
+    if not outcome.practice:
+        return []
+    return [_("Practice: the result of this game stays recorded; what you play now is "
+              "not.")]

@@ -3,8 +3,9 @@
 The store numbers games with integers; the page knows a game by an id it
 cannot guess (:func:`secrets.token_urlsafe`).  This module keeps the
 pairs in a table of its own, ``web_games``, in the same database file, so
-a game is found again after the server restarts.  Store calls run in a
-worker thread (the store serialises its connection with a lock), so a slow
+a game is found again after the server restarts.  The games' life is
+:class:`lucie.session.Session`'s; its store work, and every other store
+call, runs in a worker thread (the store serialises its connection with a lock), so a slow
 disk never stalls the other players' requests.
 """
 
@@ -18,10 +19,17 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from lucie.engine import Game
 from lucie.formats import save_game
 from lucie.rules import Rules
-from lucie.store import Store, StoreBusy, StoreError, StoreFull, default_player, write_error
+from lucie.session import (
+    Session,
+    Store,
+    StoreBusy,
+    StoreError,
+    StoreFull,
+    default_player,
+    write_error,
+)
 
 T = TypeVar("T")
 
@@ -65,38 +73,36 @@ class StoreLink:
     async def _run(self, fn: Callable[[], T]) -> T:
         return await asyncio.wrap_future(self._worker.submit(fn))
 
-    # -- the life of a game ----------------------------------------------
+    async def run(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` (store work: a :class:`~lucie.session.Session` action)
+        in the store's worker thread."""
+        return await self._run(fn)
 
-    async def start(self, token: str, game: Game) -> int:
-        def work() -> int:
-            game_id = self.store.start_game(game, self.player)
-            with self._lock:
-                try:
-                    self._conn.execute(
-                        "INSERT OR REPLACE INTO web_games (token, game_id) VALUES (?, ?)",
-                        (token, game_id),
-                    )
-                except sqlite3.Error as exc:  # a full disk, a lock: a 503, not a 500
-                    raise write_error(self.store.path, exc) from None
-            return game_id
+    def call(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` in the store's worker thread and wait (outside the
+        event loop: the server's shutdown)."""
+        return self._worker.submit(fn).result()
 
-        return await self._run(work)
+    # -- the pages' tokens -------------------------------------------------
 
-    async def moved(self, game_id: int, game: Game, seconds: float | None = None) -> None:
-        await self._run(lambda: self.store.record_move(game_id, game, seconds))
+    def link(self, token: str, game_id: int) -> None:
+        """Remember that the page's ``token`` names stored game ``game_id``
+        (in the worker thread)."""
+        with self._lock:
+            try:
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO web_games (token, game_id) VALUES (?, ?)",
+                    (token, game_id),
+                )
+            except sqlite3.Error as exc:  # a full disk, a lock: a 503, not a 500
+                raise write_error(self.store.path, exc) from None
 
-    async def finished(self, game_id: int, game: Game, seconds: float,
-                       status: str | None = None) -> None:
-        await self._run(lambda: self.store.finish_game(game_id, game, seconds, status))
+    async def resume(self, token: str, lease: float | None = None) -> Session | None:
+        """The stored game of ``token`` as a :class:`~lucie.session.Session`
+        (claimed if still in play); None if unknown or damaged.  A
+        :class:`~lucie.errors.LucieError` if another program plays it."""
 
-    async def reopened(self, game_id: int) -> None:
-        await self._run(lambda: self.store.reopen(game_id))
-
-    async def resume(self, token: str) -> tuple[int, Game, float, str] | None:
-        """The stored game of ``token``: its store id, the game replayed,
-        the seconds played and its stored status; None if unknown."""
-
-        def work() -> tuple[int, Game, float, str] | None:
+        def work() -> Session | None:
             with self._lock:
                 try:
                     row = self._conn.execute(
@@ -106,17 +112,12 @@ class StoreLink:
                     raise write_error(self.store.path, exc) from None
             if row is None:
                 return None
-            game_id = int(row[0])
             try:
-                record = self.store.record(game_id)
-                game = self.store.game(game_id)
+                return Session.stored(self.store, int(row[0]), self.player, lease=lease)
             except (StoreFull, StoreBusy):
                 raise
             except StoreError:
                 return None
-            if record.status == "resigned" and not game.outcome.finished:
-                game.resign()
-            return game_id, game, record.seconds, record.status
 
         return await self._run(work)
 
@@ -138,11 +139,6 @@ class StoreLink:
                 return None
 
         return await self._run(work)
-
-    def save_clock(self, game_id: int, game: Game, seconds: float) -> None:
-        """Save the seconds played of a game still being played, now (in
-        the calling thread: for the server's shutdown)."""
-        self._worker.submit(lambda: self.store.record_move(game_id, game, seconds)).result()
 
     async def stats(self, rules: Rules | None) -> dict[str, Any]:
         def work() -> dict[str, Any]:

@@ -131,9 +131,14 @@ def state_json(session: Session) -> dict[str, Any]:
         can_redo=game.can_redo,
         redeals_total=rules.redeals,
         has_merci=rules.merci,
-        seconds=round(session.seconds(), 1),
+        # one value, the one stored (hundredths), shown cut to whole seconds
+        seconds=session.seconds(),
+        clock_running=session.life.clock.running,
         finished=data["status"] != "playing",
-        recorded=session.store_id is not None,
+        recorded=session.life.recording,
+        # a recorded game that went on after its end: nothing more is recorded
+        practice=session.life.practice,
+        result=session.life.result,
         daily=session.daily,
         # the difficulty asked for, once the game is over (no spoilers before)
         difficulty=session.difficulty if game.outcome.finished else None,

@@ -157,9 +157,25 @@
     return (h ? h + ":" : "") + mm + ":" + String(sec).padStart(2, "0");
   }
 
+  // The server's clock (the one stored): it runs only while this page shows
+  // the game in play, which the page tells it (visibility, below).
   function seconds() {
     if (!state) return 0;
-    return state.seconds + (state.finished ? 0 : (performance.now() - stateAt) / 1000);
+    return state.seconds + (state.finished || !state.clock_running || document.hidden ? 0 : (performance.now() - stateAt) / 1000);
+  }
+
+  // Tell the server whether the game is shown (Page Visibility API): its
+  // clock counts only then. Said again every minute while shown (the
+  // server stops a clock whose page has gone silent).
+  function tellVisibility() {
+    if (!state) return;
+    const visible = !document.hidden;
+    fetch(gamePath("/visibility"), {
+      method: "POST", keepalive: true, credentials: "same-origin",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ visible }),
+    }).then((r) => r.ok ? r.json() : null).then((d) => {
+      if (d && state) { state.seconds = d.seconds; state.clock_running = d.running; stateAt = performance.now(); tick(); }
+    }).catch(() => {});
   }
 
   function tick() { $("f-time").textContent = fmtTime(seconds()); }
@@ -745,7 +761,7 @@
     if ((e.ctrlKey || e.metaKey) && (k === "y" || k === "Y")) { e.preventDefault(); redo(); return; }
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const keys = {
-      u: undo, y: redo, d: redeal, m: toggleMerci, h: hint, a: toggleAuto, R: restart,
+      u: undo, y: redo, x: sendHome, d: redeal, m: toggleMerci, h: hint, a: toggleAuto, R: restart,
       n: openNew, o: odds, s: () => showStats(true), "?": openRules,
       "/": () => $("move-input").focus(),
       Escape: () => { drop(); merciMode = false; clearHint(); layout(); renderFacts(); setStatus("", ""); },
@@ -757,6 +773,8 @@
   // -- commands -----------------------------------------------------------------
 
   function undo() { drop(); return act("POST", "/undo", {}); }
+  // Every safe card home now (the aces where none is strictly safe).
+  function sendHome() { drop(); return act("POST", "/home", {}); }
   function redo() { drop(); return act("POST", "/redo", {}); }
   // (autoplay, when on, plays after the player's moves, not on a deal: a
   // game dealt and left without a move is not a game played and lost)
@@ -838,7 +856,7 @@
         if (askedAt() !== asked) { setStatus(_("That hint was for an earlier position."), "info"); return; }
         clearHint();
         setStatus(h.move ? format(_("Hint: {text}"), { text: h.text }) : h.text || _("No hint."), "hint");
-        if (h.kind === "lost") offerResign(_("The solver has proved this game can no longer be won."));
+        if (h.proved_lost) offerResign(_("The solver has proved this game can no longer be won."));
         if (h.move === "R") $("stock").classList.add("hint");
         if (h.card && h.target) {
           const el = cardEls.get(h.card), slot = targetSlot(h.target);
@@ -906,6 +924,12 @@
     render(data);
   }
 
+  // Leaving a game in play that has moves counts it as lost: ask first.
+  function mayLeave() {
+    if (!state || state.finished || state.practice || !state.moves.length) return true;
+    return window.confirm(_("Leave this game? It counts as lost in your statistics."));
+  }
+
   async function newGame(variant, deal, extra) {
     const body = { abandon: state ? state.id : null, ...(extra || {}) };
     if (variant) body.variant = variant;
@@ -952,6 +976,7 @@
     const difficulty = features.difficulty && !deal && !daily ? $("new-difficulty").value : "any";
     const extra = daily ? { daily: true } : difficulty !== "any" ? { difficulty } : {};
     $("new-error").textContent = "";
+    if (!mayLeave()) { $("new-error").textContent = _("You stay in this game."); return; }
     $("new-busy").textContent = difficulty !== "any" ? _(FINDING[difficulty] || difficulty) : "";
     for (const b of ["new-ok", "new-daily"]) $(b).disabled = true;
     try {
@@ -1467,6 +1492,17 @@
       if (location.pathname === "/stats") showStats(false); else hideStats(false);
     });
     setInterval(tick, 1000);
+    document.addEventListener("visibilitychange", tellVisibility);
+    window.addEventListener("pagehide", () => { if (state) tellHidden(); });
+    setInterval(() => { if (!document.hidden) tellVisibility(); }, 60000);
+  }
+
+  // The page is going away: its game's clock stops now.
+  function tellHidden() {
+    fetch(gamePath("/visibility"), {
+      method: "POST", keepalive: true, credentials: "same-origin",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ visible: false }),
+    }).catch(() => {});
   }
 
   // The greeting of a player coming back to the page, true of the game found.

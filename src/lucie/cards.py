@@ -190,6 +190,53 @@ def card_name(card: Card) -> str:
     return pgettext("card name", "{rank} of {suit}").format(rank=rank, suit=suit)
 
 
+def rank_label(rank: int) -> str:
+    """The rank as the corner of a card shows it, in the language in use:
+    ``A``, ``2`` to ``10``, and the face cards' letters, which follow the
+    language (context ``card rank letter``): J Q K in English, V D R in
+    French (valet, dame, roi), B V H in Dutch (boer, vrouw, heer), B D K in
+    German (Bube, Dame, König).
+
+    >>> from lucie.i18n import using
+    >>> [rank_label(r) for r in (1, 10, 11, 12, 13)]
+    ['A', '10', 'J', 'Q', 'K']
+    >>> with using("fr"):
+    ...     [rank_label(r) for r in (1, 11, 12, 13)]
+    ['A', 'V', 'D', 'R']
+    """
+    if rank == ACE:
+        return pgettext("card rank letter", "A")
+    if rank == 11:
+        return pgettext("card rank letter", "J")
+    if rank == 12:
+        return pgettext("card rank letter", "Q")
+    if rank == KING:
+        return pgettext("card rank letter", "K")
+    return str(rank)
+
+
+def card_label(card: Card) -> str:
+    """The card as a player reads it on the table and in every message:
+    its rank (:func:`rank_label`, in the language in use) then its suit's
+    symbol, ``10♠``, ``J♥`` (``V♥`` in French, ``B♥`` in Dutch and
+    German).  Card codes (``TS``) stay for what is typed or stored.
+
+    >>> from lucie.i18n import using
+    >>> card_label(Card.parse("TS")), card_label(Card.parse("QD"))
+    ('10♠', 'Q♦')
+    >>> with using("nl"):
+    ...     card_label(Card.parse("QD")), card_label(Card.parse("KH"))
+    ('V♦', 'H♥')
+    """
+    return rank_label(card.rank) + SUIT_GLYPHS[card.suit_index]
+
+
+def suit_label(suit_index: int) -> str:
+    """A suit as a player reads it: its symbol (``♠``), the same in every
+    language (a foundation is "the ♠ foundation")."""
+    return SUIT_GLYPHS[suit_index]
+
+
 def parse_cards(tokens: Iterable[str]) -> list[Card]:
     """Parse several card tokens.
 

@@ -237,6 +237,32 @@ def suit_label(suit_index: int) -> str:
     return SUIT_GLYPHS[suit_index]
 
 
+def parse_label(text: str) -> Card | None:
+    """A card written as :func:`card_label` shows it in the language in
+    use, or as its code: ``V♥`` or ``VH`` in French is the jack of hearts,
+    ``10♠`` and ``TS`` the ten of spades (None if ``text`` is no card).
+    The face letters of French, Dutch and German never stand for another
+    rank in lucie's notation (``K`` is a king in both), so reading them as
+    well changes the meaning of no code.
+
+    >>> from lucie.i18n import using
+    >>> with using("de"):
+    ...     parse_label("B♣"), parse_label("KH"), parse_label("xx")
+    (Card.parse('JC'), Card.parse('KH'), None)
+    """
+    token = text.strip()
+    if len(token) >= 2:
+        letters = {rank_label(r).upper(): r for r in (ACE, 11, 12, KING)}
+        rank = letters.get(token[:-1].upper())
+        suit = _SUIT_ALIASES.get(token[-1].upper())
+        if rank is not None and suit is not None:
+            return _CARDS[suit * 13 + rank - 1]
+    try:
+        return Card.parse(token)
+    except CardError:
+        return None
+
+
 def parse_cards(tokens: Iterable[str]) -> list[Card]:
     """Parse several card tokens.
 

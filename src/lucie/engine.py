@@ -559,12 +559,15 @@ class Position:
             card = Card(move.src)
             kind, where = self.where(card)
             if kind == "cell":
-                return _("{card} is in a cell: move it by its cell number").format(card=card_label(card))
+                return _("{card} is in a cell: move it by its cell number").format(
+                    card=card_label(card))
             if kind == "foundation":
                 if self.foundations[card.suit_index] < card.rank:
-                    return _("{card} is not on the table").format(card=card_label(card))  # pragma: no cover
+                    return _("{card} is not on the table").format(  # pragma: no cover
+                        card=card_label(card))
                 if self.foundation_top(card.suit_index) != card:
-                    return _("{card} is not the top of its foundation").format(card=card_label(card))
+                    return _("{card} is not the top of its foundation").format(
+                        card=card_label(card))
                 if not rules.foundation_takeback:
                     return _("cards never come back from the foundations in this variant")
                 return self._check_target(move, card)
@@ -603,11 +606,13 @@ class Position:
             need = self.foundations[card.suit_index]
             if need != card.rank - 1:
                 if need == 13:
-                    return _("the {suit} foundation is complete").format(suit=suit_label(card.suit_index))
+                    return _("the {suit} foundation is complete").format(
+                        suit=suit_label(card.suit_index))
                 nxt = Card.of(need + 1, card.suit)
                 return _(
                     "{card} cannot go to the foundation: the {suit} foundation needs {next} next"
-                ).format(card=card_label(card), suit=suit_label(card.suit_index), next=card_label(nxt))
+                ).format(card=card_label(card), suit=suit_label(card.suit_index),
+                         next=card_label(nxt))
             return None
         if move.dst_kind == "cell":
             if move.src_kind == "cell":
@@ -635,7 +640,8 @@ class Position:
         if card.rank == KING and rules.direction == "down":
             return _("{card}: a king never goes onto a fan").format(card=card_label(card))
         return _("{card} cannot go on {top} ({why})").format(
-            card=card_label(card), top=card_label(top), why=_(_BUILD_WORDS[(rules.build, rules.direction)])
+            card=card_label(card), top=card_label(top),
+            why=_(_BUILD_WORDS[(rules.build, rules.direction)]),
         )
 
     def is_legal(self, move: Move) -> bool:
@@ -791,12 +797,14 @@ class Position:
         else:
             target = self.fans[move.dst]
             dst = (
-                _("onto {card} in fan {fan}").format(card=card_label(target[-1]), fan=FAN_NAMES[move.dst])
+                _("onto {card} in fan {fan}").format(
+                    card=card_label(target[-1]), fan=FAN_NAMES[move.dst])
                 if target else
                 _("into the empty fan {fan}").format(fan=FAN_NAMES[move.dst])
             )
         return pgettext("move description: card, from where, to where",
-                        "{card} {source} {target}").format(card=card_label(card), source=src, target=dst)
+                        "{card} {source} {target}").format(
+                            card=card_label(card), source=src, target=dst)
 
     def __str__(self) -> str:
         return format_layout(self)

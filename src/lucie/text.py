@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from lucie.cards import Card, card_label, suit_label
 from lucie.engine import FAN_NAMES, Game, Move, Position
 from lucie.formats import DISPLAY_SEPARATOR
-from lucie.i18n import _
+from lucie.i18n import _, pgettext
 
 
 def cards_text(cards: Iterable[Card]) -> str:
@@ -59,6 +59,32 @@ def moved_cards(position: Position, moves: Iterable[Move]) -> list[Card]:
             cards.append(card)
         position = position.apply(move)
     return cards
+
+
+def move_label(position: Position, move: Move) -> str:
+    """A move in a few characters, for a column or a list: the card, an
+    arrow, where it goes (the card it goes on, the foundation's suit
+    symbol, a cell, an empty fan): ``10♠ → J♠``, ``A♦ → ♦``.  Where there is
+    room, :meth:`lucie.engine.Position.describe` says it in words.
+
+    >>> from lucie.engine import Rules
+    >>> p = Position.deal(Rules(), 2)
+    >>> move_label(p, Move.parse("h>f")), move_label(p, Move.parse("R"))
+    ('A♦ → ♦', 'redeal')
+    """
+    if move.is_redeal:
+        return pgettext("short move", "redeal")
+    card = position.moving_card(move)
+    shown = card_label(card) if card is not None else str(move)
+    if move.dst_kind == "foundation":
+        target = suit_label(card.suit_index) if card is not None else "?"
+    elif move.dst_kind == "cell":
+        target = _("cell {cell}").format(cell=move.dst + 1)
+    else:
+        top = position.top(move.dst) if 0 <= move.dst < len(position.fans) else None
+        target = card_label(top) if top is not None else _("fan {fan}").format(
+            fan=FAN_NAMES[move.dst])
+    return f"{shown} → {target}"
 
 
 def moves_text(position: Position, moves: Iterable[Move]) -> str:

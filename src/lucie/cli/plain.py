@@ -15,12 +15,13 @@ import sys
 import time
 from typing import TextIO
 
-from lucie.engine import Game, Move, format_moves
+from lucie.cards import parse_label
+from lucie.engine import Game, Move
 from lucie.errors import LucieError, MoveError
-from lucie.i18n import N_, _, ngettext
+from lucie.i18n import N_, _, format_number, format_percent, ngettext
 from lucie.rules import Rules
 from lucie.store import Opened, Store, StoreError, open_game
-from lucie.text import render
+from lucie.text import cards_text, moved_cards, render
 
 #: The help of line mode (translated where it is shown).  The commands
 #: themselves (c>g, u, hint, ...) are the same in every language.
@@ -83,13 +84,14 @@ class LineGame:
     def _say_stats(self) -> None:
         s = self.store.stats(self.player, self.game.rules)
         self.say(ngettext(
-            "{player}: {games} game of {variant} finished, {wins} won ({rate:.0f}%), "
-            "average score {average:.1f}, streak {streak}",
-            "{player}: {games} games of {variant} finished, {wins} won ({rate:.0f}%), "
-            "average score {average:.1f}, streak {streak}",
+            "{player}: {games} game of {variant} finished, {wins} won ({rate}), "
+            "average score {average}, streak {streak}",
+            "{player}: {games} games of {variant} finished, {wins} won ({rate}), "
+            "average score {average}, streak {streak}",
             s.games,
         ).format(player=self.player, games=s.games, variant=self.game.rules.name(),
-                 wins=s.wins, rate=100 * s.win_rate, average=s.average_score,
+                 wins=s.wins, rate=format_percent(s.win_rate),
+                 average=format_number(s.average_score, 1),
                  streak=s.current_streak))
 
     def release(self) -> None:
@@ -155,7 +157,9 @@ class LineGame:
             self.say(_(HELP))
             return False
         if cmd in ("m", "moves"):
-            self.say(" ".join(str(m) for m in game.legal_moves) or _("(no legal move)"))
+            # the notation to type, then what the move does in words
+            self.say("\n".join(f"{m!s:>6}  {game.position.describe(m)}"
+                               for m in game.legal_moves) or _("(no legal move)"))
             return False
         if cmd == "hint":
             from lucie.solver.hints import hint
@@ -164,14 +168,15 @@ class LineGame:
             return False
         if cmd in ("u", "undo"):
             step = game.undo_step()  # the move and the cards autoplay sent home after it
-            self.say(_("undone: {moves}").format(moves=format_moves(step.moves)))
+            self.say(_("undone: {moves}").format(moves=step.text))
         elif cmd in ("y", "redo"):
             step = game.redo_step()
-            self.say(_("redone: {moves}").format(moves=format_moves(step.moves)))
+            self.say(_("redone: {moves}").format(moves=step.text))
         elif cmd in ("a", "auto", "autoplay"):
+            before = game.position
             moves = game.autoplay()
             self.say(_("autoplay: {moves}").format(
-                moves=" ".join(map(str, moves)) or _("nothing to play")))
+                moves=cards_text(moved_cards(before, moves)) or _("nothing to play")))
             return bool(moves)
         elif cmd == "resign":
             if game.outcome.finished:
@@ -179,7 +184,7 @@ class LineGame:
             game.resign()
         else:
             try:
-                move = Move.parse(cmd)
+                move = Move.parse(typed_move(cmd))
             except LucieError as exc:
                 raise LucieError(_("{error}; ? for help").format(error=exc)) from None
             try:
@@ -202,6 +207,25 @@ def play_plain(
     :func:`open_game`) or deal a new one; returns 0 (quit or end of input)."""
     opened = open_game(store, player, rules, deal)
     return LineGame(store, player, opened, stdin, stdout).run()
+
+
+def typed_move(text: str) -> str:
+    """A typed move with its source card, if written the way the table
+    shows it in the language in use (``V♥>g`` or ``VH>g`` in French for
+    the jack of hearts), in lucie's notation (``JH>g``); anything else
+    unchanged (:meth:`Move.parse` reads it and names any problem).
+
+    >>> from lucie.i18n import using
+    >>> with using("fr"):
+    ...     typed_move("V♥>g"), typed_move("DS>b"), typed_move("c>g")
+    ('JH>g', 'QS>b', 'c>g')
+    """
+    source, sep, target = text.strip().partition(">")
+    if sep and len(source) >= 2:
+        card = parse_label(source)
+        if card is not None:
+            return f"{card}>{target}"
+    return text
 
 
 def _fan_f_alternative(game: Game, cmd: str) -> str:

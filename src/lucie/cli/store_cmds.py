@@ -10,7 +10,7 @@ from typing import Any
 from lucie.cli.common import add_json, add_variant, count, print_json
 from lucie.engine import status_name
 from lucie.errors import LucieError
-from lucie.i18n import _, ngettext, pgettext
+from lucie.i18n import _, format_number, format_percent, ngettext, pgettext
 from lucie.store import Damaged, Store, default_player
 
 #: The largest ``--limit`` (far more games than anyone plays).
@@ -98,21 +98,21 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if not stats.games:
         print(_("  no finished game yet"))
         return 0
-    print(_("  games {games}, won {wins} ({rate:.1f}%)").format(
-        games=stats.games, wins=stats.wins, rate=100 * stats.win_rate))
-    print(_("  average score {average:.1f}/52, best {best}").format(
-        average=stats.average_score, best=stats.best_score))
+    print(_("  games {games}, won {wins} ({rate})").format(
+        games=stats.games, wins=stats.wins, rate=format_percent(stats.win_rate, 1)))
+    print(_("  average score {average}/52, best {best}").format(
+        average=format_number(stats.average_score, 1), best=stats.best_score))
     print(_("  best streak {best}, current streak {current}").format(
         best=stats.best_streak, current=stats.current_streak))
     print(_("  time played {time}").format(time=_duration(stats.total_seconds)))
     if len(stats.series) > 1 or stats.series[0].games == 100:
         for s in stats.series:
-            print(ngettext("  series {number}: {games} game, {wins} won ({rate:.0f}%), "
-                           "average {average:.1f}",
-                           "  series {number}: {games} games, {wins} won ({rate:.0f}%), "
-                           "average {average:.1f}", s.games).format(
-                number=s.number, games=s.games, wins=s.wins, rate=100 * s.win_rate,
-                average=s.average_score))
+            print(ngettext("  series {number}: {games} game, {wins} won ({rate}), "
+                           "average {average}",
+                           "  series {number}: {games} games, {wins} won ({rate}), "
+                           "average {average}", s.games).format(
+                number=s.number, games=s.games, wins=s.wins, rate=format_percent(s.win_rate),
+                average=format_number(s.average_score, 1)))
     return 0
 
 

@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
-from lucie.cards import KING, Card
+from lucie.cards import KING, Card, card_label
 from lucie.engine import FAN_NAMES, REDEAL, Move, Position
 from lucie.i18n import N_, _, ngettext
 from lucie.solver.budget import PLAYER_MAX_POSITIONS
@@ -87,9 +87,12 @@ class Hint:
     clears: bool | None = None
 
     def __str__(self) -> str:
-        """One line: the move (``-`` for none), its kind, the sentence."""
-        move = str(self.move) if self.move is not None else "-"
-        return f"{move}  [{self.kind}] {self.text}"
+        """The sentence, then the move's notation to type (line mode,
+        ``lucie replay``), in the language in use; the kind is for
+        programs (:meth:`to_json`)."""
+        if self.move is None:
+            return self.text
+        return _("{hint} (type {move})").format(hint=self.text, move=self.move)
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -573,8 +573,9 @@ class LucieApp(App[int]):
             text.append(_("No finished game yet in this variant."))
         else:
             text += ["- " + line for line in (
-                _("{games}, {wins} won ({rate}%)").format(
-                    games=games_count(s.games), wins=s.wins, rate=decimal(100 * s.win_rate)),
+                _("{games}, {wins} won ({rate})").format(
+                    games=games_count(s.games), wins=s.wins,
+                    rate=i18n.format_percent(s.win_rate, 1)),
                 _("average score {average}/52, best {best}").format(
                     average=decimal(s.average_score), best=s.best_score),
                 _("current streak {current}, best streak {best}").format(
@@ -629,9 +630,9 @@ class LucieApp(App[int]):
                 score=outcome.score, moves=moves_count(len(game.moves)), time=duration(seconds))
         )
         stats_text = (
-            _("{player}: {games}, {wins} won ({rate}%), average score {average}").format(
+            _("{player}: {games}, {wins} won ({rate}), average score {average}").format(
                 player=self.player, games=games_count(stats.games), wins=stats.wins,
-                rate=decimal(100 * stats.win_rate, 0),
+                rate=i18n.format_percent(stats.win_rate),
                 average=decimal(stats.average_score))
             + "\n"
             + _("streak {current}, best streak {best}").format(

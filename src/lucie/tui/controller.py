@@ -23,10 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from lucie.cards import Card
+from lucie.cards import Card, card_label
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position, Step
 from lucie.errors import MoveError
-from lucie.i18n import _, ngettext, pgettext
+from lucie.i18n import _, format_number, ngettext, pgettext
+from lucie.text import cards_text, moved_cards
 
 SelKind = Literal["fan", "cell", "card"]
 #: How a message is shown: plain, ``info``, ``error`` (a refusal) or ``hint``.
@@ -124,7 +125,7 @@ def decimal(value: float, places: int = 1) -> str:
     >>> decimal(12.345), decimal(3, 0)
     ('12.3', '3')
     """
-    return f"{value:.{places}f}".replace(".", pgettext("decimal separator", "."))
+    return format_number(value, places)
 
 
 def games_count(n: int) -> str:
@@ -217,19 +218,21 @@ class TableController:
         self.selection = sel
         self.hint_move = None
         card = p.moving_card(Move(sel.kind, sel.index, "foundation", -1))
+        assert card is not None
+        label = card_label(card)
         targets = self._targets_text(sel)
         if sel.kind == "fan":
             text = _("{card} from fan {fan}: {targets}.  Esc drops it.").format(
-                card=card, fan=FAN_NAMES[sel.index], targets=targets)
+                card=label, fan=FAN_NAMES[sel.index], targets=targets)
         elif sel.kind == "cell":
             text = _("{card} from cell {cell}: {targets}.  Esc drops it.").format(
-                card=card, cell=sel.index + 1, targets=targets)
+                card=label, cell=sel.index + 1, targets=targets)
         elif p.where(Card(sel.index))[0] == "fan":
             text = _("{card} from the merci: {targets}.  Esc drops it.").format(
-                card=card, targets=targets)
+                card=label, targets=targets)
         else:
             text = _("{card} from its foundation: {targets}.  Esc drops it.").format(
-                card=card, targets=targets)
+                card=label, targets=targets)
         return Reply(text)
 
     def _to(self, kind: Literal["fan", "cell", "foundation"], dst: int) -> Reply:
@@ -379,7 +382,7 @@ class TableController:
         if len(fan) == 2:
             return self._merci_choose(fan[0])
         self.merci_fan = i
-        choices = "  ".join(f"{k + 1} {c}" for k, c in enumerate(fan[:-1]))
+        choices = "  ".join(f"{k + 1} {card_label(c)}" for k, c in enumerate(fan[:-1]))
         return Reply(_("Merci from fan {fan}: press {choices}").format(
             fan=FAN_NAMES[i], choices=choices), "hint")
 
@@ -387,7 +390,8 @@ class TableController:
         self.merci_fan = None
         self.select(Selection("card", int(card)))
         return Reply(_("Merci: {card} lifted; now pick the fan it goes on "
-                       "(its own included).  Esc puts it back.").format(card=card), "hint")
+                       "(its own included).  Esc puts it back.").format(
+                           card=card_label(card)), "hint")
 
     # -- playing -----------------------------------------------------------------
 
@@ -456,26 +460,27 @@ class TableController:
         """
         if self.game.resigned:
             return Reply(_("The game is over."), "error")
+        before = self.game.position
         moves = self.game.autoplay()
         if moves:
             self._settle()
             return Reply(_("Sent home: {moves} (u takes them back).").format(
-                moves=" ".join(str(m) for m in moves)), step=self.game.steps[-1])
+                moves=cards_text(moved_cards(before, moves))), step=self.game.steps[-1])
         step: Step | None = None
-        aces: list[Move] = []
+        aces: list[Card] = []
         while True:
             p = self.game.position
             ace = next((m for m in p.legal_moves() if is_ace_home(p, m)), None)
             if ace is None:
                 break
             step = self.game.play(ace, autoplay=True)
-            aces.extend(step.moves)
+            aces.extend(moved_cards(step.before, step.moves))
         if step is None:
             return Reply(_("No card can safely go home now."), "error")
         self._settle()
         return Reply(_("Sent home: {moves} (no card is strictly safe here, so x sends the "
                        "aces; u takes them back one by one).").format(
-                           moves=" ".join(str(m) for m in aces)), step=step)
+                           moves=cards_text(aces)), step=step)
 
     def resign(self) -> Reply:
         """Give the game up (it counts as lost; undo takes it back)."""

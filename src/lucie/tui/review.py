@@ -22,10 +22,12 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
+from lucie.cards import card_label
 from lucie.engine import FAN_NAMES, Game, Move, Position, status_name
 from lucie.errors import LucieError
-from lucie.i18n import N_, _, ngettext, pgettext
+from lucie.i18n import N_, _, format_percent, ngettext, pgettext
 from lucie.store import GameRecord
+from lucie.text import move_label
 from lucie.tui.controller import moves_count
 from lucie.tui.table import duration, glyphs
 
@@ -72,10 +74,10 @@ def position_text(position: Position, played: Move | None, better: Move | None) 
     out = Text()
     homes = [position.foundation_top(s) for s in range(4)]
     out.append(pgettext("the foundations", "home") + " ", style="bold")
-    out.append("  ".join(c.glyph() if c is not None else "·" for c in homes))
+    out.append("  ".join(card_label(c) if c is not None else "·" for c in homes))
     if position.cells:
         out.append("   " + pgettext("the free cells", "cells") + " ", style="bold")
-        out.append("  ".join(c.glyph() if c is not None else "·" for c in position.cells))
+        out.append("  ".join(card_label(c) if c is not None else "·" for c in position.cells))
     out.append("   " + _("redeals left {n}").format(n=position.redeals_left) + "\n")
     cols = 3
     fans = position.fans
@@ -86,7 +88,7 @@ def position_text(position: Position, played: Move | None, better: Move | None) 
                 mark += ">"
             if better is not None and better.src_kind == "fan" and better.src == i:
                 mark += "*"
-            cards = " ".join(c.glyph() for c in fans[i]) or _("(empty)")
+            cards = " ".join(card_label(c) for c in fans[i]) or _("(empty)")
             cell = f"{FAN_NAMES[i]}{mark:<2} {cards}"
             style = "bold yellow" if ">" in mark else ("bold cyan" if mark else "")
             out.append(f"{cell:<26}", style=style)
@@ -183,14 +185,17 @@ class ReviewScreen(ModalScreen[None]):
             status += "  " + _("(the time budget ran out: some values are unknown)")
         self.query_one("#review-status", Static).update(status)
         accuracy = review.accuracy
-        costly = ", ".join(f"{m.index}. {m.move}" for m in review.costliest()
+        positions = self.game.positions
+        costly = ", ".join(f"{m.index}. {move_label(positions[m.index - 1], m.move)}"
+                           for m in review.costliest()
                            if m.loss) or _("none")
         summary = [
             _("Winning chance at the start {chance}").format(chance=review.start_value),
             ngettext("{n} mistake", "{n} mistakes", review.mistakes).format(n=review.mistakes),
         ]
         if accuracy is not None:
-            summary.append(_("accuracy {accuracy}%").format(accuracy=f"{accuracy:.0f}"))
+            summary.append(_("accuracy {accuracy}").format(
+                accuracy=format_percent(accuracy / 100)))
         summary.append(_("costliest moves: {moves}").format(moves=costly))
         self.query_one("#review-summary", Static).update("; ".join(summary))
         self.query_one("#sparkline", Static).update(
@@ -206,9 +211,11 @@ class ReviewScreen(ModalScreen[None]):
 
     def row(self, m: MoveReview) -> tuple[str | Text, ...]:
         style = LABEL_STYLES.get(m.label or "", "")
-        better = "" if m.best_move is None or m.best_move == m.move else str(m.best_move)
+        position = self.game.positions[m.index - 1]
+        better = ("" if m.best_move is None or m.best_move == m.move
+                  else move_label(position, m.best_move))
         return (
-            str(m.index), str(m.move), Text(m.label_text or "?", style=style),
+            str(m.index), move_label(position, m.move), Text(m.label_text or "?", style=style),
             str(m.value_before), str(m.value_after), better, glyphs(m.text),
         )
 

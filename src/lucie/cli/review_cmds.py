@@ -9,7 +9,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, count, print_json, read_text, seconds, seed
+from lucie.cli.common import (
+    add_json,
+    add_variant,
+    count,
+    print_json,
+    read_text,
+    seconds,
+    seed,
+    variant_title,
+)
 from lucie.deals import MAX_DEAL
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
@@ -226,9 +235,11 @@ def cmd_pick(args: argparse.Namespace) -> int:
                ngettext("; no measured thresholds for {variant}: estimated on demand from "
                         "{n} deal",
                         "; no measured thresholds for {variant}: estimated on demand from "
-                        "{n} deals", th.sample).format(variant=pick.variant, n=th.sample))
+                        "{n} deals", th.sample).format(variant=variant_title(pick.variant),
+                                                       n=th.sample))
     print(_("{variant} deal {deal}: {difficulty}, winning chance {value}{how}").format(
-        variant=pick.variant, deal=pick.deal, difficulty=difficulty_name(pick.difficulty),
+        variant=variant_title(pick.variant), deal=pick.deal,
+        difficulty=difficulty_name(pick.difficulty),
         value=pick.value,
         how=how), file=sys.stderr)
     return 0

@@ -16,6 +16,7 @@ from lucie.cli.common import (
     add_variant,
     count,
     deal_number,
+    placeholder,
     print_json,
     read_text,
     seconds,
@@ -72,10 +73,11 @@ def _foundations(found: tuple[int, int, int, int]) -> dict[str, int]:
 def cmd_solve(args: argparse.Namespace) -> int:
     rules: Rules = args.variant or Rules()
     if args.layout is not None and args.deal is not None:
-        raise LucieError(_("give either a layout FILE or --deal N, not both"))
+        raise LucieError(_("give either a layout {file} or --deal N, not both").format(
+            file=placeholder("FILE")))
     if args.layout is None and args.deal is None:
-        raise LucieError(_("nothing to solve: give a layout FILE, '-' for standard input, "
-                           "or --deal N"))
+        raise LucieError(_("nothing to solve: give a layout {file}, '-' for standard input, "
+                           "or --deal N").format(file=placeholder("FILE")))
     if args.whole_game:
         if args.deal is None:
             raise LucieError(_("--whole-game needs a numbered deal (--deal N): "

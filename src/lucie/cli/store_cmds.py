@@ -7,7 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, count, print_json
+from lucie.cli.common import (
+    add_json,
+    add_variant,
+    count,
+    placeholder,
+    print_json,
+    variant_title,
+)
 from lucie.engine import status_name
 from lucie.errors import LucieError
 from lucie.i18n import _, format_number, format_percent, ngettext, pgettext
@@ -50,7 +57,8 @@ def register(sub: Any) -> None:
     p.add_argument("--format", "-f", choices=("csv", "json"), default="json",
                    help=_("output format (default: json)"))
     p.add_argument("--output", "-o", metavar="FILE", default=None,
-                   help=_("write to FILE instead of standard output"))
+                   help=_("write to {file} instead of standard output").format(
+                       file=placeholder("FILE")))
     _add_db(p)
     p.set_defaults(func=cmd_export)
 
@@ -171,7 +179,8 @@ def cmd_history(args: argparse.Namespace) -> int:
         deal = (str(r.deal) if r.deal is not None
                 else _("seed {seed}").format(seed=r.seed))
         date = r.started.replace("T", " ")[:16]
-        print(_row([str(r.id), date, r.player, r.variant, deal, status_name(r.status),
+        print(_row([str(r.id), date, r.player, variant_title(r.variant), deal,
+                    status_name(r.status),
                     str(r.score), str(r.moves), _duration(r.seconds)], widths))
     return 0
 

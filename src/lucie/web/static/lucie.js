@@ -115,9 +115,9 @@
   }
 
   // A number with one decimal, written as the page's language writes it ("12.5", "12,5").
-  function decimal(x) {
-    return x.toLocaleString(window.LucieI18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-  }
+  function decimal(x) { return window.LucieI18n.number(x, 1); }
+  // A fraction as a percentage in the page's language ("9%", "9 %" in French).
+  const pc = (x) => window.LucieI18n.percent(x);
 
   function fmtTime(s) {
     s = Math.max(0, Math.floor(s));
@@ -760,14 +760,13 @@
     (async () => {
       try {
         const o = await call("GET", gamePath("/odds"));
-        const pc = (x) => `${Math.round(x * 100)}%`;
         const when = askedAt() === asked ? _("Odds from here") : format(_("Odds from move {n}"), { n: o.moves_played });
         if (o.win_rate == null) { box.textContent = o.text || _("No odds."); return; }
         if (askedAt() === asked && o.win_rate === 0 && o.samples === 0) {
           offerResign(_("The solver has proved this game can no longer be won."));
         }
         const parts = [format(_("{when}: {chance} to win ({level} interval {low}–{high})"),
-          { when, chance: pc(o.win_rate), level: "95%", low: pc(o.ci95[0]), high: pc(o.ci95[1]) })];
+          { when, chance: pc(o.win_rate), level: pc(0.95), low: pc(o.ci95[0]), high: pc(o.ci95[1]) })];
         if (o.mean_score != null) parts.push(format(_("mean score {score}"), { score: decimal(o.mean_score) }));
         parts.push(o.samples ? format(ngettext("from {n} play-out", "from {n} play-outs", o.samples), { n: o.samples }) : _("exact"));
         box.textContent = parts.join(", ") + ".";
@@ -907,13 +906,12 @@
       return;
     }
     const r = reviewed;
-    const pc = (p) => `${Math.round(p * 100)}%`;
     const fmt = window.LucieCharts.fmtValue;
     const summary = [format(ngettext("{n} move. Winning chance at the start: {value}", "{n} moves. Winning chance at the start: {value}", r.moves.length),
       { n: r.moves.length, value: fmt(r.start_value) }),
     format(_("chance thrown away: {chance}"), { chance: pc(r.thrown_away) }),
     format(ngettext("{n} mistake", "{n} mistakes", r.mistakes), { n: r.mistakes })];
-    if (r.accuracy != null) summary.push(format(_("accuracy {percent}"), { percent: `${Math.round(r.accuracy)}%` }));
+    if (r.accuracy != null) summary.push(format(_("accuracy {percent}"), { percent: pc(r.accuracy / 100) }));
     $("review-summary").textContent = summary.join("; ") + "." +
       (r.budget_ran_out ? " " + _("The time budget ran out: some values are unknown.") : "");
     $("chart-review").replaceChildren(window.LucieCharts.reviewChart(r, pickReviewed));
@@ -929,7 +927,7 @@
       const li = document.createElement("li");
       li.tabIndex = 0;
       li.textContent = format(_("Move {n}, {move}: {label} (lost {loss}); better: {best}"),
-        { n: m.index, move: m.move, label: labelWord(m.label), loss: pc(m.loss), best: m.best_move || "?" });
+        { n: m.index, move: m.move_text || m.move, label: labelWord(m.label), loss: pc(m.loss), best: m.best_text || "?" });
       li.onclick = () => pickReviewed(m.index - 1);
       li.onkeydown = (e) => { if (e.key === "Enter") pickReviewed(m.index - 1); };
       list.appendChild(li);
@@ -951,7 +949,7 @@
       return;
     }
     const fmt = window.LucieCharts.fmtValue;
-    const fields = { n: m.index, move: m.move, label: labelWord(m.label), before: fmt(m.value_before), after: fmt(m.value_after), best: m.best_move };
+    const fields = { n: m.index, move: m.move_text || m.move, label: labelWord(m.label), before: fmt(m.value_before), after: fmt(m.value_after), best: m.best_text };
     let t = format(m.label ? _("Move {n}: {move} ({label}). Winning chance before: {before}; after: {after}.")
       : _("Move {n}: {move}. Winning chance before: {before}; after: {after}."), fields);
     if (m.best_move && m.best_move !== m.move) {
@@ -1028,7 +1026,7 @@
       const nums = $("stats-numbers");
       nums.replaceChildren();
       const rows = [
-        [_("Games"), s.games], [_("Won"), s.wins], [_("Win rate"), `${decimal(s.win_rate * 100)}%`],
+        [_("Games"), s.games], [_("Won"), s.wins], [_("Win rate"), window.LucieI18n.percent(s.win_rate, 1)],
         [_("Average score"), decimal(s.average_score)], [_("Best score"), s.best_score],
         [_("Best streak"), s.best_streak], [_("Current streak"), s.current_streak],
         [_("Time played"), fmtTime(s.total_seconds)],

@@ -232,9 +232,22 @@ def card_label(card: Card) -> str:
 
 
 def suit_label(suit_index: int) -> str:
-    """A suit as a player reads it: its symbol (``♠``), the same in every
-    language (a foundation is "the ♠ foundation")."""
+    """A suit's symbol (``♠``), the same in every language: where the
+    table shows a foundation."""
     return SUIT_GLYPHS[suit_index]
+
+
+def suit_name(suit_index: int) -> str:
+    """A suit's name in words in the language in use, as it names a
+    foundation in a sentence ("the spades foundation", "la fondation de
+    pique", "die Pik-Ablage").
+
+    >>> from lucie.i18n import using
+    >>> with using("de"):
+    ...     suit_name(3)
+    'Pik'
+    """
+    return _suit_words()[suit_index]
 
 
 def parse_label(text: str) -> Card | None:

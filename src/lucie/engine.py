@@ -54,7 +54,7 @@ from lucie.cards import (
     Card,
     card_label,
     format_cards,
-    suit_label,
+    suit_name,
 )
 from lucie.deals import (
     RandomState,
@@ -527,7 +527,7 @@ class Position:
 
         >>> p = Position.deal(Rules(), 1)
         >>> p.why_illegal(Move.parse("a>f"))
-        '4♠ cannot go to the foundation: the ♠ foundation needs A♠ next'
+        '4♠ cannot go to the foundation: the spades foundation needs A♠ next'
         """
         rules = self.rules
         n = len(self.fans)
@@ -607,11 +607,11 @@ class Position:
             if need != card.rank - 1:
                 if need == 13:
                     return _("the {suit} foundation is complete").format(
-                        suit=suit_label(card.suit_index))
+                        suit=suit_name(card.suit_index))
                 nxt = Card.of(need + 1, card.suit)
                 return _(
                     "{card} cannot go to the foundation: the {suit} foundation needs {next} next"
-                ).format(card=card_label(card), suit=suit_label(card.suit_index),
+                ).format(card=card_label(card), suit=suit_name(card.suit_index),
                          next=card_label(nxt))
             return None
         if move.dst_kind == "cell":

@@ -70,10 +70,10 @@ game's.  The JSON holds both: ``label`` and ``label_text``.
 
 >>> from lucie.i18n import using
 >>> label_name("blunder"), Value(0.25, "estimate", 0.2, 0.31, 40).text()
-('blunder', '25% (20-31%)')
+('blunder', '25% (20%–31%)')
 >>> with using("fr"):
 ...     label_name("blunder"), Value.exact(0.0, best_score=40).text()
-('gaffe', '0%, meilleur score 40')
+('gaffe', '0\\xa0%, meilleur score 40')
 """
 
 from __future__ import annotations

@@ -68,8 +68,7 @@ class Notice(NamedTuple):
 TEXTUAL_TEXTS: Final = (
     N_("Theme"), N_("Change the current theme"),
     N_("Quit"), N_("Quit the application as soon as possible"),
-    N_("Keys"), N_("Hide the keys and widget help panel"),
-    N_("Show help for the focused widget and a summary of available keys"),
+    N_("Keys"),
     N_("Minimize"), N_("Minimize the widget and restore to normal size"),
     N_("Maximize"), N_("Maximize the focused widget"),
     N_("Screenshot"), N_("Save an SVG 'screenshot' of the current screen"),
@@ -261,6 +260,11 @@ class LucieApp(App[int]):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):
+            if command.callback in (self.action_show_help_panel, self.action_hide_help_panel):
+                # lucie's own keys page instead of Textual's key panel
+                yield SystemCommand(_("Keys"), _("The keys of the game (Esc closes the page)"),
+                                    self.action_show_help_panel)
+                continue
             # Textual's own commands, in the language in use where we have them
             yield command._replace(title=_(command.title), help=_(command.help))
         yield SystemCommand(_("New game"), _("Play a random deal or a deal by number"),
@@ -537,6 +541,11 @@ class LucieApp(App[int]):
         if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(CommandPalette(placeholder=_("Search for commands…"),
                                             id="--command-palette"))
+
+    def action_show_help_panel(self) -> None:
+        """Textual's key panel would list its bindings in English: lucie's
+        own page of keys, in the player's language, instead (Esc closes it)."""
+        self.push_screen(TextScreen(keys_help()))
 
     def action_help(self) -> None:
         self.push_screen(TextScreen(rules_help(self.game.rules) + "\n\n" + keys_help()))

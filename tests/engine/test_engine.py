@@ -326,8 +326,8 @@ def test_play_records_the_move_and_its_autoplay_as_one_step() -> None:
     assert step.text == "A♦ from fan h to the foundation; autoplay sent 3 cards home: A♠ 2♠ 3♠"
     assert game.score == 4 and len(game.steps) == 1
     assert step.texts == (
-        "AD from fan h to the foundation", "AS from fan o to the foundation",
-        "2S from fan b to the foundation", "3S from fan c to the foundation",
+        "A♦ from fan h to the foundation", "A♠ from fan o to the foundation",
+        "2♠ from fan b to the foundation", "3♠ from fan c to the foundation",
     )
     assert step.after == game.position
     undone = game.undo_step()

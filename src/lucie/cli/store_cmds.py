@@ -125,8 +125,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 #: The columns of ``lucie history``: the narrowest width of each and
-#: whether it is right-aligned; player and variant are cut to their width.
-_WIDTHS = (5, 16, 10, 12, 10, 8, 5, 5, 7)
+#: whether it is right-aligned; player and variant (its title in the language
+#: in use) are cut to their width, with an ellipsis.
+_WIDTHS = (5, 16, 10, 16, 10, 8, 5, 5, 7)
 _RIGHT = (True, False, False, False, True, False, True, True, True)
 _CUT = (False, False, True, True, False, False, False, False, False)
 
@@ -151,13 +152,18 @@ def _widths(headings: list[str]) -> list[int]:
 def _row(cells: list[str], widths: list[int]) -> str:
     """One line of the history table.
 
-    >>> _row(["1", "2026-01-02 10:00", "ann", "classic", "7", "won", "52", "80", "5:00"],
-    ...      list(_WIDTHS))
-    '    1  2026-01-02 10:00  ann         classic                7  won          52     80     5:00'
+    >>> row = _row(["1", "2026-01-02 10:00", "ann", "Trefoil", "7", "won", "52", "80",
+    ...             "5:00"], list(_WIDTHS))
+    >>> row[:44], row[44:]
+    ('    1  2026-01-02 10:00  ann         Trefoil', \
+'                    7  won          52     80     5:00')
+    >>> _row(["2", "", "ann", "La Belle Lucie, alternate colours", "", "", "", "", ""],
+    ...      list(_WIDTHS)).split("  ")[3]
+    'La Belle Lucie,…'
     """
     out = []
     for cell, width, right, cut in zip(cells, widths, _RIGHT, _CUT, strict=True):
-        text = cell[:width] if cut else cell
+        text = cell[:width - 1] + "…" if cut and len(cell) > width else cell
         out.append(f"{text:>{width}}" if right else f"{text:{width}}")
     return "  ".join(out)
 

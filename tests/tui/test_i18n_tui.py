@@ -86,13 +86,14 @@ async def test_the_table_status_and_footer_speak_the_language(
 @pytest.mark.parametrize("lang", ["fr", "nl", "de"])
 async def test_an_illegal_move_is_refused_in_the_language(store: Store, lang: str) -> None:
     app = LucieApp(store, "kim", Rules(), 1, clock=False, language=lang)
-    move = Move.parse("a>b")  # deal 1: 4S cannot go on TH (fans build down in suit)
+    move = Move.parse("a>b")  # deal 1: 4♠ cannot go on 10♥ (fans build down in suit)
     with i18n.using("en"):
         english = app.game.position.why_illegal(move)
     assert english is not None and "cannot go on" in english
     with i18n.using(lang):
         why = app.game.position.why_illegal(move)
-    assert why is not None and why != english and "4S" in why and "TH" in why
+    assert why is not None and why != english and "4♠" in why and "10♥" in why
+    assert "4S" not in why and "TH" not in why
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("a", "b")
@@ -288,9 +289,9 @@ async def test_every_screen_fits_80x24(store: Store, lang: str, variant: str) ->
 
 
 @pytest.mark.parametrize(("lang", "one", "two"), [
-    ("fr", "- 1 partie, 0 gagnées (0,0 %)", "- 2 parties, 0 gagnées (0,0 %)"),
+    ("fr", "- 1 partie, 0 gagnées (0,0\u00a0%)", "- 2 parties, 0 gagnées (0,0\u00a0%)"),
     ("nl", "- 1 spel, 0 gewonnen (0,0%)", "- 2 spellen, 0 gewonnen (0,0%)"),
-    ("de", "- 1 Spiel, 0 gewonnen (0,0 %)", "- 2 Spiele, 0 gewonnen (0,0 %)"),
+    ("de", "- 1 Spiel, 0 gewonnen (0,0\u00a0%)", "- 2 Spiele, 0 gewonnen (0,0\u00a0%)"),
 ])
 async def test_statistics_count_games_in_the_language(
     store: Store, lang: str, one: str, two: str,

@@ -949,11 +949,11 @@
       return;
     }
     const fmt = window.LucieCharts.fmtValue;
-    const fields = { n: m.index, move: m.move_text || m.move, label: labelWord(m.label), before: fmt(m.value_before), after: fmt(m.value_after), best: m.best_text };
+    const fields = { n: m.index, move: m.move_text || m.move, label: labelWord(m.label), before: fmt(m.value_before), after: fmt(m.value_after), best: m.text };
     let t = format(m.label ? _("Move {n}: {move} ({label}). Winning chance before: {before}; after: {after}.")
       : _("Move {n}: {move}. Winning chance before: {before}; after: {after}."), fields);
     if (m.best_move && m.best_move !== m.move) {
-      t += " " + format(m.label === "best" || m.label === "good" ? _("The solver's move: {best}.") : _("Better: {best}."), fields) + " " + m.text;
+      t += " " + format(m.label === "best" || m.label === "good" ? _("The solver's move: {best}.") : _("Better: {best}."), fields);  // the hint's words say the move
     }
     else if (m.best_move) t += " " + _("The best move.") + " " + m.text;
     else t += ` ${m.text}`;

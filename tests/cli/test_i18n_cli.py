@@ -9,6 +9,7 @@ import argparse
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -314,3 +315,29 @@ def test_variants_and_solve_in_each_language(capsys: pytest.CaptureFixture[str],
         never = _("cannot be cleared without a redeal")
         best = _("best score: {score}/52").partition("{score}")[0]
     assert never != "cannot be cleared without a redeal" and never in out and best in out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_hint_and_an_autoplay_report_name_cards_in_symbols(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    lang: str,
+) -> None:
+    """``lucie hint`` and line mode's autoplay report in each language: the
+    cards in symbols with the language's words, the notation only as what
+    to type; never a card code or a [kind] tag."""
+    code, out, _err = run(capsys, "--lang", lang, "hint", "--deal", "2", "--cache", "off")
+    assert code == 0
+    with using(lang):
+        to_type = _("{hint} (type {move})")
+    typed = to_type.split("{move}")[0].split("{hint}")[1]  # " (type " in the language
+    assert typed in out and "[" not in out
+    said = out.split(typed)[0]
+    assert re.search(r"(10|[2-9AJQKVDRHB])[♣♦♥♠]", said) and ">" not in said
+    assert not re.search(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])", out)
+    # line mode: h>f sends the ace of diamonds home, then "a" sends three spades
+    code, out, _err = play(monkeypatch, capsys, "h>f\na\nq\n", "--lang", lang, "play",
+                           "--plain", "--db", str(tmp_path / "a.db"), "--deal", "2")
+    assert code == 0
+    with using(lang):
+        report = _("autoplay: {moves}").format(moves="A♠ 2♠ 3♠")
+    assert report in out and "o>f" not in out

@@ -11,11 +11,11 @@ is the snapshot the app draws.
 >>> from lucie.engine import Game
 >>> table = TableController(Game(deal=1))
 >>> table.fan_key(5).text
-'7D from fan f: it can go to fan i.  Esc drops it.'
+'7♦ from fan f: it can go to fan i.  Esc drops it.'
 >>> table.fan_key(8).text
-'7D from fan f onto 8D in fan i.'
+'7♦ from fan f onto 8♦ in fan i.'
 >>> table.undo().text
-'Undone: 7D from fan f onto 8D in fan i.'
+'Undone: 7♦ from fan f onto 8♦ in fan i.'
 """
 
 from __future__ import annotations

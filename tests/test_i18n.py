@@ -100,9 +100,11 @@ def test_a_move_refused_in_each_language(lang: str) -> None:
     english = position.why_illegal(Move.parse("a>b"))
     with i18n.using(lang):
         translated = position.why_illegal(Move.parse("a>b"))
-    assert english == "4S cannot go on TH (fans build down in suit)"
+    assert english == "4♠ cannot go on 10♥ (fans build down in suit)"
     assert translated is not None and translated != english
-    assert translated.startswith("4S") and "TH" in translated
+    # the cards as the table shows them, never their codes
+    assert translated.startswith("4♠") and "10♥" in translated
+    assert "4S" not in translated and "TH" not in translated
     assert i18n.language() == i18n.DEFAULT
 
 

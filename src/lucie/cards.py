@@ -191,6 +191,92 @@ def card_name(card: Card) -> str:
     return pgettext("card name", "{rank} of {suit}").format(rank=rank, suit=suit)
 
 
+def rank_label(rank: int) -> str:
+    """The rank as the corner of a card shows it, in the language in use:
+    ``A``, ``2`` to ``10``, and the face cards' letters, which follow the
+    language (context ``card rank letter``): J Q K in English, V D R in
+    French (valet, dame, roi), B V H in Dutch (boer, vrouw, heer), B D K in
+    German (Bube, Dame, König).
+
+    >>> from lucie.i18n import using
+    >>> [rank_label(r) for r in (1, 10, 11, 12, 13)]
+    ['A', '10', 'J', 'Q', 'K']
+    >>> with using("fr"):
+    ...     [rank_label(r) for r in (1, 11, 12, 13)]
+    ['A', 'V', 'D', 'R']
+    """
+    if rank == ACE:
+        return pgettext("card rank letter", "A")
+    if rank == 11:
+        return pgettext("card rank letter", "J")
+    if rank == 12:
+        return pgettext("card rank letter", "Q")
+    if rank == KING:
+        return pgettext("card rank letter", "K")
+    return str(rank)
+
+
+def card_label(card: Card) -> str:
+    """The card as a player reads it on the table and in every message:
+    its rank (:func:`rank_label`, in the language in use) then its suit's
+    symbol, ``10♠``, ``J♥`` (``V♥`` in French, ``B♥`` in Dutch and
+    German).  Card codes (``TS``) stay for what is typed or stored.
+
+    >>> from lucie.i18n import using
+    >>> card_label(Card.parse("TS")), card_label(Card.parse("QD"))
+    ('10♠', 'Q♦')
+    >>> with using("nl"):
+    ...     card_label(Card.parse("QD")), card_label(Card.parse("KH"))
+    ('V♦', 'H♥')
+    """
+    return rank_label(card.rank) + SUIT_GLYPHS[card.suit_index]
+
+
+def suit_label(suit_index: int) -> str:
+    """A suit's symbol (``♠``), the same in every language: where the
+    table shows a foundation."""
+    return SUIT_GLYPHS[suit_index]
+
+
+def suit_name(suit_index: int) -> str:
+    """A suit's name in words in the language in use, as it names a
+    foundation in a sentence ("the spades foundation", "la fondation de
+    pique", "die Pik-Ablage").
+
+    >>> from lucie.i18n import using
+    >>> with using("de"):
+    ...     suit_name(3)
+    'Pik'
+    """
+    return _suit_words()[suit_index]
+
+
+def parse_label(text: str) -> Card | None:
+    """A card written as :func:`card_label` shows it in the language in
+    use, or as its code: ``V♥`` or ``VH`` in French is the jack of hearts,
+    ``10♠`` and ``TS`` the ten of spades (None if ``text`` is no card).
+    The face letters of French, Dutch and German never stand for another
+    rank in lucie's notation (``K`` is a king in both), so reading them as
+    well changes the meaning of no code.
+
+    >>> from lucie.i18n import using
+    >>> with using("de"):
+    ...     parse_label("B♣"), parse_label("KH"), parse_label("xx")
+    (Card.parse('JC'), Card.parse('KH'), None)
+    """
+    token = text.strip()
+    if len(token) >= 2:
+        letters = {rank_label(r).upper(): r for r in (ACE, 11, 12, KING)}
+        rank = letters.get(token[:-1].upper())
+        suit = _SUIT_ALIASES.get(token[-1].upper())
+        if rank is not None and suit is not None:
+            return _CARDS[suit * 13 + rank - 1]
+    try:
+        return Card.parse(token)
+    except CardError:
+        return None
+
+
 def parse_cards(tokens: Iterable[str]) -> list[Card]:
     """Parse several card tokens.
 

@@ -19,7 +19,7 @@ Move.parse('f>i')
 >>> game.push("a>b")
 Traceback (most recent call last):
 ...
-lucie.errors.MoveError: a>b: 4S cannot go on TH (fans build down in suit)
+lucie.errors.MoveError: a>b: 4♠ cannot go on 10♥ (fans build down in suit)
 
 A player's move is played with :meth:`Game.play`: the move and the safe
 foundation moves autoplay makes after it form one :class:`Step`, which
@@ -29,7 +29,7 @@ foundation moves autoplay makes after it form one :class:`Step`, which
 >>> game = Game(Rules(), deal=2)
 >>> step = game.play("h>f")
 >>> step.text
-'AD from fan h to the foundation; autoplay sent 3 cards home'
+'A♦ from fan h to the foundation; autoplay sent 3 cards home: A♠ 2♠ 3♠'
 >>> game.undo_step().moves
 (Move.parse('h>f'), Move.parse('o>f'), Move.parse('b>f'), Move.parse('c>f'))
 >>> game.score
@@ -45,7 +45,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from lucie.cards import ACE, DECK, KING, RANKS, SUITS, Card, format_cards
+from lucie.cards import (
+    ACE,
+    DECK,
+    KING,
+    RANKS,
+    SUITS,
+    Card,
+    card_label,
+    format_cards,
+    suit_name,
+)
 from lucie.deals import (
     RandomState,
     Shuffler,
@@ -518,7 +528,7 @@ class Position:
 
         >>> p = Position.deal(Rules(), 1)
         >>> p.why_illegal(Move.parse("a>f"))
-        '4S cannot go to the foundation: the S foundation needs AS next'
+        '4♠ cannot go to the foundation: the spades foundation needs A♠ next'
         """
         rules = self.rules
         n = len(self.fans)
@@ -550,22 +560,25 @@ class Position:
             card = Card(move.src)
             kind, where = self.where(card)
             if kind == "cell":
-                return _("{card} is in a cell: move it by its cell number").format(card=card)
+                return _("{card} is in a cell: move it by its cell number").format(
+                    card=card_label(card))
             if kind == "foundation":
                 if self.foundations[card.suit_index] < card.rank:
-                    return _("{card} is not on the table").format(card=card)  # pragma: no cover
+                    return _("{card} is not on the table").format(  # pragma: no cover
+                        card=card_label(card))
                 if self.foundation_top(card.suit_index) != card:
-                    return _("{card} is not the top of its foundation").format(card=card)
+                    return _("{card} is not the top of its foundation").format(
+                        card=card_label(card))
                 if not rules.foundation_takeback:
                     return _("cards never come back from the foundations in this variant")
                 return self._check_target(move, card)
             if self.fans[where][-1] == card:
                 return _("{card} is the top of fan {fan}: move it by its fan letter").format(
-                    card=card, fan=FAN_NAMES[where]
+                    card=card_label(card), fan=FAN_NAMES[where]
                 )
             if not rules.merci:
                 return _("{card} is buried under other cards (only top cards move)").format(
-                    card=card
+                    card=card_label(card)
                 )
             if self.merci_used:
                 return _("the merci has already been used")
@@ -575,7 +588,7 @@ class Position:
                 return _("the merci only when no move is left (strict rule), and moves remain")
             if move.dst_kind != "fan":
                 return _("{card} is lifted by the merci: it goes onto a fan, not elsewhere")\
-                    .format(card=card)
+                    .format(card=card_label(card))
             if not 0 <= move.dst < n:
                 return _("there is no fan {fan}").format(fan=_fan_name(move.dst))
             if not self.fans[move.dst]:
@@ -594,11 +607,13 @@ class Position:
             need = self.foundations[card.suit_index]
             if need != card.rank - 1:
                 if need == 13:
-                    return _("the {suit} foundation is complete").format(suit=card.suit)
+                    return _("the {suit} foundation is complete").format(
+                        suit=suit_name(card.suit_index))
                 nxt = Card.of(need + 1, card.suit)
                 return _(
                     "{card} cannot go to the foundation: the {suit} foundation needs {next} next"
-                ).format(card=card, suit=card.suit, next=nxt)
+                ).format(card=card_label(card), suit=suit_name(card.suit_index),
+                         next=card_label(nxt))
             return None
         if move.dst_kind == "cell":
             if move.src_kind == "cell":
@@ -624,9 +639,10 @@ class Position:
             return _fan_full(name, rules.max_fan)
         top = target[-1]
         if card.rank == KING and rules.direction == "down":
-            return _("{card}: a king never goes onto a fan").format(card=card)
+            return _("{card}: a king never goes onto a fan").format(card=card_label(card))
         return _("{card} cannot go on {top} ({why})").format(
-            card=card, top=top, why=_(_BUILD_WORDS[(rules.build, rules.direction)])
+            card=card_label(card), top=card_label(top),
+            why=_(_BUILD_WORDS[(rules.build, rules.direction)]),
         )
 
     def is_legal(self, move: Move) -> bool:
@@ -756,7 +772,7 @@ class Position:
         """A sentence saying what a (legal) move does.
 
         >>> Position.deal(Rules(), 2).describe(Move.parse("h>f"))
-        'AD from fan h to the foundation'
+        'A♦ from fan h to the foundation'
         """
         if move.src_kind == "redeal":
             n = self.cards_in_play()
@@ -782,12 +798,14 @@ class Position:
         else:
             target = self.fans[move.dst]
             dst = (
-                _("onto {card} in fan {fan}").format(card=target[-1], fan=FAN_NAMES[move.dst])
+                _("onto {card} in fan {fan}").format(
+                    card=card_label(target[-1]), fan=FAN_NAMES[move.dst])
                 if target else
                 _("into the empty fan {fan}").format(fan=FAN_NAMES[move.dst])
             )
         return pgettext("move description: card, from where, to where",
-                        "{card} {source} {target}").format(card=card, source=src, target=dst)
+                        "{card} {source} {target}").format(
+                            card=card_label(card), source=src, target=dst)
 
     def __str__(self) -> str:
         return format_layout(self)
@@ -919,9 +937,9 @@ class Step:
     >>> step.move, step.autoplayed
     (Move.parse('h>f'), (Move.parse('o>f'), Move.parse('b>f'), Move.parse('c>f')))
     >>> step.card, step.text
-    (Card.parse('AD'), 'AD from fan h to the foundation; autoplay sent 3 cards home')
+    (Card.parse('AD'), 'A♦ from fan h to the foundation; autoplay sent 3 cards home: A♠ 2♠ 3♠')
     >>> step.texts[1]
-    'AS from fan o to the foundation'
+    'A♠ from fan o to the foundation'
     """
 
     moves: tuple[Move, ...]
@@ -963,9 +981,14 @@ class Step:
         text = self.before.describe(self.move)
         n = len(self.autoplayed)
         if n:
+            cards = " ".join(
+                card_label(card) for p, m in zip(self.positions[1:], self.autoplayed, strict=False)
+                if (card := p.moving_card(m)) is not None
+            )
             text = ngettext(
-                "{text}; autoplay sent {n} card home", "{text}; autoplay sent {n} cards home", n
-            ).format(text=text, n=n)
+                "{text}; autoplay sent {n} card home: {cards}",
+                "{text}; autoplay sent {n} cards home: {cards}", n,
+            ).format(text=text, n=n, cards=cards)
         return text
 
 

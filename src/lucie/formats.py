@@ -42,7 +42,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from lucie.cards import DECK, RANKS, SUITS, Card
+from lucie.cards import DECK, RANKS, SUIT_GLYPHS, SUITS, Card
 from lucie.deals import check_deal_number
 from lucie.engine import (  # the layout text is written by the engine (Position.__str__)
     FAN_NAMES,
@@ -88,6 +88,11 @@ def _rank_of(token: str, line: str) -> int:
 def _parse_foundations(line: str, body: str) -> tuple[int, int, int, int]:
     counts = [0, 0, 0, 0]
     seen: set[str] = set()
+    if any(glyph in body for glyph in SUIT_GLYPHS):
+        raise LayoutError(_(
+            "foundation line {line}: this is the foundations as the game shows them; a layout "
+            "writes them like C-5 D-0 H-A S-Q (what `lucie show --plain-layout` prints)"
+        ).format(line=repr(line)))
     for token in body.split():
         suit, sep, rank = token.partition("-")
         suit = suit.upper()

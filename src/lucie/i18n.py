@@ -21,6 +21,20 @@ once).  Library code that never chooses a language speaks English:
 Texts that must be marked where they are defined but translated only where
 they are shown (a table of phrases, a variant's title) are marked with
 :func:`N_`, which returns its argument unchanged.
+
+Numbers shown to people follow the language too (:func:`format_number`,
+:func:`format_percent`, :func:`format_seconds`): a decimal comma in French,
+Dutch and German, a no-break space before ``%`` in French and German.
+They use Babel's number formatting (``babel.numbers``, a dependency of the
+package for its command line), imported when a number is first shown, so
+the engine and the solver, which only mark texts, load nothing beyond the
+standard library and pysol-cards to play and to search:
+
+>>> format_percent(0.098, 1), format_number(2.5, 1)
+('9.8%', '2.5')
+>>> with using("fr"):
+...     format_percent(0.098, 1), format_number(2.5, 1)
+('9,8\xa0%', '2,5')
 """
 
 from __future__ import annotations
@@ -161,6 +175,47 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """``message`` in its ``context``, in the language in use."""
     return translations(language()).pgettext(context, message)
+
+
+def _pattern(kind: str, digits: int) -> tuple[str, str]:
+    """Babel's locale of the language in use and its pattern for ``kind``
+    (``decimal`` or ``percent``) with exactly ``digits`` decimals."""
+    from babel import Locale
+
+    locale = Locale.parse(language())
+    formats = locale.percent_formats if kind == "percent" else locale.decimal_formats
+    pattern = formats[None].pattern.split(";")[0]
+    decimals = "." + "0" * digits if digits > 0 else ""
+    # the integer part of the pattern ("#,##0") then the wanted decimals
+    head, zero, tail = pattern.rpartition("0")
+    tail = tail.lstrip(".#0")
+    return str(locale), f"{head}{zero}{decimals}{tail}"
+
+
+def format_number(value: float, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals in the language in use:
+    ``2.5`` in English, ``2,5`` in French, Dutch and German; thousands
+    grouped as the language groups them."""
+    from babel.numbers import format_decimal
+
+    locale, pattern = _pattern("decimal", digits)
+    return str(format_decimal(value, format=pattern, locale=locale))
+
+
+def format_percent(fraction: float, digits: int = 0) -> str:
+    """A fraction (0.098) as a percentage with ``digits`` decimals in the
+    language in use: ``9.8%``, ``9,8 %`` in French and German (a no-break
+    space), ``9,8%`` in Dutch."""
+    from babel.numbers import format_percent as babel_percent
+
+    locale, pattern = _pattern("percent", digits)
+    return str(babel_percent(fraction, format=pattern, locale=locale))
+
+
+def format_seconds(seconds: float, digits: int = 1) -> str:
+    """A time in seconds with its unit, in the language in use:
+    ``2.5 s``, ``2,5 s`` (a no-break space before the unit)."""
+    return format_number(seconds, digits) + "\u00a0s"
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention

@@ -9,6 +9,7 @@ import argparse
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ from lucie import i18n
 from lucie.cli import main
 from lucie.engine import Game, Move, Position
 from lucie.errors import MoveError
-from lucie.i18n import _, ngettext, pgettext, using
+from lucie.i18n import _, format_number, format_percent, ngettext, pgettext, using
 from lucie.rules import Rules
 
 LANGS = ("fr", "nl", "de")
@@ -63,15 +64,23 @@ def test_an_illegal_move_in_line_mode(monkeypatch: pytest.MonkeyPatch,
         refusal = Position.deal(Rules(), 1).why_illegal(Move.parse("a>b"))
         with pytest.raises(MoveError) as refused:
             Game(Rules(), 1).play(Move.parse("a>b"))
-    assert refusal is not None and refusal.startswith("4S") and "TH" in refusal
+    # the cards in symbols, as the table shows them, never their codes
+    assert refusal is not None and refusal.startswith("4♠") and "10♥" in refusal
+    assert "4S" not in refusal and "TH" not in refusal
     assert refusal in str(refused.value) and f"! {refused.value}\n" in out
-    assert "4S cannot go on TH" not in out and "4S cannot go on TH" in english[1]
+    assert "4♠ cannot go on 10♥" not in out and "4♠ cannot go on 10♥" in english[1]
     assert translated(lang, "move> ") in out and "move> " not in out
     assert translated(lang, "Type a move (like c>g), ? for help, q to quit.") in out
-    assert "undone: f>i" in english[1]
-    assert translated(lang, "undone: {moves}").format(moves="f>i") in out
-    # the same board: card codes and fan letters do not change
-    assert "  a: JD KS 4S" in out and "  r: 6H" in out
+    assert "undone: 7♦ from fan f onto 8♦ in fan i" in english[1]
+    with using(lang):
+        said = Position.deal(Rules(), 1).describe(Move.parse("f>i"))
+    assert said.startswith("7♦") and "8♦" in said
+    assert translated(lang, "undone: {moves}").format(moves=said) in out
+    # the table: fan letters and symbols do not change, the face letters do
+    face = {"fr": ("V♦ R♠ 4♠", "D♥"), "nl": ("B♦ H♠ 4♠", "V♥"),
+            "de": ("B♦ K♠ 4♠", "D♥")}[lang]
+    assert "  a: J♦ K♠ 4♠" in english[1] and f"  a: {face[0]}\n" in out
+    assert f"  k: 9♠ {face[1]} 6♣\n" in out and "  r: 6♥" in out
 
 
 def run_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -84,13 +93,13 @@ def test_the_words_are_those_of_each_language(monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str],
                                               tmp_path: Path) -> None:
     """A few texts as a speaker of each language reads them."""
-    words = {"fr": ("coup> ", "Tapez un coup", "annulé : f>i"),
-             "nl": ("zet> ", "Typ een zet", "ongedaan gemaakt: f>i"),
-             "de": ("Zug> ", "Geben Sie einen Zug ein", "rückgängig gemacht: f>i")}
+    words = {"fr": ("coup> ", "Tapez un coup", "annulé : 7♦ de l'éventail f sur 8♦"),
+             "nl": ("zet> ", "Typ een zet", "ongedaan gemaakt: 7♦ van waaier f op 8♦"),
+             "de": ("Zug> ", "Geben Sie einen Zug ein", "rückgängig gemacht: 7♦ von Fächer f")}
     for lang, expected in words.items():
         _code, out, _err = run_line(monkeypatch, capsys, str(tmp_path / "a.db"), lang)
         for text in expected:
-            assert text in out, (lang, text)
+            assert text in out.replace("\u00a0", " "), (lang, text)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -108,17 +117,21 @@ def test_plural_forms_of_finished_games(monkeypatch: pytest.MonkeyPatch,
     with using(lang):
         name = Rules().name()
         forms = [ngettext("{player}: {games} game of {variant} finished, {wins} won "
-                          "({rate:.0f}%), average score {average:.1f}, streak {streak}",
+                          "({rate}), average score {average}, streak {streak}",
                           "{player}: {games} games of {variant} finished, {wins} won "
-                          "({rate:.0f}%), average score {average:.1f}, streak {streak}",
-                          n).format(player="ann", games=n, variant=name, wins=0, rate=0,
-                                    average=0, streak=0) for n in (1, 2)]
+                          "({rate}), average score {average}, streak {streak}",
+                          n).format(player="ann", games=n, variant=name, wins=0,
+                                    rate=format_percent(0), average=format_number(0, 1),
+                                    streak=0) for n in (1, 2)]
         resigned = _("You resigned. Score {score}/52. (u to undo, q to quit)").format(score=0)
     assert forms[0] != forms[1]
     assert forms[0] in outs[0] and forms[1] in outs[1] and resigned in outs[1]
     one, two = {"fr": ("1 partie de", "2 parties de"), "nl": ("1 spel", "2 spellen"),
                 "de": ("1 Spiel", "2 Spiele")}[lang]
     assert one in outs[0] and two in outs[1]
+    # the language's decimal sign and percent sign
+    assert {"fr": "(0\u00a0%), score moyen 0,0", "nl": "(0%), gemiddelde score 0,0",
+            "de": "(0\u00a0%), im Schnitt 0,0"}[lang] in outs[0]
 
 
 def test_plural_forms_in_english(monkeypatch: pytest.MonkeyPatch,
@@ -143,14 +156,15 @@ def test_stats_and_history_tables(monkeypatch: pytest.MonkeyPatch,
     assert code == 0 and err == ""
     with using(lang):
         lines = [_("{player}, {variant}").format(player="ann", variant=_("all variants")),
-                 _("  games {games}, won {wins} ({rate:.1f}%)").format(games=1, wins=0,
-                                                                      rate=0.0),
+                 _("  games {games}, won {wins} ({rate})").format(
+                     games=1, wins=0, rate=format_percent(0, 1)),
                  _("  best streak {best}, current streak {current}").format(best=0,
                                                                            current=0)]
         empty = _("  no finished game yet")
         heads = [pgettext("history column", "result"), pgettext("history column", "player")]
         resigned = pgettext("game status", "resigned")
     assert out.splitlines()[:3] == [lines[0], lines[1], out.splitlines()[2]]
+    assert lines[1].endswith({"fr": "(0,0\u00a0%)", "nl": "(0,0%)", "de": "(0,0\u00a0%)"}[lang])
     assert lines[2] in out and "games 1" not in out
     _c, nobody, _e = run(capsys, "--lang", lang, "stats", "--db", db, "--player", "bob")
     assert empty in nobody
@@ -204,7 +218,8 @@ def test_lucie_errors_in_each_language(capsys: pytest.CaptureFixture[str],
                          str(tmp_path / "x.txt"))
     with using(lang):
         expected = _("lucie: error: {message}").format(
-            message=_("give either a layout FILE or --deal N, not both"))
+            message=_("give either a layout {file} or --deal N, not both").format(
+                file=pgettext("command-line placeholder", "FILE")))
     assert code == 2 and out == "" and err == expected + "\n"
     assert "lucie: error:" not in err
     code, _o, err = run(capsys, "--lang", lang, "replay", "--load", str(tmp_path / "none"))
@@ -300,3 +315,29 @@ def test_variants_and_solve_in_each_language(capsys: pytest.CaptureFixture[str],
         never = _("cannot be cleared without a redeal")
         best = _("best score: {score}/52").partition("{score}")[0]
     assert never != "cannot be cleared without a redeal" and never in out and best in out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_hint_and_an_autoplay_report_name_cards_in_symbols(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    lang: str,
+) -> None:
+    """``lucie hint`` and line mode's autoplay report in each language: the
+    cards in symbols with the language's words, the notation only as what
+    to type; never a card code or a [kind] tag."""
+    code, out, _err = run(capsys, "--lang", lang, "hint", "--deal", "2", "--cache", "off")
+    assert code == 0
+    with using(lang):
+        to_type = _("{hint} (type {move})")
+    typed = to_type.split("{move}")[0].split("{hint}")[1]  # " (type " in the language
+    assert typed in out and "[" not in out
+    said = out.split(typed)[0]
+    assert re.search(r"(10|[2-9AJQKVDRHB])[♣♦♥♠]", said) and ">" not in said
+    assert not re.search(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])", out)
+    # line mode: h>f sends the ace of diamonds home, then "a" sends three spades
+    code, out, _err = play(monkeypatch, capsys, "h>f\na\nq\n", "--lang", lang, "play",
+                           "--plain", "--db", str(tmp_path / "a.db"), "--deal", "2")
+    assert code == 0
+    with using(lang):
+        report = _("autoplay: {moves}").format(moves="A♠ 2♠ 3♠")
+    assert report in out and "o>f" not in out

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from lucie.cli import main
-from lucie.engine import Game, Position
+from lucie.engine import Game, Move, Position
 from lucie.rules import VARIANTS, Rules
 from lucie.solver.deal import solve_deal
 from lucie.store import Store
@@ -67,7 +67,13 @@ def test_an_unfinished_game_resumes(monkeypatch: pytest.MonkeyPatch,
     play(monkeypatch, capsys, db, "f>i\nb>e\n", "--deal", "1", "--player", "ann")  # EOF
     code, out, _ = play(monkeypatch, capsys, db, "m>p\nu\nu\nq\n", "--player", "ann")
     assert code == 0 and "Welcome back" in out and "deal 1" in out
-    assert "undone: m>p" in out and "undone: b>e" in out
+    game = Game(Rules(), 1)
+    game.push("f>i")
+    said_be = game.position.describe(Move.parse("b>e"))
+    game.push("b>e")
+    said_mp = game.position.describe(Move.parse("m>p"))
+    assert f"undone: {said_mp}" in out and f"undone: {said_be}" in out
+    assert said_mp.startswith("8♣ from fan m")
     assert unfinished_moves(db, "ann") == ["f>i"]
     # another player starts a game of their own
     code, out, _ = play(monkeypatch, capsys, db, "q\n", "--player", "bob")
@@ -265,7 +271,9 @@ def test_resume_after_sigkill(tmp_path: Path) -> None:
     assert again.returncode == 0 and "Welcome back" in out and "(3 moves played)" in out
     expected = Game(Rules(), 1)
     expected.push_all(DEAL1_MOVES)
-    assert " ".join(str(m) for m in expected.legal_moves) in out
+    # each legal move on a line: the notation to type, then the move in words
+    for move in expected.legal_moves:
+        assert f"{move!s:>6}  {expected.position.describe(move)}\n" in out
 
 
 def test_plain_lucie_without_a_terminal_is_line_mode(

@@ -28,7 +28,7 @@ class TestShow:
     def test_plain(self, capsys: pytest.CaptureFixture[str]) -> None:
         code, out, _ = run(capsys, "show", "--deal", "1")
         assert code == 0
-        assert "La Belle Lucie, deal 1" in out and "  a: JD KS 4S" in out and "  r: 6H" in out
+        assert "La Belle Lucie, deal 1" in out and "  a: J♦ K♠ 4♠" in out and "  r: 6♥" in out
 
     def test_json(self, capsys: pytest.CaptureFixture[str]) -> None:
         code, out, _ = run(capsys, "show", "--variant", "trefoil", "--deal", "5", "--json")
@@ -80,7 +80,7 @@ class TestReplay:
         code, out, err = run(capsys, "replay", "--deal", "1", "f>i", "a>b")
         assert code == 2 and out == ""
         assert err.strip() == ("lucie: error: move 2 (a>b) is illegal: "
-                               "4S cannot go on TH (fans build down in suit)")
+                               "4♠ cannot go on 10♥ (fans build down in suit)")
 
     @pytest.mark.parametrize(
         "args, words",
@@ -136,10 +136,13 @@ class TestPlayPlain:
         proc = _plain(tmp_path, script)
         assert proc.returncode == 0, proc.stderr
         out = proc.stdout
-        assert "b>e f>i g>F m>p p>n R" in out
-        assert "undone: f>i" in out and "redone: f>i" in out
+        # each legal move: the notation to type, then what it does in words
+        assert "   f>i  7♦ from fan f onto 8♦ in fan i\n" in out
+        assert "     R  redeal the 52 cards left\n" in out
+        assert "undone: 7♦ from fan f onto 8♦ in fan i" in out
+        assert "redone: 7♦ from fan f onto 8♦ in fan i" in out
         assert "! 'zz' is not a move" in out
-        assert "! a>b: 4S cannot go on TH" in out
+        assert "! a>b: 4♠ cannot go on 10♥" in out
         assert "redeals left 1" in out
         assert "u undo" in out  # the help
 
@@ -148,8 +151,8 @@ class TestPlayPlain:
         proc = _plain(tmp_path, "f>i\nundo\nredo\nhint\nhello\nq\n", timeout=120)
         assert proc.returncode == 0, proc.stderr
         out = proc.stdout
-        assert "undone: f>i" in out and "redone: f>i" in out
-        assert "hint: " in out
+        assert "undone: 7♦ from fan f" in out and "redone: 7♦ from fan f" in out
+        assert "hint: " in out and "(type " in out and "[" not in out.split("hint: ")[1]
         assert "! 'hello' is not a move" in out and "? for help" in out
 
     def test_fan_f_hint(self, tmp_path: Path) -> None:

@@ -60,8 +60,8 @@ class TestClassicMoves:
 
     def test_reasons(self) -> None:
         p = pos("Foundations: C-9 D-J H-K S-K\nJC\nQC KD\nQD TC KC")
-        assert p.why_illegal(Move.parse("a>b")) == "JC cannot go on KD (fans build down in suit)"
-        assert "needs TC next" in str(p.why_illegal(Move.parse("a>f")))
+        assert p.why_illegal(Move.parse("a>b")) == "J♣ cannot go on K♦ (fans build down in suit)"
+        assert "needs 10♣ next" in str(p.why_illegal(Move.parse("a>f")))
         assert p.why_illegal(Move.parse("a>d")) == "fan d is empty, and an empty fan stays empty"
         assert p.why_illegal(Move.parse("e>a")) == "fan e is empty"
         assert p.why_illegal(Move.parse("a>a")) == "a card cannot move onto its own fan"
@@ -72,7 +72,7 @@ class TestClassicMoves:
 
     def test_a_king_never_goes_onto_a_fan(self) -> None:
         p = pos("Foundations: C-J D-K H-K S-K\nQC\nKC")
-        assert p.why_illegal(Move.parse("b>a")) == "KC: a king never goes onto a fan"
+        assert p.why_illegal(Move.parse("b>a")) == "K♣: a king never goes onto a fan"
 
     def test_empty_fans_stay_empty(self) -> None:
         p = pos("Foundations: C-J D-K H-K S-K\nQC\nKC\n-")
@@ -248,7 +248,7 @@ class TestGame:
             game.redo()
         with pytest.raises(MoveError) as info:
             game.push_all(["f>i", "b>e", "a>b"])
-        assert str(info.value).startswith("move 3 (a>b) is illegal: 4S cannot go on")
+        assert str(info.value).startswith("move 3 (a>b) is illegal: 4♠ cannot go on")
         assert len(game.moves) == 2
 
     def test_outcomes_and_score(self) -> None:
@@ -323,11 +323,11 @@ def test_play_records_the_move_and_its_autoplay_as_one_step() -> None:
     step = game.play("h>f")
     assert [str(m) for m in step.moves] == ["h>f", "o>f", "b>f", "c>f"]
     assert step.card == C("AD")
-    assert step.text == "AD from fan h to the foundation; autoplay sent 3 cards home"
+    assert step.text == "A♦ from fan h to the foundation; autoplay sent 3 cards home: A♠ 2♠ 3♠"
     assert game.score == 4 and len(game.steps) == 1
     assert step.texts == (
-        "AD from fan h to the foundation", "AS from fan o to the foundation",
-        "2S from fan b to the foundation", "3S from fan c to the foundation",
+        "A♦ from fan h to the foundation", "A♠ from fan o to the foundation",
+        "2♠ from fan b to the foundation", "3♠ from fan c to the foundation",
     )
     assert step.after == game.position
     undone = game.undo_step()

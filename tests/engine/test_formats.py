@@ -85,9 +85,12 @@ JC JC2"""
         with pytest.raises(LayoutError, match=r"line 1: this is the title line .*"
                                               r"lucie show --plain-layout"):
             parse_layout("\n".join(shown), Rules())
-        with pytest.raises(LayoutError, match=r"line 2: 'a' is a fan letter, .*"
+        with pytest.raises(LayoutError, match=r"foundations as the game shows them; .*"
                                               r"lucie show --plain-layout"):
             parse_layout("\n".join(shown[1:]), Rules())
+        with pytest.raises(LayoutError, match=r"line 1: 'a' is a fan letter, .*"
+                                              r"lucie show --plain-layout"):
+            parse_layout("\n".join(shown[2:]), Rules())
 
     def test_too_many_fans(self) -> None:
         text = format_layout(Position.deal(Rules(), 1))

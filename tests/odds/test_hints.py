@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from lucie.cards import Card
+from lucie.cards import Card, card_label
 from lucie.engine import REDEAL, Game, Move, Position
 from lucie.formats import parse_layout
 from lucie.rules import Rules
@@ -47,7 +47,7 @@ def test_foundation() -> None:
     got = ask(p)
     assert got.kind == "foundation"
     assert got.move == Move.parse("a>f")
-    assert "7H" in got.text
+    assert "7♥" in got.text and "7H" not in got.text
 
 
 def test_unblock_names_the_freed_card() -> None:
@@ -57,7 +57,7 @@ def test_unblock_names_the_freed_card() -> None:
     got = ask(p)
     assert got.kind == "unblock", got
     assert got.move == Move.parse("b>a")
-    assert "free QS" in got.text
+    assert "free Q♠" in got.text
 
 
 def test_safe_build_says_why() -> None:
@@ -67,7 +67,7 @@ def test_safe_build_says_why() -> None:
     assert got.kind == "safe-build", got
     assert got.move == Move.parse("b>a")
     assert "safe" in got.text and "alone" in got.text
-    assert "QS" in got.text
+    assert "Q♠" in got.text and "QS" not in got.text
 
 
 def test_build_onto_a_run_is_not_called_safe_with_cells() -> None:
@@ -102,7 +102,7 @@ def test_merci_names_the_card() -> None:
     assert got.move is not None and got.move.card_source is not None
     card = got.move.card_source
     assert card in (Card.parse("7H"), Card.parse("9H"))
-    assert str(card) in got.text
+    assert card_label(card) in got.text and str(card) not in got.text
 
 
 def test_lost_without_the_merci() -> None:

@@ -14,18 +14,18 @@ from lucie.solver.hints import Hint, hint
 from lucie.solver.odds import Odds, estimate_odds
 
 #: Deal 13 of "noredeal" (a last deal, settled at once): the best move is a
-#: build proved safe, which frees 3C, on a line that clears the deal.
+#: build proved safe, which frees 3♣, on a line that clears the deal.
 DEAL = 13
-ENGLISH = ("3S from fan j onto 4S in fan r: safe: 4S is alone in fan r, so covering it "
-           "loses nothing; it frees 3C (this deal can be cleared)")
+ENGLISH = ("3♠ from fan j onto 4♠ in fan r: safe: 4♠ is alone in fan r, so covering it "
+           "loses nothing; it frees 3♣ (this deal can be cleared)")
 #: The reason and its notes, in each language (the move's own words come
 #: from the engine).
 REASONS = {
-    "fr": ("sans risque : 4S est seul dans l'éventail r, le recouvrir ne fait rien perdre ; "
-           "cela libère 3C (cette donne peut être gagnée sans redistribution)"),
-    "nl": ("veilig: 4S ligt alleen in waaier r, dus afdekken kost niets; dat maakt 3C vrij "
+    "fr": ("sans risque : 4♠ est seul dans l'éventail r, le recouvrir ne fait rien perdre ; "
+           "cela libère 3♣ (cette donne peut être gagnée sans redistribution)"),
+    "nl": ("veilig: 4♠ ligt alleen in waaier r, dus afdekken kost niets; dat maakt 3♣ vrij "
            "(deze deling kan zonder herdeling worden uitgespeeld)"),
-    "de": ("sicher: 4S liegt allein im Fächer r, es zu bedecken kostet nichts; das macht 3C "
+    "de": ("sicher: 4♠ liegt allein im Fächer r, es zu bedecken kostet nichts; das macht 3♣ "
            "frei (diese Austeilung ist ohne Neuverteilung lösbar)"),
 }
 
@@ -52,9 +52,10 @@ def test_a_safe_build_and_its_reason(lang: str) -> None:
         english = ask(start())
     with using(lang):
         got = ask(start())
-    # the same advice, in other words; card codes and fan letters untouched
+    # the same advice, in other words; the cards in symbols, fan letters untouched
     assert (got.move, got.kind, got.clears) == (english.move, english.kind, english.clears)
-    assert got.text.endswith(REASONS[lang]), got.text
+    assert got.text.replace("\u00a0", " ").endswith(REASONS[lang]), got.text
+    assert got.text.startswith("3♠ ") and "3S" not in got.text and "4S" not in got.text
     assert got.to_json()["text"] == got.text and got.to_json()["kind"] == "safe-build"
 
 
@@ -88,10 +89,13 @@ def test_a_line_followed_speaks_the_language_of_each_hint() -> None:
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("en", "win rate 100.0% (95% CI 100.0-100.0%, exact, mean score 52.0)"),
-    ("fr", "taux de gain 100.0 % (intervalle à 95 % 100.0-100.0 %, exact, score moyen 52.0)"),
-    ("nl", "winpercentage 100.0% (95%-interval 100.0-100.0%, exact, gemiddelde score 52.0)"),
-    ("de", "Gewinnquote 100.0 % (95-%-Intervall 100.0-100.0 %, exakt, im Mittel 52.0 Punkte)"),
+    ("en", "win rate 100.0% (95% CI 100.0% to 100.0%, exact, mean score 52.0)"),
+    # the decimal comma, and a no-break space before % in French and German
+    ("fr", "taux de victoires 100,0\u00a0% (intervalle à 95\u00a0% de 100,0\u00a0% à "
+           "100,0\u00a0%, exact, score moyen 52,0)"),
+    ("nl", "winstpercentage 100,0% (95%-BI 100,0% tot 100,0%, exact, gemiddelde score 52,0)"),
+    ("de", "Gewinnquote 100,0\u00a0% (95-%-KI 100,0\u00a0% bis 100,0\u00a0%, exakt, "
+           "im Mittel 52,0 Punkte)"),
 ])
 def test_odds_in_words(lang: str, words: str) -> None:
     # the deal in play can be cleared: the answer is exact
@@ -103,15 +107,15 @@ def test_odds_in_words(lang: str, words: str) -> None:
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "400 playouts, mean score 40.2)\nthe budget ran out: 1 of 3 searches cut short"),
-    ("fr", "400 parties simulées, score moyen 40.2)\nle budget est épuisé : recherches "
+    ("fr", "400 parties simulées, score moyen 40,2)\nle budget est épuisé : recherches "
            "interrompues : 1 sur 3 ;"),
-    ("nl", "400 gesimuleerde spellen, gemiddelde score 40.2)\nhet budget is op: 1 van 3 "),
-    ("de", "400 simulierte Spiele, im Mittel 40.2 Punkte)\ndas Budget ist aufgebraucht: 1 von 3"),
+    ("nl", "400 gesimuleerde spellen, gemiddelde score 40,2)\nhet budget is op: 1 van 3 "),
+    ("de", "400 simulierte Spiele, im Mittel 40,2 Punkte)\ndas Budget ist aufgebraucht: 1 von 3"),
 ])
 def test_odds_counted_with_plural_forms(lang: str, words: str) -> None:
     odds = Odds(0.25, (0.2, 0.3), 400, 40.25, budget_ran_out=True, searches=3, searches_cut=1)
     with using(lang):
-        assert words in odds.text()
+        assert words in odds.text().replace(" :", "\u00a0:").replace("\u00a0", " ")
 
 
 def layout(text: str, spec: str = "classic", redeals_left: int = 0) -> Position:
@@ -125,7 +129,7 @@ FOUND = "Foundations: C-K D-K H-6 S-T\n"
 #: translation that only that kind's sentence has, in fr, nl, de.
 KINDS = {
     "unblock": (layout(FOUND + "KH 9H\n7H QS 8H\nJS KS\nTH QH JH\n", redeals_left=1),
-                ("pour libérer QS", "om QS vrij te maken", "um QS freizulegen")),
+                ("pour libérer D♠", "om V♠ vrij te maken", "um D♠ freizulegen")),
     "redeal": (layout(FOUND + "7H 9H 8H\nQH TH JH\nKH\nJS QS KS\n", redeals_left=1),
                ("redistribuez les 10 cartes restantes", "herdeel de 10 overgebleven kaarten",
                 "die 10 übrigen Karten neu verteilen")),

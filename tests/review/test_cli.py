@@ -91,8 +91,10 @@ def test_review_text_with_plain_progress(
     assert code == 0
     assert "review: 33/33" in err  # plain progress lines, tqdm being absent
     assert "Winning chance at the start: 100%" in out
-    assert "11. R" in out and "better" in out
-    assert "Costliest moves: 11. R" in out
+    # the moves in symbols (a redeal in words), never in notation or card codes
+    assert "  11. redeal " in out and "better move: " in out
+    assert "Costliest moves: 11. redeal (-" in out
+    assert " → " in out and ">" not in out.replace("->", "")
 
 
 def test_review_from_the_store(

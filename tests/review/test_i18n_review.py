@@ -27,19 +27,26 @@ DEAL = 13
 
 #: (label, better move's opening, summary, value after) in each language.
 WORDS = {
-    "en": ("blunder", "the better move was j>r: ",
+    "en": ("blunder", "the better move: 3♠ from fan j onto 4♠ in fan r: ",
            "Chance thrown away: 100.0 points; accuracy 0% (moves best or good); "
            "1 blunder, 0 mistakes, 0 inaccuracies", "0%, best score {score}"),
-    "fr": ("gaffe", "le meilleur coup était j>r : ",
-           "Chances gâchées : 100.0 points ; précision 0% (coups meilleurs ou bons) ; "
-           "1 gaffe, 0 erreur, 0 imprécision", "0%, meilleur score {score}"),
-    "nl": ("blunder", "de betere zet was j>r: ",
-           "Verspeelde kans: 100.0 punten; nauwkeurigheid 0% (zetten beste of goed); "
+    # (a space or a no-break space before the colon and the semicolon: the
+    # catalogue's review decides; the number's own spaces are no-break)
+    "fr": ("gaffe", "le meilleur coup : 3♠ de l'éventail j sur 4♠ dans l'éventail r : ",
+           "Chances gâchées : 100,0 points ; précision 0\u00a0% (coups meilleurs ou bons) ; "
+           "1 gaffe, 0 erreur, 0 imprécision", "0\u00a0%, meilleur score {score}"),
+    "nl": ("blunder", "de betere zet: 3♠ van waaier j op 4♠ in waaier r: ",
+           "Verspeelde kans: 100,0 punten; nauwkeurigheid 0% (zetten beste of goed); "
            "1 blunder, 0 fouten, 0 onnauwkeurigheden", "0%, beste score {score}"),
-    "de": ("Patzer", "der bessere Zug war j>r: ",
-           "Verschenkte Chance: 100.0 Punkte; Genauigkeit 0% (Züge bester oder gut); "
-           "1 Patzer, 0 Fehler, 0 Ungenauigkeiten", "0%, höchstens {score} Punkte"),
+    "de": ("Patzer", "der bessere Zug: 3♠ von Fächer j auf 4♠ in Fächer r: ",
+           "Verschenkte Chance: 100,0 Punkte; Genauigkeit 0\u00a0% (Züge bester oder gut); "
+           "1 Patzer, 0 Fehler, 0 Ungenauigkeiten", "0\u00a0%, höchstens {score} Punkte"),
 }
+
+
+def spaced(text: str) -> str:
+    """``text`` with a no-break space before French : and ; read as a space."""
+    return text.replace("\u00a0:", " :").replace("\u00a0;", " ;")
 
 
 @pytest.fixture(scope="module")
@@ -68,16 +75,20 @@ def test_review_label_better_move_and_summary(blunder: Game, lang: str) -> None:
     with using(lang):
         assert move.label_text == label
         said = move.better_text
-        assert said is not None and said.startswith(better)
+        assert said is not None and spaced(said).startswith(better)
         # the better move is explained with the hint's words, in the same language
         assert said.endswith(move.text)
-        assert got.summary() == summary
+        assert spaced(got.summary()) == summary
         assert str(move.value_after) == after.format(score=score)
         data = got.to_json()
     entry = data["moves"][0]  # type: ignore[index]
     # identifiers stay English; the words sit beside them
     assert (entry["label"], entry["label_text"]) == ("blunder", label)
-    assert entry["better_text"] == said and data["summary"] == summary
+    assert entry["better_text"] == said and spaced(data["summary"]) == summary
+    # the move played and the best move in words, beside their notation
+    assert entry["move"] == str(blunder.moves[0]) and entry["move_text"] == move.move_text
+    assert entry["best_move"] == "j>r" and move.best_text is not None
+    assert move.best_text.startswith("3♠") and move.move_text[:2] in ("10", "9♦")
     assert data["labels"] == {"best": 0, "good": 0, "inaccuracy": 0, "mistake": 0, "blunder": 1}
     assert entry["value_after"]["kind"] == "exact"
 
@@ -85,8 +96,8 @@ def test_review_label_better_move_and_summary(blunder: Game, lang: str) -> None:
 def test_the_hint_words_follow_the_review_language(blunder: Game) -> None:
     english = reviewed(blunder, "en").moves[0].text
     german = reviewed(blunder, "de").moves[0].text
-    assert "safe: 4S is alone in fan r" in english
-    assert "sicher: 4S liegt allein im Fächer r" in german
+    assert "safe: 4♠ is alone in fan r" in english
+    assert "sicher: 4♠ liegt allein im Fächer r" in german
 
 
 @pytest.mark.parametrize("lang", ["fr", "nl", "de"])
@@ -109,11 +120,11 @@ def test_every_label_and_difficulty_is_translated(lang: str) -> None:
     ("en", ("easy", "medium", "hard", "clearable"),
      "This deal is easy, clearable without a redeal (winning chance 100%)."),
     ("fr", ("facile", "moyenne", "difficile", "gagnable d'emblée"),
-     "Cette donne est facile, gagnable sans redistribution (chances de gain 100%)."),
+     "Cette donne est facile, gagnable sans redistribution (chances de gain 100\u00a0%)."),
     ("nl", ("makkelijk", "gemiddeld", "moeilijk", "meteen winbaar"),
      "Deze deling is makkelijk en zonder herdeling uit te spelen (winkans 100%)."),
     ("de", ("leicht", "mittel", "schwer", "sofort lösbar"),
-     "Diese Austeilung ist leicht und ohne Neuverteilung lösbar (Gewinnchance 100%)."),
+     "Diese Austeilung ist leicht und ohne Neuverteilung lösbar (Gewinnchance 100\u00a0%)."),
 ])
 def test_a_deals_difficulty(lang: str, names: tuple[str, ...], sentence: str) -> None:
     with using(lang):

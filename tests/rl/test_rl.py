@@ -82,4 +82,4 @@ def test_illegal_action_says_why() -> None:
     env = LucieEnv("classic")
     env.reset(options={"deal": 1})
     _, _, _, _, info = env.step(env.actions.index(Move.parse("a>b")))
-    assert info["illegal"] == "a>b: 4S cannot go on TH (fans build down in suit)"
+    assert info["illegal"] == "a>b: 4♠ cannot go on 10♥ (fans build down in suit)"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lucie.cards import Card
+from lucie.cards import Card, card_label
 from lucie.engine import REDEAL, Game, Move
 from lucie.rules import Rules
 from lucie.tui.controller import Selection, TableController
@@ -15,7 +15,7 @@ def table(spec: str = "classic", deal: int = 1, *, auto: bool = False) -> TableC
 def test_picking_a_card_lists_its_targets_and_the_board_marks_them() -> None:
     t = table()
     reply = t.fan_key(5)
-    assert reply.text == "7D from fan f: it can go to fan i.  Esc drops it."
+    assert reply.text == "7♦ from fan f: it can go to fan i.  Esc drops it."
     board = t.board()
     assert board.selection == Selection("fan", 5)
     assert [str(m) for m in board.targets] == ["f>i"]
@@ -28,7 +28,7 @@ def test_choosing_a_target_plays_the_move_and_drops_the_pick() -> None:
     t.fan_key(5)
     reply = t.fan_key(8)
     assert reply.step is not None and str(reply.step.move) == "f>i"
-    assert reply.text == "7D from fan f onto 8D in fan i."
+    assert reply.text == "7♦ from fan f onto 8♦ in fan i."
     assert t.selection is None and [str(m) for m in t.game.moves] == ["f>i"]
 
 
@@ -37,7 +37,7 @@ def test_an_illegal_target_says_why_and_keeps_the_pick() -> None:
     t.fan_key(0)
     reply = t.fan_key(1)
     assert reply.kind == "error" and not reply.changed
-    assert reply.text == ("Not allowed: 4S cannot go on TH (fans build down in suit).  "
+    assert reply.text == ("Not allowed: 4♠ cannot go on 10♥ (fans build down in suit).  "
                           "(Esc drops the picked card.)")
     assert t.selection == Selection("fan", 0) and t.game.moves == ()
 
@@ -68,10 +68,12 @@ def test_autoplay_makes_one_step_that_undo_takes_back_whole() -> None:
     t.fan_key(7)
     reply = t.home_key()
     assert reply.step is not None and len(reply.step.moves) == 4
-    assert reply.text == "AD from fan h to the foundation; autoplay sent 3 cards home."
+    assert reply.text == ("A♦ from fan h to the foundation; "
+                          "autoplay sent 3 cards home: A♠ 2♠ 3♠.")
     undone = t.undo()
     assert undone.undone == reply.step and t.game.position == start
-    assert undone.text == "Undone: AD from fan h to the foundation; autoplay sent 3 cards home."
+    assert undone.text == ("Undone: A♦ from fan h to the foundation; "
+                           "autoplay sent 3 cards home: A♠ 2♠ 3♠.")
     assert t.redo().step == reply.step and t.game.score == 4
     assert t.redo().text == "Nothing to redo."
 
@@ -128,7 +130,8 @@ def test_merci_messages_come_from_the_engine() -> None:
     assert t.fan_key(src).text is not None and t.merci_fan == src
     assert t.digit_key(9).kind == "error"
     reply = t.digit_key(2)
-    assert reply.text is not None and str(card) in reply.text
+    assert reply.text is not None and card_label(card) in reply.text
+    assert str(card) not in reply.text
     assert t.selection == Selection("card", int(card))
     played = t.fan_key(dst)
     assert played.step is not None and played.step.move == Move.card_to_fan(card, dst)
@@ -170,7 +173,7 @@ def test_hint_applies_only_to_its_position_and_names_the_keys() -> None:
     move = Move.parse("f>i")
     reply = t.show_hint(p, move, "")
     assert reply is not None and reply.kind == "hint"
-    assert reply.text == "Hint: 7D from fan f onto 8D in fan i.  Keys: f i"
+    assert reply.text == "Hint: 7♦ from fan f onto 8♦ in fan i.  Keys: f i"
     assert t.board().hint == move
     t.play(move)
     assert t.show_hint(p, move, "") is None  # the player moved meanwhile

@@ -6,6 +6,7 @@ longest of the four."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,9 @@ from lucie.tui.widgets import Line
 pytestmark = pytest.mark.anyio
 
 SIZE = (80, 24)
+#: A card as the table shows it, and a card code (never shown).
+re_card = re.compile(r"(10|[2-9AJQKVDRHB])[♣♦♥♠]")
+re_code = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
 
 #: Words of the table in each language: the header's deal, the
 #: foundations' label, the footer's undo and hint, the welcome message.
@@ -86,13 +90,14 @@ async def test_the_table_status_and_footer_speak_the_language(
 @pytest.mark.parametrize("lang", ["fr", "nl", "de"])
 async def test_an_illegal_move_is_refused_in_the_language(store: Store, lang: str) -> None:
     app = LucieApp(store, "kim", Rules(), 1, clock=False, language=lang)
-    move = Move.parse("a>b")  # deal 1: 4S cannot go on TH (fans build down in suit)
+    move = Move.parse("a>b")  # deal 1: 4♠ cannot go on 10♥ (fans build down in suit)
     with i18n.using("en"):
         english = app.game.position.why_illegal(move)
     assert english is not None and "cannot go on" in english
     with i18n.using(lang):
         why = app.game.position.why_illegal(move)
-    assert why is not None and why != english and "4S" in why and "TH" in why
+    assert why is not None and why != english and "4♠" in why and "10♥" in why
+    assert "4S" not in why and "TH" not in why
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("a", "b")
@@ -290,9 +295,9 @@ async def test_every_screen_fits_80x24(store: Store, lang: str, variant: str) ->
 
 
 @pytest.mark.parametrize(("lang", "one", "two"), [
-    ("fr", "- 1 partie, 0 gagnées (0,0 %)", "- 2 parties, 0 gagnées (0,0 %)"),
+    ("fr", "- 1 partie, 0 gagnées (0,0\u00a0%)", "- 2 parties, 0 gagnées (0,0\u00a0%)"),
     ("nl", "- 1 spel, 0 gewonnen (0,0%)", "- 2 spellen, 0 gewonnen (0,0%)"),
-    ("de", "- 1 Spiel, 0 gewonnen (0,0 %)", "- 2 Spiele, 0 gewonnen (0,0 %)"),
+    ("de", "- 1 Spiel, 0 gewonnen (0,0\u00a0%)", "- 2 Spiele, 0 gewonnen (0,0\u00a0%)"),
 ])
 async def test_statistics_count_games_in_the_language(
     store: Store, lang: str, one: str, two: str,
@@ -344,3 +349,66 @@ def test_a_hint_names_its_keys_in_the_language() -> None:
     assert reply.text == "Indice : l'as va aux fondations.  Touches : f Entrée"
     reply = table.show_hint(position, home, "the ace goes home")
     assert reply is not None and reply.text == "Hint: the ace goes home.  Keys: f Enter"
+
+
+#: Deal 2 as each language shows it: fan a's cards (its face letters), what
+#: the "send home" key reports after h>f, and a hint's opening.
+CARDS_IN_WORDS = {
+    "en": ("Q♦ J♣ 10♣", "Sent home: A♠ 2♠ 3♠"),
+    "fr": ("D♦ V♣ 10♣", "Envoyées aux fondations : A♠ 2♠ 3♠"),
+    "nl": ("V♦ B♣ 10♣", "Naar de basisstapels: A♠ 2♠ 3♠"),
+    "de": ("D♦ B♣ 10♣", "Auf die Ablagen: A♠ 2♠ 3♠"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(CARDS_IN_WORDS))
+async def test_cards_in_symbols_on_the_table_in_autoplay_and_hints(
+    store: Store, lang: str,
+) -> None:
+    """The table's face letters follow the language; the "send home" report
+    and a hint name the cards in symbols, never by their codes or the move
+    notation (issue 37: "Sent home: f>f l>f" named nothing)."""
+    fan_a, sent = CARDS_IN_WORDS[lang]
+    app = LucieApp(store, "kim", Rules(), 2, clock=False, language=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        fan = " ".join(str(app.screen.query_one("#fan-a").render()).split())
+        assert fan_a in fan, fan
+        await pilot.press("h", "enter")  # the ace of diamonds home
+        await pilot.pause()
+        assert app.game.moves == (Move.parse("h>f"),)
+        assert app.message.startswith("A♦"), app.message
+        await pilot.press("x")
+        await pilot.pause()
+        assert len(app.game.moves) == 4
+        assert app.message.replace("\u00a0", " ").startswith(sent), app.message
+        assert ">" not in app.message and "AS" not in app.message
+        await pilot.press("t")
+        for _tick in range(200):
+            await pilot.pause(0.05)
+            if app.message_kind == "hint" and app.message != i18n.translations(lang).gettext(
+                    "Thinking…"):
+                break
+        hint = app.message
+        assert app.message_kind == "hint"
+        assert re_card.search(hint) and not re_code.search(hint), hint
+        assert "[" not in hint  # no [kind] tag
+
+
+async def test_the_keys_panel_is_lucies_own_and_esc_closes_it(store: Store) -> None:
+    """Textual's key panel (its bindings in English) is replaced by lucie's
+    page of keys, in the player's language; Esc closes it."""
+    app = LucieApp(store, "kim", Rules(), 2, clock=False, language="de")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        with i18n.using("de"):
+            keys = i18n.translations("de").gettext("Keys")
+        assert keys in commands and keys != "Keys"
+        assert "Show help for the focused widget" not in commands[keys].help
+        commands[keys].callback()
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen) and not app.screen.query("HelpPanel")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, TextScreen)

@@ -10,6 +10,7 @@ from textual.widgets import DataTable, OptionList, Static
 from lucie.engine import REDEAL, Game, Move
 from lucie.rules import Rules
 from lucie.store import Store
+from lucie.text import move_label
 from lucie.tui.app import LucieApp
 from lucie.tui.review import HistoryScreen, ReviewScreen, sparkline
 from lucie.tui.screens import EndScreen
@@ -95,7 +96,10 @@ async def test_a_needless_redeal_is_a_highlighted_mistake_from_the_history(
         label = row[2]
         assert isinstance(label, Text) and label.plain == first.label
         assert "#af0000" in str(label.style) or "#ff8700" in str(label.style)  # highlighted
-        assert str(first.best_move) in [str(c) for c in row]
+        # the moves in symbols (the notation is for programs)
+        cells = [str(c) for c in row]
+        assert cells[1] == "redeal" and str(first.best_move) not in cells
+        assert move_label(screen.game.positions[0], first.best_move) in cells
 
 
 async def test_a_review_can_be_cancelled_while_it_runs(store: Store) -> None:

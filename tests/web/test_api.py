@@ -195,7 +195,7 @@ class TestMove:
         game.push("f>i")
         same_position(r.json(), game)
         assert r.json()["applied"] == ["f>i"]
-        assert r.json()["messages"] == ["7D from fan f onto 8D in fan i"]
+        assert r.json()["messages"] == ["7♦ from fan f onto 8♦ in fan i"]
         assert r.json()["can_undo"] is True
 
     def test_illegal_move_says_why_and_changes_nothing(self, client: TestClient) -> None:
@@ -247,8 +247,9 @@ class TestMove:
         r = post(client, gid, "undo")
         assert r.json()["undone"] == [str(first), *expected] and r.json()["moves"] == []
         n = len(expected)
+        cards = " ".join(text.split(" ")[0] for text in texts[1:])  # A♦ A♠ ...
         assert r.json()["messages"] == [
-            f"Undone: {texts[0]}; autoplay sent {n} card{'s' if n > 1 else ''} home"]
+            f"Undone: {texts[0]}; autoplay sent {n} card{'s' if n > 1 else ''} home: {cards}"]
         # redo plays the whole step again
         r = post(client, gid, "redo")
         assert r.json()["applied"] == [str(first), *expected]
@@ -271,7 +272,7 @@ class TestUndoRedoRestart:
         post(client, gid, "move", move="m>p")
         r = post(client, gid, "undo")
         assert r.json()["undone"] == ["m>p"] and r.json()["moves"] == ["f>i"]
-        assert r.json()["messages"] == ["Undone: 8C from fan m onto 9C in fan p"]
+        assert r.json()["messages"] == ["Undone: 8♣ from fan m onto 9♣ in fan p"]
         assert r.json()["can_redo"] is True
         r = post(client, gid, "redo")
         assert r.json()["moves"] == ["f>i", "m>p"] and r.json()["can_redo"] is False

@@ -525,12 +525,12 @@ def test_status_messages_are_cleared_on_undo_redo_restart(page_at: Any) -> None:
     page.keyboard.press("u")
     wait_moves(page, 0)
     page.wait_for_function("document.getElementById('status').className !== 'error'")
-    assert page.locator("#status").inner_text() == "Undone: 7D from fan f onto 8D in fan i"
+    assert page.locator("#status").inner_text() == "Undone: 7♦ from fan f onto 8♦ in fan i"
     refused()
     page.keyboard.press("y")
     wait_moves(page, 1)
     page.wait_for_function("document.getElementById('status').className !== 'error'")
-    assert page.locator("#status").inner_text() == "7D from fan f onto 8D in fan i"
+    assert page.locator("#status").inner_text() == "7♦ from fan f onto 8♦ in fan i"
     refused()
     page.keyboard.press("Shift+R")
     wait_moves(page, 0)
@@ -562,7 +562,12 @@ def test_review_from_the_end_and_from_the_statistics(page_at: Any,
     assert "Winning chance at the start: 100%" in page.locator("#review-summary").inner_text()
     page.locator("#chart-review circle.pt").nth(2).click()
     text = page.locator("#review-move-text").inner_text()
-    assert text.startswith(f"Move 3: {line[2]} (best)") and "before: 100%" in text
+    before = Position.deal(Rules.parse("trefoil"), deal)
+    for move in line[:2]:
+        before = before.apply(move)
+    said = before.describe(line[2])  # the move in words, never its notation
+    assert text.startswith(f"Move 3: {said} (best)") and "before: 100%" in text
+    assert str(line[2]) not in text
     assert page.locator("#review-board .card").count() > 40
     assert page.locator("#review-board .card.played").count() == 1
     shoot(page, "review-1280.png")

@@ -142,7 +142,46 @@ class TestTheApiSpeaksTheLanguage:
         assert r.json()["reason"] == why and r.json()["error"] == f"a>b: {why}"
         assert r.json()["move"] == "a>b"  # machine values stay as they are
         assert (why != english) == (lang != "en")
-        assert "4S" in why and "TH" in why  # card codes are never translated
+        # the cards as the page shows them, never their codes
+        assert why.startswith("4♠") and "10♥" in why and "4S" not in why and "TH" not in why
+
+    @pytest.mark.parametrize(("lang", "face"), [
+        ("en", {"A": "A", "J": "J", "Q": "Q", "K": "K"}),
+        ("fr", {"A": "A", "J": "V", "Q": "D", "K": "R"}),
+        ("nl", {"A": "A", "J": "B", "Q": "V", "K": "H"}),
+        ("de", {"A": "A", "J": "B", "Q": "D", "K": "K"}),
+    ])
+    def test_an_autoplay_report_and_the_face_letters(self, client: Any, lang: str,
+                                                     face: dict[str, str]) -> None:
+        """A move with autoplay and the "send home" button report the cards in
+        symbols, in the language's words; the page's cards carry the
+        language's face letters (the same as the terminal's)."""
+        headers = {"Accept-Language": HEADERS[lang]}
+        gid = client.post("/api/games", json={"variant": "classic", "deal": 2},
+                          headers=headers).json()["id"]
+        r = client.post(f"/api/games/{gid}/move", json={"move": "h>f", "autoplay": True},
+                        headers=headers)
+        assert r.status_code == 200
+        data = r.json()
+        assert data["applied"] == ["h>f", "o>f", "b>f", "c>f"]  # machine values
+        messages = data["messages"]
+        assert [m[:2] for m in messages] == ["A♦", "A♠", "2♠", "3♠"]
+        assert not any(re.search(r"\b[A2-9TJQK][CDHS]\b|\w>\w", m) for m in messages)
+        with using(lang):
+            assert messages[1] == Position.deal(Rules(), 2).apply(
+                Move.parse("h>f")).describe(Move.parse("o>f"))
+        assert page_catalogue(lang)["ranks"] == face
+
+    @pytest.mark.parametrize("lang", LANGS)
+    def test_the_send_home_report(self, client: Any, lang: str) -> None:
+        headers = {"Accept-Language": HEADERS[lang]}
+        gid = client.post("/api/games", json={"variant": "classic", "deal": 2},
+                          headers=headers).json()["id"]
+        client.post(f"/api/games/{gid}/move", json={"move": "h>f"}, headers=headers)
+        r = client.post(f"/api/games/{gid}/autoplay", json={}, headers=headers)
+        messages = r.json()["messages"]
+        assert r.status_code == 200 and [m[:2] for m in messages] == ["A♠", "2♠", "3♠"]
+        assert all("f>f" not in m and "AS" not in m for m in messages)
 
     @pytest.mark.parametrize(("lang", "undo", "missing"), [
         ("en", "nothing to undo", "no game with id"),
@@ -268,3 +307,7 @@ def test_a_hints_reason_in_the_language(client: Any, lang: str,
         expected = hints.hint(position, max_seconds=5).to_json()
     assert h["move"] == expected["move"] and h["text"] == expected["text"]
     assert h["kind"] == expected["kind"]  # a machine value: the same in every language
+    # the words name the cards in symbols, never by their codes or the notation
+    assert re.search(r"(10|[2-9AJQKVDRHB])[♣♦♥♠]", h["text"]), h["text"]
+    assert not re.search(r"\b[A2-9TJQK][CDHS]\b", h["text"])
+    assert ">" not in h["text"]

@@ -122,7 +122,14 @@ def test_the_page_in_each_language(open_in: Callable[..., Any], lang: str) -> No
             Card.parse("KH"))
         # an illegal drag is refused with the engine's reason, in the language
         why = Position.deal(Rules(), 1).why_illegal(Move.parse("a>b"))
-        assert why is not None and "4S" in why
+        assert why is not None and why.startswith("4♠") and "4S" not in why
+        # the cards' corners carry the language's face letters (as the terminal's table)
+        corner = page.locator('.card[data-card="KH"] text.rank').first.text_content()
+        assert corner == {"en": "K", "fr": "R", "nl": "H", "de": "K"}[lang]
+        # numbers the page formats itself: the language's decimal sign, no plain space
+        shown = page.evaluate("LucieI18n.percent(0.098, 1)")
+        assert shown.startswith("9.8" if lang == "en" else "9,8") and " " not in shown
+        assert page.evaluate("LucieI18n.number(12.5, 1)") == ("12.5" if lang == "en" else "12,5")
         drag(page, "4S", "#fans > .slot:nth-child(2)")
         page.wait_for_function("document.getElementById('status').className === 'error'")
         assert page.locator("#status").inner_text() == _("Not allowed: {reason}").format(

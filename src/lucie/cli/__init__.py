@@ -24,6 +24,7 @@ import sys
 from collections.abc import Sequence
 
 from lucie import i18n
+from lucie.cli.common import speak_placeholders
 from lucie.cli.language import add_lang, argparse_speaks, chosen, skip_lang
 from lucie.errors import LucieError
 from lucie.i18n import _
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         module.register(sub)
     for command in sub.choices.values():
         add_lang(command)
+    speak_placeholders(parser)
     return parser
 
 

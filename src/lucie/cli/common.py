@@ -37,7 +37,7 @@ from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
 from lucie.files import check_target, read_bytes, same_file
 from lucie.formats import SAVE_FORMAT, load_game, parse_layout
-from lucie.i18n import LANGUAGES, _, normalize
+from lucie.i18n import LANGUAGES, _, normalize, pgettext
 from lucie.parsing import excerpt, parse_int, parse_seconds
 from lucie.rules import VARIANTS, Rules
 
@@ -174,6 +174,70 @@ def add_deal(parser: argparse.ArgumentParser) -> None:
 
 def add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help=_("print JSON for machines"))
+
+
+def variant_title(spec: str) -> str:
+    """A stored variant spec as a player reads it: the variant's title in
+    the language in use (:meth:`Rules.name`), the spec itself if it is
+    customised or not one lucie knows (a damaged record).
+
+    >>> from lucie.i18n import using
+    >>> with using("fr"):
+    ...     variant_title("fan"), variant_title("classic,redeals=1"), variant_title("??")
+    ("L'Éventail", 'classic,redeals=1', '??')
+    """
+    try:
+        return Rules.parse(spec).name()
+    except LucieError:
+        return spec
+
+
+def placeholder(name: str) -> str:
+    """A value's placeholder in usage and help (``FILE``, ``PLAYER``) in
+    the language in use; the one-letter ones (``N``, ``S``) and ``ID``,
+    ``CODE`` stay as they are, as they read the same in every language.
+
+    >>> from lucie.i18n import using
+    >>> with using("fr"):
+    ...     placeholder("FILE"), placeholder("GAME.json"), placeholder("N")
+    ('FICHIER', 'PARTIE.json', 'N')
+    """
+    words = {
+        "FILE": pgettext("command-line placeholder", "FILE"),
+        "PATH": pgettext("command-line placeholder", "PATH"),
+        "GAME": pgettext("command-line placeholder", "GAME"),
+        "SEED": pgettext("command-line placeholder", "SEED"),
+        "PLAYER": pgettext("command-line placeholder", "PLAYER"),
+        "MOVE": pgettext("command-line placeholder", "MOVE"),
+        "ADDRESS": pgettext("command-line placeholder", "ADDRESS"),
+        "HOST": pgettext("command-line placeholder", "HOST"),
+        "PORT": pgettext("command-line placeholder", "PORT"),
+        "COMMAND": pgettext("command-line placeholder", "COMMAND"),
+        "DIFFICULTY": pgettext("command-line placeholder", "DIFFICULTY"),
+        "POLICY": pgettext("command-line placeholder", "POLICY"),
+        "FORMAT": pgettext("command-line placeholder", "FORMAT"),
+    }
+    stem, dot, extension = name.partition(".")
+    return words.get(stem, stem) + dot + extension
+
+
+def speak_placeholders(parser: argparse.ArgumentParser) -> None:
+    """Show every value's placeholder of ``parser`` and its sub-commands in
+    the language in use (:func:`placeholder`); an option with a fixed set
+    of values (``--policy``) shows a placeholder too, its help naming the
+    values to type (typed values stay as they are, as move notation does)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            if isinstance(action.metavar, str):
+                action.metavar = placeholder(action.metavar)
+            for sub in action.choices.values():
+                speak_placeholders(sub)
+            continue
+        if action.nargs == 0 or isinstance(action.metavar, tuple):
+            continue
+        if action.metavar is None:
+            action.metavar = action.dest.upper() if action.option_strings else action.dest
+        action.metavar = placeholder(action.metavar)
 
 
 def read_text(path: str, what: str | None = None) -> str:

@@ -25,7 +25,7 @@ from lucie.cli.common import (
     seed,
 )
 from lucie.errors import LucieError
-from lucie.i18n import _, ngettext, pgettext
+from lucie.i18n import _, format_number, format_percent, format_seconds, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
 
@@ -293,30 +293,33 @@ def _print_study(rules: Rules, data: dict[str, Any]) -> None:
     print(_("{title} ({variant}), {policy} policy, seed {seed}").format(
         title=rules.name(), variant=data["variant"],
         policy=policy.get(data["policy"], data["policy"]), seed=data["seed"]))
-    print(_("games {games}, won {wins}: {rate:.2f}% (95% CI {low:.2f}-{high:.2f}%)").format(
-        games=data["games"], wins=data["wins"], rate=100 * data["win_rate"],
-        low=100 * low, high=100 * high))
-    print(_("mean score {score:.2f}; {seconds:.1f} s ({speed} games/s)").format(
-        score=data["mean_score"], seconds=data["seconds"], speed=data["games_per_second"]))
+    print(_("games {games}, won {wins}: {rate} (95% CI {low} to {high})").format(
+        games=data["games"], wins=data["wins"], rate=format_percent(data["win_rate"], 2),
+        low=format_percent(low, 2), high=format_percent(high, 2)))
+    speed = data["games_per_second"]
+    print(_("mean score {score}; {seconds} ({speed} games/s)").format(
+        score=format_number(data["mean_score"], 2), seconds=format_seconds(data["seconds"]),
+        speed="-" if speed is None else format_number(speed, 2)))
     rate = data["first_deal_clear_rate"]
     if rate is not None:
         clow, chigh = data["first_deal_clear_ci95"]
         undecided = data["first_deal_undecided"]
-        values = {"cleared": data["first_deal_cleared"], "rate": 100 * rate,
-                  "low": 100 * clow, "high": 100 * chigh, "undecided": undecided}
+        values = {"cleared": data["first_deal_cleared"], "rate": format_percent(rate, 2),
+                  "low": format_percent(clow, 2), "high": format_percent(chigh, 2),
+                  "undecided": undecided}
         if undecided:
             print(ngettext(
                 "first deal clearable without a redeal: at least {cleared} (at least "
-                "{rate:.2f}%, 95% CI {low:.2f}-{high:.2f}%); {undecided} undecided within "
+                "{rate}, 95% CI {low} to {high}); {undecided} undecided within "
                 "the budget",
                 "first deal clearable without a redeal: at least {cleared} (at least "
-                "{rate:.2f}%, 95% CI {low:.2f}-{high:.2f}%); {undecided} undecided within "
+                "{rate}, 95% CI {low} to {high}); {undecided} undecided within "
                 "the budget",
                 undecided,
             ).format(**values))
         else:
-            print(_("first deal clearable without a redeal: {cleared} ({rate:.2f}%, "
-                    "95% CI {low:.2f}-{high:.2f}%)").format(**values))
+            print(_("first deal clearable without a redeal: {cleared} ({rate}, "
+                    "95% CI {low} to {high})").format(**values))
     if data["unknown_searches"] or data["score_capped_searches"]:
         if data["policy"] == "hint":
             print(_("hints cut short by their budget: {n} (each played the best move found "

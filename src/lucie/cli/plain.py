@@ -15,14 +15,15 @@ from __future__ import annotations
 import sys
 from typing import Final, TextIO
 
+from lucie.cards import parse_label
 from lucie.deals import check_deal_number
-from lucie.engine import Game, Move, format_moves
+from lucie.engine import Game, Move
 from lucie.errors import LucieError, MoveError
-from lucie.i18n import N_, _, ngettext
+from lucie.i18n import N_, _, format_number, format_percent, ngettext
 from lucie.parsing import excerpt, printable
 from lucie.rules import Rules
 from lucie.session import NotSavedError, Outcome, Session, Store, StoreError, proved_lost
-from lucie.text import render
+from lucie.text import cards_text, moved_cards, render
 
 #: The help of line mode (translated where it is shown).  The commands
 #: themselves (c>g, u, hint, ...) are the same in every language.
@@ -78,14 +79,14 @@ class LineGame:
             self.say(_("! could not read the statistics: {error}").format(error=exc))
             return
         self.say(ngettext(
-            "{player}: {games} game of {variant} finished, {wins} won ({rate:.0f}%), "
-            "average score {average:.1f}, streak {streak}",
-            "{player}: {games} games of {variant} finished, {wins} won ({rate:.0f}%), "
-            "average score {average:.1f}, streak {streak}",
+            "{player}: {games} game of {variant} finished, {wins} won ({rate}), "
+            "average score {average}, streak {streak}",
+            "{player}: {games} games of {variant} finished, {wins} won ({rate}), "
+            "average score {average}, streak {streak}",
             s.games,
         ).format(player=printable(self.player), games=s.games,
-                 variant=self.game.rules.name(),
-                 wins=s.wins, rate=100 * s.win_rate, average=s.average_score,
+                 variant=self.game.rules.name(), wins=s.wins, rate=format_percent(s.win_rate),
+                 average=format_number(s.average_score, 1),
                  streak=s.current_streak))
 
     # -- the loop -----------------------------------------------------------
@@ -198,7 +199,9 @@ class LineGame:
             self.say(_(HELP))
             return None
         if cmd in ("m", "moves"):
-            self.say(" ".join(str(m) for m in game.legal_moves) or _("(no legal move)"))
+            # the notation to type, then what the move does in words
+            self.say("\n".join(f"{m!s:>6}  {game.position.describe(m)}"
+                               for m in game.legal_moves) or _("(no legal move)"))
             return None
         if cmd == "hint":
             self._hint()
@@ -206,12 +209,12 @@ class LineGame:
         if cmd in ("u", "undo"):
             outcome = session.undo()  # the move and the cards autoplay sent home after it
             assert outcome.undone is not None
-            self.say(_("undone: {moves}").format(moves=format_moves(outcome.undone.moves)))
+            self.say(_("undone: {moves}").format(moves=outcome.undone.text))
             return outcome
         if cmd in ("y", "redo"):
             outcome = session.redo()
             assert outcome.step is not None
-            self.say(_("redone: {moves}").format(moves=format_moves(outcome.step.moves)))
+            self.say(_("redone: {moves}").format(moves=outcome.step.text))
             return outcome
         if cmd in ("a", "auto", "autoplay"):
             return self._send_home()
@@ -229,7 +232,7 @@ class LineGame:
 
     def _move(self, cmd: str) -> Outcome:
         try:
-            move = Move.parse(cmd)
+            move = Move.parse(typed_move(cmd))
         except LucieError as exc:
             raise LucieError(_("{error}; ? for help").format(error=exc)) from None
         try:
@@ -239,13 +242,15 @@ class LineGame:
             raise MoveError(f"{exc}{alt}") from None
 
     def _send_home(self) -> Outcome | None:
+        before = self.game.position
         outcome = self.session.send_home()
         if outcome.aces:
             self.say(_("autoplay: {moves} (no card is strictly safe here, so the aces go; "
                        "u takes them back one by one)").format(
-                moves=" ".join(map(str, outcome.aces))))
+                moves=cards_text(moved_cards(before, outcome.aces))))
         elif outcome.step is not None:
-            self.say(_("autoplay: {moves}").format(moves=" ".join(map(str, outcome.step.moves))))
+            self.say(_("autoplay: {moves}").format(
+                moves=cards_text(moved_cards(before, outcome.step.moves))))
         else:
             self.say(_("autoplay: {moves}").format(moves=_("nothing to play")))
             return None
@@ -310,6 +315,25 @@ def play_plain(
     :meth:`Session.open`) or deal a new one; returns 0 (quit or end of input)."""
     session = Session.open(store, player, rules, deal)
     return LineGame(session, stdin, stdout).run()
+
+
+def typed_move(text: str) -> str:
+    """A typed move with its source card, if written the way the table
+    shows it in the language in use (``V♥>g`` or ``VH>g`` in French for
+    the jack of hearts), in lucie's notation (``JH>g``); anything else
+    unchanged (:meth:`Move.parse` reads it and names any problem).
+
+    >>> from lucie.i18n import using
+    >>> with using("fr"):
+    ...     typed_move("V♥>g"), typed_move("DS>b"), typed_move("c>g")
+    ('JH>g', 'QS>b', 'c>g')
+    """
+    source, sep, target = text.strip().partition(">")
+    if sep and len(source) >= 2:
+        card = parse_label(source)
+        if card is not None:
+            return f"{card}>{target}"
+    return text
 
 
 def _fan_f_alternative(game: Game, cmd: str) -> str:

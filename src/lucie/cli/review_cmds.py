@@ -18,13 +18,15 @@ from lucie.cli.common import (
     read_text,
     seconds,
     seed,
+    variant_title,
 )
 from lucie.deals import MAX_DEAL
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
-from lucie.i18n import _, ngettext
+from lucie.i18n import _, format_number, format_seconds, ngettext
 from lucie.rules import Rules
 from lucie.solver.cache import ENV_VAR, ValueCache
+from lucie.text import move_label
 
 
 def _add_cache(p: argparse.ArgumentParser) -> None:
@@ -182,14 +184,17 @@ def cmd_review(args: argparse.Namespace) -> int:
         return 0
     deal = (_("deal {deal}").format(deal=review.deal) if review.deal is not None
             else _("a custom layout"))
-    print(ngettext("Review of {variant}, {deal}: {n} move, {seconds:.1f} s",
-                   "Review of {variant}, {deal}: {n} moves, {seconds:.1f} s",
+    print(ngettext("Review of {variant}, {deal}: {n} move, {seconds}",
+                   "Review of {variant}, {deal}: {n} moves, {seconds}",
                    len(review.moves)).format(variant=game.rules.name(), deal=deal,
-                                             n=len(review.moves), seconds=review.seconds))
+                                             n=len(review.moves),
+                                             seconds=format_seconds(review.seconds)))
     print(_("Winning chance at the start: {value}").format(value=review.start_value))
+    positions = game.positions
     for m in review.moves:
         change = f"{m.value_before} -> {m.value_after}"
-        line = f"{m.index:4}. {m.move!s:7} {change:34} {label_name(m.label)}"
+        said = move_label(positions[m.index - 1], m.move)
+        line = f"{m.index:4}. {said:12} {change:34} {label_name(m.label)}"
         if m.loss_text is not None:
             line += f" ({m.loss_text})"
         if m.better_text is not None:
@@ -200,7 +205,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     costly = review.costliest()
     if costly:
         print(_("Costliest moves: {moves}").format(moves=", ".join(
-            f"{m.index}. {m.move} (-{100 * (m.loss or 0.0):.1f})" for m in costly)))
+            f"{m.index}. {move_label(positions[m.index - 1], m.move)} "
+            f"(-{format_number(100 * (m.loss or 0.0), 1)})" for m in costly)))
     if review.budget_ran_out:
         print(_("The time budget ({seconds:g} s) ran out: values marked ? were not "
                 "reached (try a larger --seconds).").format(seconds=args.seconds))
@@ -227,9 +233,11 @@ def cmd_pick(args: argparse.Namespace) -> int:
                ngettext("; no measured thresholds for {variant}: estimated on demand from "
                         "{n} deal",
                         "; no measured thresholds for {variant}: estimated on demand from "
-                        "{n} deals", th.sample).format(variant=pick.variant, n=th.sample))
+                        "{n} deals", th.sample).format(variant=variant_title(pick.variant),
+                                                       n=th.sample))
     print(_("{variant} deal {deal}: {difficulty}, winning chance {value}{how}").format(
-        variant=pick.variant, deal=pick.deal, difficulty=difficulty_name(pick.difficulty),
+        variant=variant_title(pick.variant), deal=pick.deal,
+        difficulty=difficulty_name(pick.difficulty),
         value=pick.value,
         how=how), file=sys.stderr)
     if not pick.rated.decided and pick.difficulty != "clearable":

@@ -10,12 +10,13 @@ import argparse
 import time
 from typing import Any
 
-from lucie.cards import SUITS
+from lucie.cards import suit_label
 from lucie.cli.common import (
     add_json,
     add_variant,
     count,
     deal_number,
+    placeholder,
     print_json,
     read_text,
     seconds,
@@ -23,7 +24,7 @@ from lucie.cli.common import (
 from lucie.engine import Position, format_moves
 from lucie.errors import LucieError
 from lucie.formats import parse_layout
-from lucie.i18n import N_, _, ngettext
+from lucie.i18n import N_, _, format_number, format_seconds, ngettext
 from lucie.rules import Rules
 from lucie.solver.deal import solve_deal
 from lucie.solver.game import solve_game
@@ -68,10 +69,11 @@ def register(sub: Any) -> None:
 def cmd_solve(args: argparse.Namespace) -> int:
     rules: Rules = args.variant or Rules()
     if args.layout is not None and args.deal is not None:
-        raise LucieError(_("give either a layout FILE or --deal N, not both"))
+        raise LucieError(_("give either a layout {file} or --deal N, not both").format(
+            file=placeholder("FILE")))
     if args.layout is None and args.deal is None:
-        raise LucieError(_("nothing to solve: give a layout FILE, '-' for standard input, "
-                           "or --deal N"))
+        raise LucieError(_("nothing to solve: give a layout {file}, '-' for standard input, "
+                           "or --deal N").format(file=placeholder("FILE")))
     if args.whole_game:
         if args.deal is None:
             raise LucieError(_("--whole-game needs a numbered deal (--deal N): "
@@ -116,12 +118,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 print(f"  {r.score:2d}  {_found_text(r.foundations)}: {line}")
         else:
             limit = _LIMITS.get(result.limit or "")
-            print(_("unknown: the budget ran out after {positions} ({seconds:.1f} s{limit})")
-                  .format(positions=_positions(result.nodes), seconds=seconds,
+            print(_("unknown: the budget ran out after {positions} ({seconds}{limit})")
+                  .format(positions=_positions(result.nodes), seconds=format_seconds(seconds),
                           limit=_(limit) if limit else ""))
             print(_("best score found so far: {score}/52").format(score=result.best_score))
-        print(_("{positions}, {ms:.1f} ms").format(positions=_positions(result.nodes),
-                                                   ms=seconds * 1000))
+        print(_("{positions}, {ms} ms").format(positions=_positions(result.nodes),
+                                               ms=format_number(seconds * 1000, 1)))
     return {"solved": EXIT_SOLVABLE, "unsolvable": EXIT_NOT}.get(result.status, EXIT_UNKNOWN)
 
 
@@ -143,7 +145,7 @@ def _redeals(n: int) -> str:
 
 
 def _found_text(found: tuple[int, int, int, int]) -> str:
-    return " ".join(f"{SUITS[i]}-{n}" for i, n in enumerate(found))
+    return " ".join(f"{suit_label(i)} {n}" for i, n in enumerate(found))
 
 
 def _whole_game(args: argparse.Namespace, rules: Rules) -> int:
@@ -177,6 +179,6 @@ def _whole_game(args: argparse.Namespace, rules: Rules) -> int:
             print(_("unknown: the budget ran out after {positions}").format(
                 positions=_positions(result.nodes)))
             print(_("best score found so far: {score}/52").format(score=result.best_score))
-        print(_("{positions}, {ms:.1f} ms").format(positions=_positions(result.nodes),
-                                                   ms=result.seconds * 1000))
+        print(_("{positions}, {ms} ms").format(positions=_positions(result.nodes),
+                                               ms=format_number(result.seconds * 1000, 1)))
     return {"won": EXIT_SOLVABLE, "lost": EXIT_NOT}.get(result.status, EXIT_UNKNOWN)

@@ -8,11 +8,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, count, print_json, write_atomically
+from lucie.cli.common import (
+    add_json,
+    add_variant,
+    count,
+    placeholder,
+    print_json,
+    variant_title,
+    write_atomically,
+)
 from lucie.engine import status_name
 from lucie.errors import LucieError
 from lucie.files import check_target, read_bytes, same_file
-from lucie.i18n import _, ngettext, pgettext
+from lucie.i18n import _, format_number, format_percent, ngettext, pgettext
 from lucie.parsing import printable
 from lucie.store import Damaged, Store, default_path, default_player
 
@@ -58,7 +66,8 @@ def register(sub: Any) -> None:
     p.add_argument("--format", "-f", choices=("csv", "json"), default="json",
                    help=_("output format (default: json)"))
     p.add_argument("--output", "-o", metavar="FILE", default=None,
-                   help=_("write to FILE instead of standard output"))
+                   help=_("write to {file} instead of standard output").format(
+                       file=placeholder("FILE")))
     _add_db(p)
     p.set_defaults(func=cmd_export)
 
@@ -119,27 +128,28 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if not stats.games:
         print(_("  no finished game yet"))
         return 0
-    print(_("  games {games}, won {wins} ({rate:.1f}%)").format(
-        games=stats.games, wins=stats.wins, rate=100 * stats.win_rate))
-    print(_("  average score {average:.1f}/52, best {best}").format(
-        average=stats.average_score, best=stats.best_score))
+    print(_("  games {games}, won {wins} ({rate})").format(
+        games=stats.games, wins=stats.wins, rate=format_percent(stats.win_rate, 1)))
+    print(_("  average score {average}/52, best {best}").format(
+        average=format_number(stats.average_score, 1), best=stats.best_score))
     print(_("  best streak {best}, current streak {current}").format(
         best=stats.best_streak, current=stats.current_streak))
     print(_("  time played {time}").format(time=_duration(stats.total_seconds)))
     if len(stats.series) > 1 or stats.series[0].games == 100:
         for s in stats.series:
-            print(ngettext("  series {number}: {games} game, {wins} won ({rate:.0f}%), "
-                           "average {average:.1f}",
-                           "  series {number}: {games} games, {wins} won ({rate:.0f}%), "
-                           "average {average:.1f}", s.games).format(
-                number=s.number, games=s.games, wins=s.wins, rate=100 * s.win_rate,
-                average=s.average_score))
+            print(ngettext("  series {number}: {games} game, {wins} won ({rate}), "
+                           "average {average}",
+                           "  series {number}: {games} games, {wins} won ({rate}), "
+                           "average {average}", s.games).format(
+                number=s.number, games=s.games, wins=s.wins, rate=format_percent(s.win_rate),
+                average=format_number(s.average_score, 1)))
     return 0
 
 
 #: The columns of ``lucie history``: the narrowest width of each and
-#: whether it is right-aligned; player and variant are cut to their width.
-_WIDTHS = (5, 16, 10, 12, 10, 8, 5, 5, 7)
+#: whether it is right-aligned; player and variant (its title in the language
+#: in use) are cut to their width, with an ellipsis.
+_WIDTHS = (5, 16, 10, 16, 10, 8, 5, 5, 7)
 _RIGHT = (True, False, False, False, True, False, True, True, True)
 _CUT = (False, False, True, True, False, False, False, False, False)
 
@@ -164,13 +174,19 @@ def _widths(headings: list[str]) -> list[int]:
 def _row(cells: list[str], widths: list[int]) -> str:
     """One line of the history table.
 
-    >>> _row(["1", "2026-01-02 10:00", "ann", "classic", "7", "won", "52", "80", "5:00"],
-    ...      list(_WIDTHS))
-    '    1  2026-01-02 10:00  ann         classic                7  won          52     80     5:00'
+    >>> row = _row(["1", "2026-01-02 10:00", "ann", "Trefoil", "7", "won", "52", "80",
+    ...             "5:00"], list(_WIDTHS))
+    >>> row[:44], row[44:]
+    ('    1  2026-01-02 10:00  ann         Trefoil', \
+'                    7  won          52     80     5:00')
+    >>> "  La Belle Lucie,…  " in _row(
+    ...     ["2", "", "ann", "La Belle Lucie, alternate colours", "", "", "", "", ""],
+    ...     list(_WIDTHS))
+    True
     """
     out = []
     for cell, width, right, cut in zip(cells, widths, _RIGHT, _CUT, strict=True):
-        text = cell[:width] if cut else cell
+        text = cell[:width - 1] + "…" if cut and len(cell) > width else cell
         out.append(f"{text:>{width}}" if right else f"{text:{width}}")
     return "  ".join(out)
 
@@ -192,8 +208,8 @@ def cmd_history(args: argparse.Namespace) -> int:
         deal = (str(r.deal) if r.deal is not None
                 else _("seed {seed}").format(seed=r.seed))
         date = r.started.replace("T", " ")[:16]
-        print(_row([str(r.id), printable(date), printable(r.player), printable(r.variant),
-                    deal, status_name(r.status),
+        print(_row([str(r.id), printable(date), printable(r.player),
+                    printable(variant_title(r.variant)), deal, status_name(r.status),
                     str(r.score), str(r.moves), _duration(r.seconds)], widths))
     return 0
 

@@ -46,7 +46,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
-from lucie.cards import KING, Card
+from lucie.cards import KING, Card, card_label
 from lucie.engine import FAN_NAMES, REDEAL, Move, Position
 from lucie.i18n import N_, _, ngettext
 from lucie.solver.budget import PLAYER_MAX_POSITIONS
@@ -91,9 +91,12 @@ class Hint:
     clears: bool | None = None
 
     def __str__(self) -> str:
-        """One line: the move (``-`` for none), its kind, the sentence."""
-        move = str(self.move) if self.move is not None else "-"
-        return f"{move}  [{self.kind}] {self.text}"
+        """The sentence, then the move's notation to type (line mode,
+        ``lucie replay``), in the language in use; the kind is for
+        programs (:meth:`to_json`)."""
+        if self.move is None:
+            return self.text
+        return _("{hint} (type {move})").format(hint=self.text, move=self.move)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -347,7 +350,7 @@ def _classify(
         card = Card(move.src)
         if position.where(card)[0] == "fan":
             return Hint(move, "merci", _("use the merci on {card}: {move}").format(
-                card=card, move=said) + tail)
+                card=card_label(card), move=said) + tail)
     if move.dst_kind == "foundation":
         return Hint(move, "foundation", said + tail)
     freed = _frees(position, move, movers)
@@ -355,13 +358,13 @@ def _classify(
     if safe is not None:
         if freed is not None:
             text = _("{move}: {reason}; it frees {card}").format(
-                move=said, reason=safe, card=freed)
+                move=said, reason=safe, card=card_label(freed))
         else:
             text = _("{move}: {reason}").format(move=said, reason=safe)
         return Hint(move, "safe-build", text + tail)
     if freed is not None:
         return Hint(move, "unblock", _("{move}, to free {card}").format(
-            move=said, card=freed) + tail)
+            move=said, card=card_label(freed)) + tail)
     kind = "cell" if "cell" in (move.src_kind, move.dst_kind) else "build"
     return Hint(move, kind, said + tail)
 
@@ -430,12 +433,13 @@ def _safe_reason(position: Position, move: Move) -> str | None:
     where = FAN_NAMES[move.dst]
     if rules.empty_fill == "none" and top.rank == KING:
         return _("safe: {top} is a king, which can only ever go home, and only after "
-                 "{card}").format(top=top, card=card)
+                 "{card}").format(top=card_label(top), card=card_label(card))
     if len(target) >= 2 and target[-2].suit_index == top.suit_index \
             and target[-2].rank == top.rank + 1:
         return _("safe: {top} lies on {under}, so it can only go home, and only "
-                 "after {card}").format(top=top, under=target[-2], card=card)
+                 "after {card}").format(top=card_label(top), under=card_label(target[-2]),
+                                        card=card_label(card))
     if rules.empty_fill == "none" and len(target) == 1:
         return _("safe: {top} is alone in fan {fan}, so covering it loses nothing").format(
-            top=top, fan=where)
+            top=card_label(top), fan=where)
     return None

@@ -78,7 +78,7 @@ from lucie.cards import DECK, Card
 from lucie.deals import Shuffler, redeal_fans
 from lucie.engine import Move, Position
 from lucie.errors import LucieError
-from lucie.i18n import _, ngettext, pgettext
+from lucie.i18n import _, format_number, format_percent, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.budget import DEFAULT_MAX_POSITIONS, PLAYER_MAX_POSITIONS, BudgetExhaustedError
 from lucie.solver.cache import StateKey, ValueCache
@@ -139,7 +139,7 @@ class Odds:
         the mean score; a second line when the budget ran out.
 
         >>> print(Odds(0.25, (0.2, 0.3), 400, 40.25).text())
-        win rate 25.0% (95% CI 20.0-30.0%, 400 playouts, mean score 40.2)
+        win rate 25.0% (95% CI 20.0% to 30.0%, 400 playouts, mean score 40.2)
         """
         low, high = self.ci95
         if not self.measured:
@@ -150,13 +150,13 @@ class Odds:
                 count=self.samples)
         else:
             how = pgettext("odds", "exact")
-        fields = {"rate": f"{100 * self.win_rate:.1f}", "low": f"{100 * low:.1f}",
-                  "high": f"{100 * high:.1f}", "how": how}
+        fields = {"rate": format_percent(self.win_rate, 1), "low": format_percent(low, 1),
+                  "high": format_percent(high, 1), "how": how}
         if self.mean_score is None:
-            text = _("win rate {rate}% (95% CI {low}-{high}%, {how})").format(**fields)
+            text = _("win rate {rate} (95% CI {low} to {high}, {how})").format(**fields)
         else:
-            text = _("win rate {rate}% (95% CI {low}-{high}%, {how}, mean score {score})").format(
-                score=f"{self.mean_score:.1f}", **fields)
+            text = _("win rate {rate} (95% CI {low} to {high}, {how}, mean score {score})").format(
+                score=format_number(self.mean_score, 1), **fields)
         if self.budget_ran_out:
             text += "\n" + self._ran_out_text()
         return text

@@ -82,10 +82,10 @@ game's.  The JSON holds both: ``label`` and ``label_text``.
 
 >>> from lucie.i18n import using
 >>> label_name("blunder"), Value(0.25, "estimate", 0.2, 0.31, 40).text()
-('blunder', '25% (20-31%)')
+('blunder', '25% (20%–31%)')
 >>> with using("fr"):
 ...     label_name("blunder"), Value.exact(0.0, best_score=40).text()
-('gaffe', '0%, meilleur score 40')
+('gaffe', '0\\xa0%, meilleur score 40')
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ from functools import partial
 from typing import Final, Literal
 
 from lucie.engine import Game, Move, Position
-from lucie.i18n import N_, _, ngettext, pgettext
+from lucie.i18n import N_, _, format_number, format_percent, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.budget import BudgetExhaustedError
 from lucie.solver.cache import StateKey, ValueCache
@@ -175,13 +175,13 @@ class Value:
         }
 
     def text(self) -> str:
-        """``100%``, ``23% (15-33%)``, ``>= 23%`` or ``?``; in a lost last
+        """``100%``, ``23% (15%–33%)``, ``>= 23%`` or ``?``; in a lost last
         deal also the best score (in the language in use)."""
         if self.chance is None:
             return "?"
-        pct = f"{100 * self.chance:.0f}%"
+        pct = format_percent(self.chance)
         if self.kind == "estimate":
-            pct += f" ({100 * self.low:.0f}-{100 * self.high:.0f}%)"
+            pct += f" ({format_percent(self.low)}–{format_percent(self.high)})"
         elif self.kind == "bound":
             pct = ">= " + pct
         if self.best_score is not None and self.best_score < 52:
@@ -448,7 +448,10 @@ class MoveReview:
     best move there (None when none was found in time, or none is left),
     the values, the loss (None when a value is unknown), the label (None
     likewise), ``text``: the best move's explanation (the hint's words);
-    ``score_loss``: in a lost last deal, the cards of best score lost."""
+    ``score_loss``: in a lost last deal, the cards of best score lost;
+    ``move_text`` and ``best_text``: the move and the best move in words
+    (:meth:`~lucie.engine.Position.describe`, in the language in use when
+    reviewed), for people; ``move`` and ``best_move`` are for programs."""
 
     index: int
     move: Move
@@ -459,6 +462,8 @@ class MoveReview:
     label: Label | None
     text: str
     score_loss: int = 0
+    move_text: str = ""
+    best_text: str | None = None
 
     @property
     def label_text(self) -> str | None:
@@ -477,12 +482,11 @@ class MoveReview:
 
     @property
     def better_text(self) -> str | None:
-        """"the better move was ...", with the hint's words, for a move that
+        """"the better move: ...", with the hint's words, for a move that
         is not the best (None for a best move or when none was found)."""
         if self.better_move is None:
             return None
-        return _("the better move was {move}: {text}").format(move=self.better_move,
-                                                              text=self.text)
+        return _("the better move: {text}").format(text=self.text)
 
     @property
     def loss_text(self) -> str | None:
@@ -492,7 +496,7 @@ class MoveReview:
         if self.loss is None or self.label in (None, "best"):
             return None
         if self.loss > 0:
-            return _("-{points} points").format(points=f"{100 * self.loss:.1f}")
+            return _("-{points} points").format(points=format_number(100 * self.loss, 1))
         return ngettext("-{count} card of best score", "-{count} cards of best score",
                         self.score_loss).format(count=self.score_loss)
 
@@ -502,6 +506,8 @@ class MoveReview:
             "move": str(self.move),
             "best_move": str(self.best_move) if self.best_move is not None else None,
             "better_move": str(self.better_move) if self.better_move is not None else None,
+            "move_text": self.move_text,
+            "best_text": self.best_text,
             "value_before": self.value_before.to_json(),
             "value_after": self.value_after.to_json(),
             "loss": self.loss,
@@ -568,12 +574,12 @@ class Review:
         chance thrown away, the accuracy, the blunders, mistakes and
         inaccuracies."""
         counts = self.counts()
-        accuracy = "-" if self.accuracy is None else f"{self.accuracy:.0f}%"
+        accuracy = "-" if self.accuracy is None else format_percent(self.accuracy / 100)
         return _(
             "Chance thrown away: {points} points; accuracy {accuracy} (moves best or good); "
             "{blunders}, {mistakes}, {inaccuracies}"
         ).format(
-            points=f"{100 * self.thrown_away:.1f}", accuracy=accuracy,
+            points=format_number(100 * self.thrown_away, 1), accuracy=accuracy,
             blunders=ngettext("{count} blunder", "{count} blunders",
                               counts["blunder"]).format(count=counts["blunder"]),
             mistakes=ngettext("{count} mistake", "{count} mistakes",
@@ -780,8 +786,9 @@ def _judge_moves(
             label = label_for(loss, score_loss, is_best=best_move == move)
         elif best_move is None and left is not None and left <= 0:
             text = _("not reviewed: the time budget ran out")
+        best_text = positions[i].describe(best_move) if best_move is not None else None
         out.append(MoveReview(i + 1, move, best_move, before, after, loss, label, text,
-                              score_loss))
+                              score_loss, positions[i].describe(move), best_text))
         if progress is not None:
             progress(2 * len(moves) + i + 1, 3 * len(moves))
     return out, ran_out

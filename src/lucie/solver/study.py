@@ -41,7 +41,7 @@ from typing import Any, Final, Literal
 from lucie.deals import lay_out, shuffled_deck
 from lucie.engine import REDEAL, Game, Position
 from lucie.errors import LucieError
-from lucie.i18n import _, ngettext, pgettext
+from lucie.i18n import _, format_percent, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
 from lucie.solver.checkpoint import Row, Saved, Writer, settings_differ
@@ -668,10 +668,11 @@ def plot_scores(result: StudyResult, path: str | Path) -> None:
     ax.set_ylabel(pgettext("chart axis", "games"))
     low, high = data["ci95"]
     ax.set_title(
-        _("{variant}, {policy} policy: {wins}/{games} won ({rate}%, 95% CI {low}-{high}%)").format(
+        _("{variant}, {policy} policy: {wins}/{games} won ({rate}, 95% CI {low} to {high})")
+        .format(
             variant=result.rules.name(), policy=result.policy, wins=data["wins"],
-            games=data["games"], rate=f"{100 * data['win_rate']:.1f}",
-            low=f"{100 * low:.1f}", high=f"{100 * high:.1f}"),
+            games=data["games"], rate=format_percent(data["win_rate"], 1),
+            low=format_percent(low, 1), high=format_percent(high, 1)),
         fontsize=10,
     )
     ax.set_xlim(-0.5, 52.5)

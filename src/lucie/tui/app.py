@@ -72,8 +72,7 @@ class Notice(NamedTuple):
 TEXTUAL_TEXTS: Final = (
     N_("Theme"), N_("Change the current theme"),
     N_("Quit"), N_("Quit the application as soon as possible"),
-    N_("Keys"), N_("Hide the keys and widget help panel"),
-    N_("Show help for the focused widget and a summary of available keys"),
+    N_("Keys"),
     N_("Minimize"), N_("Minimize the widget and restore to normal size"),
     N_("Maximize"), N_("Maximize the focused widget"),
     N_("Screenshot"), N_("Save an SVG 'screenshot' of the current screen"),
@@ -273,6 +272,11 @@ class LucieApp(App[int]):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):
+            if command.callback in (self.action_show_help_panel, self.action_hide_help_panel):
+                # lucie's own keys page instead of Textual's key panel
+                yield SystemCommand(_("Keys"), _("The keys of the game (Esc closes the page)"),
+                                    self.action_show_help_panel)
+                continue
             # Textual's own commands, in the language in use where we have them
             yield command._replace(title=_(command.title), help=_(command.help))
         yield SystemCommand(_("New game"), _("Play a random deal or a deal by number"),
@@ -540,6 +544,11 @@ class LucieApp(App[int]):
             self.push_screen(CommandPalette(placeholder=_("Search for commands…"),
                                             id="--command-palette"))
 
+    def action_show_help_panel(self) -> None:
+        """Textual's key panel would list its bindings in English: lucie's
+        own page of keys, in the player's language, instead (Esc closes it)."""
+        self.push_screen(TextScreen(keys_help()))
+
     def action_help(self) -> None:
         rules = self.game.rules
         self.push_screen(TextScreen(rules_help(rules) + "\n\n" + keys_help(rules)))
@@ -576,8 +585,9 @@ class LucieApp(App[int]):
             text.append(_("No finished game yet in this variant."))
         else:
             text += ["- " + line for line in (
-                _("{games}, {wins} won ({rate}%)").format(
-                    games=games_count(s.games), wins=s.wins, rate=decimal(100 * s.win_rate)),
+                _("{games}, {wins} won ({rate})").format(
+                    games=games_count(s.games), wins=s.wins,
+                    rate=i18n.format_percent(s.win_rate, 1)),
                 _("average score {average}/52, best {best}").format(
                     average=decimal(s.average_score), best=s.best_score),
                 _("current streak {current}, best streak {best}").format(
@@ -624,9 +634,9 @@ class LucieApp(App[int]):
                 score=outcome.score, moves=moves_count(len(game.moves)), time=duration(seconds))
         )
         stats_text = (
-            _("{player}: {games}, {wins} won ({rate}%), average score {average}").format(
+            _("{player}: {games}, {wins} won ({rate}), average score {average}").format(
                 player=printable(self.player), games=games_count(stats.games), wins=stats.wins,
-                rate=decimal(100 * stats.win_rate, 0),
+                rate=i18n.format_percent(stats.win_rate),
                 average=decimal(stats.average_score))
             + "\n"
             + _("streak {current}, best streak {best}").format(

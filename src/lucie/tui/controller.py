@@ -12,11 +12,11 @@ is the snapshot the app draws.
 >>> from lucie.engine import Game
 >>> table = TableController(Game(deal=1))  # a game not recorded (else a Session)
 >>> table.fan_key(5).text
-'7D from fan f: it can go to fan i.  Esc drops it.'
+'7♦ from fan f: it can go to fan i.  Esc drops it.'
 >>> table.fan_key(8).text
-'7D from fan f onto 8D in fan i.'
+'7♦ from fan f onto 8♦ in fan i.'
 >>> table.undo().text
-'Undone: 7D from fan f onto 8D in fan i.'
+'Undone: 7♦ from fan f onto 8♦ in fan i.'
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from lucie.cards import Card
+from lucie.cards import Card, card_label
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position, Step
 from lucie.errors import MoveError
-from lucie.i18n import _, ngettext, pgettext
+from lucie.i18n import _, format_number, ngettext, pgettext
 from lucie.session import NotSavedError, Outcome, Session
+from lucie.text import cards_text, moved_cards
 
 SelKind = Literal["fan", "cell", "card"]
 #: How a message is shown: plain, ``info``, ``error`` (a refusal) or ``hint``.
@@ -128,7 +129,7 @@ def decimal(value: float, places: int = 1) -> str:
     >>> decimal(12.345), decimal(3, 0)
     ('12.3', '3')
     """
-    return f"{value:.{places}f}".replace(".", pgettext("decimal separator", "."))
+    return format_number(value, places)
 
 
 def games_count(n: int) -> str:
@@ -223,19 +224,21 @@ class TableController:
         self.selection = sel
         self.hint_move = None
         card = p.moving_card(Move(sel.kind, sel.index, "foundation", -1))
+        assert card is not None
+        label = card_label(card)
         targets = self._targets_text(sel)
         if sel.kind == "fan":
             text = _("{card} from fan {fan}: {targets}.  Esc drops it.").format(
-                card=card, fan=FAN_NAMES[sel.index], targets=targets)
+                card=label, fan=FAN_NAMES[sel.index], targets=targets)
         elif sel.kind == "cell":
             text = _("{card} from cell {cell}: {targets}.  Esc drops it.").format(
-                card=card, cell=sel.index + 1, targets=targets)
+                card=label, cell=sel.index + 1, targets=targets)
         elif p.where(Card(sel.index))[0] == "fan":
             text = _("{card} from the merci: {targets}.  Esc drops it.").format(
-                card=card, targets=targets)
+                card=label, targets=targets)
         else:
             text = _("{card} from its foundation: {targets}.  Esc drops it.").format(
-                card=card, targets=targets)
+                card=label, targets=targets)
         return Reply(text)
 
     def _to(self, kind: Literal["fan", "cell", "foundation"], dst: int) -> Reply:
@@ -391,7 +394,7 @@ class TableController:
         if len(fan) == 2:
             return self._merci_choose(fan[0])
         self.merci_fan = i
-        choices = "  ".join(f"{k + 1} {c}" for k, c in enumerate(fan[:-1]))
+        choices = "  ".join(f"{k + 1} {card_label(c)}" for k, c in enumerate(fan[:-1]))
         return Reply(_("Merci from fan {fan}: press {choices}").format(
             fan=FAN_NAMES[i], choices=choices), "hint")
 
@@ -399,7 +402,8 @@ class TableController:
         self.merci_fan = None
         self.select(Selection("card", int(card)))
         return Reply(_("Merci: {card} lifted; now pick the fan it goes on "
-                       "(its own included).  Esc puts it back.").format(card=card), "hint")
+                       "(its own included).  Esc puts it back.").format(
+                           card=card_label(card)), "hint")
 
     # -- playing -----------------------------------------------------------------
 
@@ -486,6 +490,7 @@ class TableController:
         """
         if self.game.outcome.finished:
             return Reply(_("The game is over."), "error")
+        before = self.game.position
         try:
             outcome = self.session.send_home()
         except NotSavedError as exc:
@@ -496,10 +501,10 @@ class TableController:
         if outcome.aces:
             return Reply(_("Sent home: {moves} (no card is strictly safe here, so x sends the "
                            "aces; u takes them back one by one).").format(
-                               moves=" ".join(str(m) for m in outcome.aces)),
+                               moves=cards_text(moved_cards(before, outcome.aces))),
                          step=outcome.step, outcome=outcome)
         return Reply(_("Sent home: {moves} (u takes them back).").format(
-            moves=" ".join(str(m) for m in outcome.step.moves)), step=outcome.step,
+            moves=cards_text(moved_cards(before, outcome.step.moves))), step=outcome.step,
             outcome=outcome)
 
     def resign(self) -> Reply:

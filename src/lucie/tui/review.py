@@ -22,11 +22,12 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
-from lucie.cards import Card
+from lucie.cards import Card, card_label
 from lucie.engine import FAN_NAMES, Game, Move, Position, status_name
 from lucie.errors import LucieError
-from lucie.i18n import N_, _, ngettext, pgettext
+from lucie.i18n import N_, _, format_percent, ngettext, pgettext
 from lucie.session import GameRecord
+from lucie.text import move_label
 from lucie.tui.controller import moves_count
 from lucie.tui.table import duration, glyphs
 
@@ -114,7 +115,7 @@ def _cards(out: Text, cards: Sequence[Card | None], sep: str) -> None:
         if card is None:
             out.append("·", style="dim")
         else:
-            out.append(card.glyph(), style=_RED_SUIT if card.is_red else "")
+            out.append(card_label(card), style=_RED_SUIT if card.is_red else "")
 
 
 class ReviewScreen(ModalScreen[None]):
@@ -205,14 +206,17 @@ class ReviewScreen(ModalScreen[None]):
             status += "  " + _("(the time budget ran out: some values are unknown)")
         self.query_one("#review-status", Static).update(status)
         accuracy = review.accuracy
-        costly = ", ".join(f"{m.index}. {m.move}" for m in review.costliest()
+        positions = self.game.positions
+        costly = ", ".join(f"{m.index}. {move_label(positions[m.index - 1], m.move)}"
+                           for m in review.costliest()
                            if m.loss) or _("none")
         summary = [
             _("Winning chance at the start {chance}").format(chance=review.start_value),
             ngettext("{n} mistake", "{n} mistakes", review.mistakes).format(n=review.mistakes),
         ]
         if accuracy is not None:
-            summary.append(_("accuracy {accuracy}%").format(accuracy=f"{accuracy:.0f}"))
+            summary.append(_("accuracy {accuracy}").format(
+                accuracy=format_percent(accuracy / 100)))
         summary.append(_("costliest moves: {moves}").format(moves=costly))
         self.query_one("#review-summary", Static).update("; ".join(summary)
                                                          + review.unjudged_text())
@@ -230,9 +234,10 @@ class ReviewScreen(ModalScreen[None]):
     def row(self, m: MoveReview) -> tuple[str | Text, ...]:
         style = LABEL_STYLES.get(m.label or "", "")
         # only a move that lost something has a better one (never a best move)
-        better = "" if m.better_move is None else str(m.better_move)
+        position = self.game.positions[m.index - 1]
+        better = "" if m.better_move is None else move_label(position, m.better_move)
         return (
-            str(m.index), str(m.move), Text(m.label_text or "?", style=style),
+            str(m.index), move_label(position, m.move), Text(m.label_text or "?", style=style),
             str(m.value_before), str(m.value_after), better,
         )
 

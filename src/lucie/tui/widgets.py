@@ -18,7 +18,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
-from lucie.cards import SUIT_GLYPHS, Card
+from lucie.cards import SUIT_GLYPHS, Card, card_label
 from lucie.engine import FAN_NAMES, Position
 from lucie.i18n import _, pgettext
 
@@ -52,7 +52,7 @@ def card_style(card: Card, mark: str | None = None, alt: bool = False) -> Style:
 
 def tile_text(card: Card) -> str:
     """A card in :data:`TILE` columns: `` K♥ ``, ``10♥ ``."""
-    return f"{card.glyph():>3} "
+    return f"{card_label(card):>3} "
 
 
 def tile_rows(card: Card, height: int) -> tuple[str, ...]:
@@ -60,7 +60,7 @@ def tile_rows(card: Card, height: int) -> tuple[str, ...]:
     with its corners and its suit in the middle)."""
     if height == 1:
         return (tile_text(card),)
-    g = card.glyph()
+    g = card_label(card)
     suit = g[-1]
     return (f"{g:<{TALL_TILE}}", f"{suit:^{TALL_TILE}}", f"{g:>{TALL_TILE}}")
 

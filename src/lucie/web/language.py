@@ -33,7 +33,7 @@ from typing import Any, Final
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from lucie.cards import DECK, card_name
+from lucie.cards import DECK, RANKS, card_name, rank_label
 from lucie.i18n import LANGUAGES, negotiate, normalize, translations, using
 
 #: The cookie that remembers the language chosen in the page's menu.
@@ -147,7 +147,9 @@ def page_catalogue(language: str) -> dict[str, Any]:
     """What the page's JavaScript needs to speak ``language``: its texts'
     translations (``messages``; ``plurals``: each counted text's forms, in
     the catalogue's order), the plural rule (``plural``, a C expression of
-    ``n``), and every card's name in words (``cards``, by code).  English
+    ``n``), every card's name in words (``cards``, by code) and the face
+    letters of the cards' corners (``ranks``, by rank letter:
+    :func:`lucie.cards.rank_label`).  English
     gives no translations: the source texts are English."""
     language = normalize(language) or "en"
     catalogue = translations(language)
@@ -167,8 +169,10 @@ def page_catalogue(language: str) -> dict[str, Any]:
             forms[singular] = texts
     with using(language):
         cards = {str(card): card_name(card) for card in DECK}
+        ranks = {RANKS[rank - 1]: rank_label(rank) for rank in (1, 11, 12, 13)}
     return {"language": language, "languages": LANGUAGES, "plural": rule,
-            "nplurals": nplurals, "messages": found, "plurals": forms, "cards": cards}
+            "nplurals": nplurals, "messages": found, "plurals": forms, "cards": cards,
+            "ranks": ranks}
 
 
 __all__ = ["COOKIE", "LanguageMiddleware", "choose", "js_messages", "page_catalogue",

@@ -24,9 +24,9 @@ function cardLabel(code) {
   return window.LucieI18n.cardName(code);
 }
 
+// The rank in the card's corner, in the page's language (V♥ is the jack of hearts in French).
 function rankText(code) {
-  const rank = code.slice(0, -1);
-  return rank === "T" ? "10" : rank;
+  return window.LucieI18n.rankLabel(code);
 }
 
 // A card element: <div class="card"> holding the SVG face.
@@ -49,7 +49,7 @@ function makeCard(code) {
   corner.textContent = r;
   svg.appendChild(corner);
   svg.appendChild(useSuit(suit, 3, 22, 14));
-  const face = "JQK".includes(r);
+  const face = "JQK".includes(code.slice(0, -1));
   if (face) {
     svg.appendChild(svgEl("rect", { x: 21, y: 12, width: 34, height: 60, rx: 3, class: "court" }));
     const big = svgEl("text", { x: 38, y: 44, class: "court-letter", "text-anchor": "middle" });

@@ -125,7 +125,7 @@
     const y = (p) => T + (1 - p) * (H - T - B);
     for (const p of [0, 0.25, 0.5, 0.75, 1]) {
       svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y(p), y2: y(p), class: "grid" }));
-      text(svg, L - 4, y(p) + 4, `${Math.round(p * 100)}%`, "axis", "end");
+      text(svg, L - 4, y(p) + 4, window.LucieI18n.percent(p), "axis", "end");
     }
     text(svg, L, H - 6, format(_("move {n}"), { n: 1 }), "axis");
     text(svg, W - R, H - 6, format(_("after move {n}"), { n: n - 1 }), "axis", "end");
@@ -170,9 +170,9 @@
   // A value as words: "100%", "23% (15–33%)", "at least 23%", "unknown".
   function fmtValue(v) {
     if (!v || v.chance == null) return _("unknown");
-    const pc = (p) => `${Math.round(p * 100)}%`;
+    const pc = (p) => window.LucieI18n.percent(p);
     let t = v.kind === "bound" ? format(_("at least {chance}"), { chance: pc(v.chance) }) : pc(v.chance);
-    if (v.kind === "estimate") t += " " + format(_("({level} interval {low}–{high})"), { level: "95%", low: pc(v.low), high: pc(v.high) });
+    if (v.kind === "estimate") t += " " + format(_("({level} interval {low}–{high})"), { level: pc(0.95), low: pc(v.low), high: pc(v.high) });
     if (v.kind === "exact" && v.chance > 0 && v.chance < 1) t += " " + _("(exact)");
     if (v.best_score != null && v.best_score < 52) t += ", " + format(_("best score {score}"), { score: v.best_score });
     return t;

@@ -97,9 +97,27 @@
   // A card's name in words ("king of hearts", "roi de cœur", "Herzkönig"), by its code.
   function cardName(code) { return cards[code] || code; }
 
+  // The rank a card's corner shows in the page's language, by the card's code:
+  // "10", and the face letters the server gives (lucie.cards.rank_label: V D R in French).
+  const ranks = data.ranks || {};
+  function rankLabel(code) {
+    const rank = code.slice(0, -1);
+    return ranks[rank] || (rank === "T" ? "10" : rank);
+  }
+
+  // Numbers as the page's language writes them: 12,5 and 9,8 % in French.
+  const language = data.language || document.documentElement.lang || "en";
+  function number(x, digits) {
+    return Number(x).toLocaleString(language, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  }
+  function percent(fraction, digits) {
+    const d = digits || 0;
+    return Number(fraction).toLocaleString(language, { style: "percent", minimumFractionDigits: d, maximumFractionDigits: d });
+  }
+
   window.LucieI18n = {
-    _, ngettext, pgettext, N_, format, cardName, compilePlural,
-    language: data.language || document.documentElement.lang || "en",
+    _, ngettext, pgettext, N_, format, cardName, rankLabel, number, percent, compilePlural,
+    language,
     languages: data.languages || {},
   };
 })();

@@ -146,9 +146,9 @@
   }
 
   // A number with one decimal, written as the page's language writes it ("12.5", "12,5").
-  function decimal(x) {
-    return x.toLocaleString(window.LucieI18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-  }
+  function decimal(x) { return window.LucieI18n.number(x, 1); }
+  // A fraction as a percentage in the page's language ("9%", "9 %" in French).
+  const pc = (x) => window.LucieI18n.percent(x);
 
   function fmtTime(s) {
     s = Math.max(0, Math.floor(s));
@@ -898,7 +898,6 @@
     (async () => {
       try {
         const o = await call("GET", gamePath("/odds"));
-        const pc = (x) => `${Math.round(x * 100)}%`;
         const when = askedAt() === asked ? _("Odds from here") : format(_("Odds from move {n}"), { n: o.moves_played });
         // the claims are the server's: "proved" and "exact" only where it says proved
         if (o.win_rate == null) { box.textContent = o.text || _("No odds."); return; }
@@ -906,7 +905,7 @@
           offerResign(_("The solver has proved this game can no longer be won."));
         }
         const parts = [format(_("{when}: {chance} to win ({level} interval {low}–{high})"),
-          { when, chance: pc(o.win_rate), level: "95%", low: pc(o.ci95[0]), high: pc(o.ci95[1]) })];
+          { when, chance: pc(o.win_rate), level: pc(0.95), low: pc(o.ci95[0]), high: pc(o.ci95[1]) })];
         if (o.mean_score != null) parts.push(format(_("mean score {score}"), { score: decimal(o.mean_score) }));
         if (o.samples) parts.push(format(ngettext("from {n} play-out", "from {n} play-outs", o.samples), { n: o.samples }));
         else if (o.proved) parts.push(_("exact"));
@@ -1062,7 +1061,6 @@
       return;
     }
     const r = reviewed;
-    const pc = (p) => `${Math.round(p * 100)}%`;
     const fmt = window.LucieCharts.fmtValue;
     const summary = [format(ngettext("{n} move. Winning chance at the start: {value}", "{n} moves. Winning chance at the start: {value}", r.moves.length),
       { n: r.moves.length, value: fmt(r.start_value) }),
@@ -1072,7 +1070,7 @@
     if (status === "resigned" && r.final_value && r.final_value.chance > 0) {
       summary.push(format(_("given up by resigning: {value}"), { value: fmt(r.final_value) }));
     }
-    if (r.accuracy != null) summary.push(format(_("accuracy {percent}"), { percent: `${Math.round(r.accuracy)}%` }));
+    if (r.accuracy != null) summary.push(format(_("accuracy {percent}"), { percent: pc(r.accuracy / 100) }));
     if (r.unjudged) summary.push(format(ngettext("{n} move not judged (its value is unknown)", "{n} moves not judged (their value is unknown)", r.unjudged), { n: r.unjudged }));
     $("review-summary").textContent = summary.join("; ") + "." +
       (r.budget_ran_out ? " " + _("The time budget ran out: some values are unknown.") : "");
@@ -1089,7 +1087,7 @@
       const li = document.createElement("li");
       li.tabIndex = 0;
       li.textContent = format(_("Move {n}, {move}: {label} (lost {loss}); better: {best}"),
-        { n: m.index, move: m.move, label: labelWord(m.label), loss: pc(m.loss), best: m.better_move || "?" });
+        { n: m.index, move: m.move_text || m.move, label: labelWord(m.label), loss: pc(m.loss), best: m.better_move ? (m.best_text || m.better_move) : "?" });
       li.onclick = () => pickReviewed(m.index - 1);
       li.onkeydown = (e) => { if (e.key === "Enter") pickReviewed(m.index - 1); };
       list.appendChild(li);
@@ -1111,14 +1109,15 @@
       return;
     }
     const fmt = window.LucieCharts.fmtValue;
-    const fields = { n: m.index, move: m.move, label: labelWord(m.label), before: fmt(m.value_before), after: fmt(m.value_after), best: m.best_move };
+    const fields = { n: m.index, move: m.move_text || m.move, label: labelWord(m.label), before: fmt(m.value_before), after: fmt(m.value_after), best: m.text };
     let t = format(m.label ? _("Move {n}: {move} ({label}). Winning chance before: {before}; after: {after}.")
       : _("Move {n}: {move}. Winning chance before: {before}; after: {after}."), fields);
     if (!m.label) t += " " + _("Not judged: its value is unknown.");
-    // "better" only where the server names a better move (never beside "best")
-    if (m.better_move) t += " " + format(_("Better: {best}."), { best: m.better_move }) + " " + m.text;
+    // "better" only where the server names a better move (never beside
+    // "best"); the hint's words say the move
+    if (m.better_move) t += " " + format(_("Better: {best}."), fields);
     else if (m.best_move && m.best_move !== m.move) {
-      t += " " + format(_("The solver's move: {best}."), fields) + " " + m.text;
+      t += " " + format(_("The solver's move: {best}."), fields);
     }
     else if (m.best_move && m.label) t += " " + _("The best move.") + " " + m.text;
     else t += ` ${m.text}`;
@@ -1191,7 +1190,7 @@
       const nums = $("stats-numbers");
       nums.replaceChildren();
       const rows = [
-        [_("Games"), s.games], [_("Won"), s.wins], [_("Win rate"), `${decimal(s.win_rate * 100)}%`],
+        [_("Games"), s.games], [_("Won"), s.wins], [_("Win rate"), window.LucieI18n.percent(s.win_rate, 1)],
         [_("Average score"), decimal(s.average_score)], [_("Best score"), s.best_score],
         [_("Best streak"), s.best_streak], [_("Current streak"), s.current_streak],
         [_("Time played"), fmtTime(s.total_seconds)],

@@ -47,7 +47,7 @@ WORDS = {
            "Prenez une carte : tapez la lettre de son éventail ou cliquez dessus."),
     "nl": ("deling 11", "basis", "Terug", "Hint",
            "Kies een kaart: druk op de letter van haar waaier of klik erop."),
-    "de": ("Austeilung 11", "Ablage", "Zurück", "Tipp",
+    "de": ("Austeilung 11", "Ablage", "Rückgängig", "Tipp",
            "Wählen Sie eine Karte: drücken Sie den Buchstaben ihres Fächers oder klicken Sie "
            "sie an."),
 }
@@ -139,7 +139,7 @@ async def test_the_language_switches_the_whole_screen_and_is_remembered(
         assert "Austeilung 11" in line_text(app, "header")
         assert "Neuverteilungen: 2" in line_text(app, "info")
         assert str(app.screen.query_one("#foundations").render()).startswith("Ablage")
-        assert footer_words(app)[:4] == ["Zurück", "Wieder", "Neu verteilen", "Tipp"]
+        assert footer_words(app)[:4] == ["Rückgängig", "Wiederholen", "Neu verteilen", "Tipp"]
         assert app.message == "Sprache: Deutsch."
         await pilot.press("1")  # no free cell in this variant: a refusal in German
         await pilot.pause()

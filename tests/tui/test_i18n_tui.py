@@ -45,8 +45,8 @@ SIZE = (80, 24)
 WORDS = {
     "fr": ("donne 11", "fondations", "Annuler", "Indice",
            "Prenez une carte : tapez la lettre de son éventail ou cliquez dessus."),
-    "nl": ("deling 11", "basis", "Terug", "Hint",
-           "Kies een kaart: druk op de letter van haar waaier of klik erop."),
+    "nl": ("gift 11", "basis", "Ongedaan maken", "Hint",
+           "Kies een kaart: druk op de letter van zijn waaier of klik erop."),
     "de": ("Austeilung 11", "Ablage", "Rückgängig", "Tipp",
            "Wählen Sie eine Karte: drücken Sie den Buchstaben ihres Fächers oder klicken Sie "
            "sie an."),
@@ -168,7 +168,7 @@ async def test_without_a_choice_the_command_line_decides(store: Store, tmp_path:
     app = LucieApp(store, "kim", Rules(), 11, clock=False, language="nl", settings=settings)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert i18n.language() == "nl" and "deling 11" in line_text(app, "header")
+        assert i18n.language() == "nl" and "gift 11" in line_text(app, "header")
     assert not settings.exists()  # nothing chosen in the game, nothing written
 
 

@@ -68,13 +68,13 @@ def translations(lang: str) -> list[tuple[str, str]]:
     """(English, translation) for every form of every entry of a catalogue."""
     with (LOCALE / lang / "LC_MESSAGES" / "lucie.po").open("rb") as f:
         catalogue = read_po(f, locale=lang)
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for m in catalogue:
         if not m.id:
             continue
-        english = m.id[0] if isinstance(m.id, tuple) else m.id
-        for form in (m.string if isinstance(m.string, tuple) else (m.string,)):
-            pairs.append((english, form))
+        english = m.id[0] if isinstance(m.id, tuple | list) else m.id
+        forms = m.string if isinstance(m.string, tuple | list) else (m.string,)
+        pairs += [(str(english), str(form)) for form in forms]
     return pairs
 
 
@@ -151,8 +151,9 @@ def typography_faults(lang: str, text: str) -> list[str]:
             faults += [f"{what} {m.group().strip()!r}" for m in pattern.finditer(text)]
     if lang in ("fr", "de"):
         faults += [f"{m.group()!r} without a no-break space" for m in SPACE_PERCENT.finditer(text)
-                   if not text[m.start() - 1:m.start()] in NBSP]
-    faults += [f"quote mark {m.group()!r} of another style" for m in OTHER_QUOTES[lang].finditer(text)]
+                   if text[m.start() - 1:m.start()] not in NBSP]
+    faults += [f"quote mark {m.group()!r} of another style"
+               for m in OTHER_QUOTES[lang].finditer(text)]
     if lang == "de" and text.count("„") != text.count("“"):
         faults.append("„ without its “")
     if lang == "nl" and text.count("‘") > text.count("’"):

@@ -32,6 +32,9 @@ FOREIGN = ("fr", "nl", "de")
 LAYOUT = "Foundations: C-J D-K H-K S-J\nQC KS\nKC QS\n-\n"
 
 
+NBSP = "\u00a0"  # French puts a no-break space before a colon
+
+
 def refusal(game: Game, move: str) -> str:
     with pytest.raises(MoveError) as caught:
         game.push(move)
@@ -40,10 +43,10 @@ def refusal(game: Game, move: str) -> str:
 
 @pytest.mark.parametrize(("language", "expected"), [
     ("en", "a>b: 4S cannot go on TH (fans build down in suit)"),
-    ("fr", "a>b : 4S ne peut pas aller sur TH "
+    ("fr", "a>b\u00a0: 4S ne peut pas aller sur TH "
            "(les éventails se construisent en descendant dans la même couleur)"),
-    ("nl", "a>b: 4S kan niet op TH (waaiers bouwen af in kleur)"),
-    ("de", "a>b: 4S kann nicht auf TH (Fächer werden in Farbe abwärts gebaut)"),
+    ("nl", "a>b: 4S kan niet op TH (waaiers bouwen af per kleur)"),
+    ("de", "a>b: 4S kann nicht auf TH (Fächer werden nach Farbe absteigend gebaut)"),
 ])
 def test_a_build_refusal(language: str, expected: str) -> None:
     with using(language):
@@ -55,14 +58,14 @@ def test_a_build_refusal(language: str, expected: str) -> None:
      "KS: a king never goes onto a fan",
      "KS cannot go to the foundation: the S foundation needs QS next"),
     ("fr", "l'éventail c est vide, et un éventail vide reste vide",
-     "KS : un roi ne va jamais sur un éventail",
-     "KS ne peut pas aller sur la fondation : la fondation S attend d'abord QS"),
+     "KS\u00a0: un roi ne va jamais sur un éventail",
+     "KS ne peut pas aller sur la fondation\u00a0: la fondation de S attend d'abord QS"),
     ("nl", "waaier c is leeg, en een lege waaier blijft leeg",
      "KS: een heer gaat nooit op een waaier",
-     "KS kan niet naar de basisstapel: op basisstapel S moet eerst QS"),
+     "KS kan niet naar de basisstapel: op de basisstapel voor S moet eerst QS"),
     ("de", "Fächer c ist leer, und ein leerer Fächer bleibt leer",
      "KS: ein König kommt nie auf einen Fächer",
-     "KS kann nicht auf die Ablage: auf die Ablage S muss zuerst QS"),
+     "KS kann nicht auf die Ablage: auf die S-Ablage gehört zuerst QS"),
 ])
 def test_empty_fan_king_and_foundation_refusals(
     language: str, empty: str, king: str, foundation: str,
@@ -73,7 +76,7 @@ def test_empty_fan_king_and_foundation_refusals(
         assert position.why_illegal(Move.parse("a>b")) == king
         assert position.why_illegal(Move.parse("a>f")) == foundation
         game = Game(Rules(), position=position)
-        assert refusal(game, "b>c") == f"b>c{' :' if language == 'fr' else ':'} {empty}"
+        assert refusal(game, "b>c") == f"b>c{NBSP + ':' if language == 'fr' else ':'} {empty}"
 
 
 @pytest.mark.parametrize(("language", "no_merci", "not_yet", "buried"), [
@@ -82,13 +85,13 @@ def test_empty_fan_king_and_foundation_refusals(
      "KS>c: KS is buried under other cards (only top cards move)"),
     ("fr", "cette variante n'a pas de merci",
      "le merci n'est permis que dans la dernière donne (encore 2 redistributions)",
-     "KS>c : KS est recouverte par d'autres cartes (seules les cartes du dessus se jouent)"),
+     "KS>c\u00a0: KS est enterrée sous d'autres cartes (seules les cartes du dessus se jouent)"),
     ("nl", "deze variant heeft geen merci",
-     "de merci mag alleen in de laatste deling (nog 2 herdelingen over)",
-     "KS>c: KS ligt onder andere kaarten (alleen de bovenste kaarten mogen verplaatst worden)"),
+     "de merci mag alleen in de laatste gift (nog 2 herdelingen over)",
+     "KS>c: KS ligt begraven onder andere kaarten (alleen de bovenste kaarten mogen verplaatst worden)"),
     ("de", "diese Variante hat kein Merci",
      "das Merci ist nur in der letzten Austeilung erlaubt (noch 2 Neuverteilungen übrig)",
-     "KS>c: KS liegt unter anderen Karten (nur die obersten Karten werden gezogen)"),
+     "KS>c: KS liegt unter anderen Karten vergraben (nur die obersten Karten werden gezogen)"),
 ])
 def test_merci_refusals(language: str, no_merci: str, not_yet: str, buried: str) -> None:
     with using(language):
@@ -105,7 +108,7 @@ def test_the_plural_of_redeals_left_follows_the_count() -> None:
     expected = {
         "en": "the merci is only allowed in the last deal (1 redeal left)",
         "fr": "le merci n'est permis que dans la dernière donne (encore 1 redistribution)",
-        "nl": "de merci mag alleen in de laatste deling (nog 1 herdeling over)",
+        "nl": "de merci mag alleen in de laatste gift (nog 1 herdeling over)",
         "de": "das Merci ist nur in der letzten Austeilung erlaubt (noch 1 Neuverteilung übrig)",
     }
     for language, text in expected.items():
@@ -118,7 +121,7 @@ def test_the_plural_of_redeals_left_follows_the_count() -> None:
            "upgrade lucie to load it",
      "the saved game is not valid JSON"),
     ("fr", "la partie sauvegardée est au format version 9, plus récent que ce que cette "
-           "version de lucie comprend (1) : mettez lucie à jour pour la charger",
+           "version de lucie comprend (1)\u00a0: mettez lucie à jour pour la charger",
      "la partie sauvegardée n'est pas du JSON valide"),
     ("nl", "het opgeslagen spel heeft formaatversie 9, nieuwer dan deze lucie begrijpt (1): "
            "werk lucie bij om het te laden",
@@ -153,20 +156,20 @@ def test_a_saved_game_that_does_not_replay_names_the_move_in_each_language() -> 
     )
     assert reasons["de"] == (
         "das gespeicherte Spiel lässt sich nicht nachspielen: Zug 1 (a>b) ist nicht "
-        "erlaubt: 4S kann nicht auf TH (Fächer werden in Farbe abwärts gebaut)"
+        "erlaubt: 4S kann nicht auf TH (Fächer werden nach Farbe absteigend gebaut)"
     )
     # the refusal is given once, in the reader's language, without the move again
     assert reasons["fr"].endswith(
         ": 4S ne peut pas aller sur TH "
         "(les éventails se construisent en descendant dans la même couleur)"
     )
-    assert "a>b : 4S" not in reasons["fr"]
+    assert "a>b\u00a0: 4S" not in reasons["fr"]
     assert reasons["nl"].startswith("het opgeslagen spel laat zich niet opnieuw afspelen: zet 1")
 
 
 @pytest.mark.parametrize(("language", "expected"), [
     ("en", "line 2 (fan 2): 'XX' is not a card"),
-    ("fr", "ligne 2 (éventail 2) : 'XX' n'est pas une carte"),
+    ("fr", "ligne 2 (éventail 2)\u00a0: 'XX' n'est pas une carte"),
     ("nl", "regel 2 (waaier 2): 'XX' is geen kaart"),
     ("de", "Zeile 2 (Fächer 2): 'XX' ist keine Karte"),
 ])
@@ -178,8 +181,8 @@ def test_a_layout_error(language: str, expected: str) -> None:
 
 @pytest.mark.parametrize(("language", "expected"), [
     ("en", "deal number 'x' is not a whole number from 1 to"),
-    ("fr", "numéro de donne : 'x' n'est pas un nombre entier de 1 à"),
-    ("nl", "delingnummer: 'x' is geen geheel getal van 1 tot en met"),
+    ("fr", "numéro de donne\u00a0: 'x' n'est pas un nombre entier de 1 à"),
+    ("nl", "giftnummer: 'x' is geen geheel getal van 1 tot en met"),
     ("de", "Austeilungsnummer: 'x' ist keine ganze Zahl von 1 bis"),
 ])
 def test_a_bad_deal_number(language: str, expected: str) -> None:
@@ -190,7 +193,7 @@ def test_a_bad_deal_number(language: str, expected: str) -> None:
 
 @pytest.mark.parametrize(("language", "unknown", "bad_value"), [
     ("en", "unknown variant 'nope' (known: classic,", "cells=99: expected a whole number"),
-    ("fr", "variante inconnue 'nope' (connues : classic,", "cells=99 : nombre entier de 0 à 8"),
+    ("fr", "variante inconnue 'nope' (connues\u00a0: classic,", "cells=99\u00a0: nombre entier de 0 à 8"),
     ("nl", "onbekende variant 'nope' (bekend: classic,", "cells=99: geheel getal van 0 tot"),
     ("de", "unbekannte Variante 'nope' (bekannt: classic,", "cells=99: ganze Zahl von 0 bis 8"),
 ])
@@ -206,9 +209,9 @@ def test_a_bad_rules_spec(language: str, unknown: str, bad_value: str) -> None:
 
 @pytest.mark.parametrize(("language", "trefoil", "fan", "summary"), [
     ("en", "Trefoil", "The Fan", "A king may fill an empty fan; no redeal."),
-    ("fr", "Trèfle", "L'Éventail", "Un roi peut occuper un éventail vide ; pas de redistribution."),
-    ("nl", "Klaverblad", "De Waaier", "Een heer mag een lege waaier vullen; geen herdeling."),
-    ("de", "Kleeblatt", "Der Fächer",
+    ("fr", "Trefoil", "Éventail", "Un roi peut occuper un éventail vide\u00a0; pas de redistribution."),
+    ("nl", "Trefoil", "De Waaier", "Een heer mag een lege waaier vullen; geen herdeling."),
+    ("de", "Trefoil", "Der Fächer",
      "Ein König darf einen leeren Fächer füllen; keine Neuverteilung."),
 ])
 def test_variant_titles(language: str, trefoil: str, fan: str, summary: str) -> None:
@@ -263,10 +266,10 @@ def test_move_descriptions_and_the_table_text() -> None:
     assert step.text == "AD from fan h to the foundation; autoplay sent 3 cards home"
     with using("fr"):
         assert step.text == (
-            "AD de l'éventail h sur la fondation ; "
+            "AD de l'éventail h sur la fondation\u00a0; "
             "3 cartes envoyées automatiquement aux fondations"
         )
-        assert render(game).splitlines()[1] == "Fondations : C-0 D-A H-0 S-3"
+        assert render(game).splitlines()[1] == "Fondations\u00a0: C-0 D-A H-0 S-3"
     with using("nl"):
         assert step.texts[1] == "AS van waaier o naar de basisstapel"
     with using("de"):

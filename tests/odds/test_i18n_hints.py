@@ -21,12 +21,12 @@ ENGLISH = ("3S from fan j onto 4S in fan r: safe: 4S is alone in fan r, so cover
 #: The reason and its notes, in each language (the move's own words come
 #: from the engine).
 REASONS = {
-    "fr": ("sans risque : 4S est seul dans l'éventail r, le recouvrir ne fait rien perdre ; "
-           "cela libère 3C (cette donne peut être gagnée sans redistribution)"),
-    "nl": ("veilig: 4S ligt alleen in waaier r, dus afdekken kost niets; dat maakt 3C vrij "
-           "(deze deling kan zonder herdeling worden uitgespeeld)"),
-    "de": ("sicher: 4S liegt allein im Fächer r, es zu bedecken kostet nichts; das macht 3C "
-           "frei (diese Austeilung ist ohne Neuverteilung lösbar)"),
+    "fr": ("sans risque\u00a0: 4S est la seule carte de l'éventail r, la recouvrir ne fait rien "
+           "perdre\u00a0; cela libère 3C (cette donne est gagnable sans redistribution)"),
+    "nl": ("veilig: 4S ligt alleen in waaier r, dus hem bedekken kost niets; dat maakt 3C vrij "
+           "(deze gift is zonder herdeling uit te spelen)"),
+    "de": ("sicher: 4S liegt allein in Fächer r, sie zu überdecken kostet also nichts; das "
+           "macht 3C frei (diese Austeilung ist ohne Neuverteilung lösbar)"),
 }
 
 
@@ -59,7 +59,7 @@ def test_a_safe_build_and_its_reason(lang: str) -> None:
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "the game can no longer be won; the best score left is 44: "),
-    ("fr", "la partie ne peut plus être gagnée ; le meilleur score encore possible est 44 : "),
+    ("fr", "la partie ne peut plus être gagnée\u00a0; le meilleur score encore possible est 44\u00a0: "),
     ("nl", "het spel kan niet meer gewonnen worden; de hoogst haalbare score is 44: "),
     ("de", "das Spiel ist nicht mehr zu gewinnen; höchstens noch 44 Punkte: "),
 ])
@@ -82,15 +82,16 @@ def test_a_line_followed_speaks_the_language_of_each_hint() -> None:
         with using(lang):
             texts[lang] = ask(after).text
     assert "(diese Austeilung ist ohne Neuverteilung lösbar)" in texts["de"]
-    assert "(deze deling kan zonder herdeling worden uitgespeeld)" in texts["nl"]
+    assert "(deze gift is zonder herdeling uit te spelen)" in texts["nl"]
     assert texts["en"].endswith("(this deal can be cleared)")
 
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "win rate 100.0% (95% CI 100.0-100.0%, exact, mean score 52.0)"),
-    ("fr", "taux de gain 100.0 % (intervalle à 95 % 100.0-100.0 %, exact, score moyen 52.0)"),
-    ("nl", "winpercentage 100.0% (95%-interval 100.0-100.0%, exact, gemiddelde score 52.0)"),
-    ("de", "Gewinnquote 100.0 % (95-%-Intervall 100.0-100.0 %, exakt, im Mittel 52.0 Punkte)"),
+    ("fr", "taux de victoires 100.0\u00a0% (intervalle à 95\u00a0% 100.0-100.0\u00a0%, exact, "
+           "score moyen 52.0)"),
+    ("nl", "winstpercentage 100.0% (95%-BI 100.0-100.0%, exact, gemiddelde score 52.0)"),
+    ("de", "Gewinnquote 100.0\u00a0% (95-%-KI 100.0-100.0\u00a0%, exakt, im Schnitt 52.0 Punkte)"),
 ])
 def test_odds_in_words(lang: str, words: str) -> None:
     # the deal in play can be cleared: the answer is exact
@@ -102,10 +103,10 @@ def test_odds_in_words(lang: str, words: str) -> None:
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "400 playouts, mean score 40.2)\nthe budget ran out: 1 of 3 searches cut short"),
-    ("fr", "400 parties simulées, score moyen 40.2)\nle budget est épuisé : recherches "
-           "interrompues : 1 sur 3 ;"),
+    ("fr", "400 parties simulées, score moyen 40.2)\nle budget est épuisé\u00a0: recherches "
+           "interrompues\u00a0: 1 sur 3\u00a0;"),
     ("nl", "400 gesimuleerde spellen, gemiddelde score 40.2)\nhet budget is op: 1 van 3 "),
-    ("de", "400 simulierte Spiele, im Mittel 40.2 Punkte)\ndas Budget ist aufgebraucht: 1 von 3"),
+    ("de", "400 simulierte Spiele, im Schnitt 40.2 Punkte)\ndas Budget ist aufgebraucht: 1 von 3"),
 ])
 def test_odds_counted_with_plural_forms(lang: str, words: str) -> None:
     odds = Odds(0.25, (0.2, 0.3), 400, 40.25, budget_ran_out=True, searches=3, searches_cut=1)
@@ -132,7 +133,7 @@ KINDS = {
                        ("plus aucun coup utile", "geen nuttige zet meer",
                         "kein sinnvoller Zug mehr")),
     "merci": (layout("Foundations: C-K D-K H-6 S-K\n7H 9H 8H\nKH QH JH TH\n", spec="merci"),
-              ("utilisez la merci sur ", "gebruik de merci voor ", "Merci für ")),
+              ("utilisez le merci sur ", "gebruik de merci voor ", "Merci für ")),
     "won": (Position(Rules(), ((),) * Rules().num_fans, (13, 13, 13, 13), (), 0, False),
             ("la partie est gagnée", "het spel is gewonnen", "das Spiel ist gewonnen")),
 }
@@ -155,7 +156,7 @@ def test_every_kind_of_hint_in_each_language(kind: str) -> None:
 def test_the_budget_note_in_each_language() -> None:
     # a full deal the search cannot finish in the budget (any-suit builds)
     position = Position.deal(Rules.parse("flower"), 5)
-    notes = {"fr": "(le temps alloué est écoulé : meilleur coup trouvé jusqu'ici)",
+    notes = {"fr": "(le temps alloué est écoulé\u00a0: meilleur coup trouvé jusqu'ici)",
              "nl": "(het tijdsbudget is op: beste zet tot nu toe)",
              "de": "(das Zeitbudget ist aufgebraucht: bester bisher gefundener Zug)"}
     for lang, note in notes.items():

@@ -30,15 +30,17 @@ WORDS = {
     "en": ("blunder", "the better move was j>r: ",
            "Chance thrown away: 100.0 points; accuracy 0% (moves best or good); "
            "1 blunder, 0 mistakes, 0 inaccuracies", "0%, best score {score}"),
-    "fr": ("gaffe", "le meilleur coup était j>r : ",
-           "Chances gâchées : 100.0 points ; précision 0% (coups meilleurs ou bons) ; "
+    "fr": ("gaffe", "le meilleur coup était j>r\u00a0: ",
+           "Chances gâchées\u00a0: 100.0 points\u00a0; précision 0% (part des coups «\u00a0meilleur\u00a0» "
+           "ou «\u00a0bon\u00a0»)\u00a0; "
            "1 gaffe, 0 erreur, 0 imprécision", "0%, meilleur score {score}"),
     "nl": ("blunder", "de betere zet was j>r: ",
-           "Verspeelde kans: 100.0 punten; nauwkeurigheid 0% (zetten beste of goed); "
+           "Verspeelde kans: 100.0 punten; nauwkeurigheid 0% (aandeel zetten ‘beste’ of ‘goed’); "
            "1 blunder, 0 fouten, 0 onnauwkeurigheden", "0%, beste score {score}"),
     "de": ("Patzer", "der bessere Zug war j>r: ",
-           "Verschenkte Chance: 100.0 Punkte; Genauigkeit 0% (Züge bester oder gut); "
-           "1 Patzer, 0 Fehler, 0 Ungenauigkeiten", "0%, höchstens {score} Punkte"),
+           "Verschenkte Chance: 100.0 Punkte; Genauigkeit 0% (Anteil der Züge „bester“ oder "
+           "„gut“); "
+           "1 Patzer, 0 Fehler, 0 Ungenauigkeiten", "0%, bestenfalls {score} Punkte"),
 }
 
 
@@ -86,7 +88,7 @@ def test_the_hint_words_follow_the_review_language(blunder: Game) -> None:
     english = reviewed(blunder, "en").moves[0].text
     german = reviewed(blunder, "de").moves[0].text
     assert "safe: 4S is alone in fan r" in english
-    assert "sicher: 4S liegt allein im Fächer r" in german
+    assert "sicher: 4S liegt allein in Fächer r" in german
 
 
 @pytest.mark.parametrize("lang", ["fr", "nl", "de"])
@@ -108,11 +110,11 @@ def test_every_label_and_difficulty_is_translated(lang: str) -> None:
 @pytest.mark.parametrize(("lang", "names", "sentence"), [
     ("en", ("easy", "medium", "hard", "clearable"),
      "This deal is easy, clearable without a redeal (winning chance 100%)."),
-    ("fr", ("facile", "moyenne", "difficile", "gagnable d'emblée"),
+    ("fr", ("facile", "moyenne", "difficile", "gagnable sans redistribution"),
      "Cette donne est facile, gagnable sans redistribution (chances de gain 100%)."),
-    ("nl", ("makkelijk", "gemiddeld", "moeilijk", "meteen winbaar"),
-     "Deze deling is makkelijk en zonder herdeling uit te spelen (winkans 100%)."),
-    ("de", ("leicht", "mittel", "schwer", "sofort lösbar"),
+    ("nl", ("makkelijk", "gemiddeld", "moeilijk", "zonder herdeling uit te spelen"),
+     "Deze gift is makkelijk en zonder herdeling uit te spelen (winkans 100%)."),
+    ("de", ("leicht", "mittelschwer", "schwer", "ohne Neuverteilung lösbar"),
      "Diese Austeilung ist leicht und ohne Neuverteilung lösbar (Gewinnchance 100%)."),
 ])
 def test_a_deals_difficulty(lang: str, names: tuple[str, ...], sentence: str) -> None:
@@ -127,10 +129,10 @@ def test_a_deals_difficulty(lang: str, names: tuple[str, ...], sentence: str) ->
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "no hard deal of noredeal found in 0 s (0 deals tried, 0 undecided)"),
-    ("fr", "aucune donne « difficile » de noredeal trouvée en 0 s (0 donne essayée, "
-           "indécises : 0)"),
-    ("nl", "geen deling van noredeal met moeilijkheid 'moeilijk' gevonden in 0 s "
-           "(0 delingen geprobeerd, 0 onbeslist)"),
+    ("fr", "noredeal\u00a0: aucune donne «\u00a0difficile\u00a0» trouvée en 0 s (0 donne essayée, "
+           "indécises\u00a0: 0)"),
+    ("nl", "geen gift van noredeal met moeilijkheid ‘moeilijk’ gevonden in 0 s "
+           "(0 giften geprobeerd, 0 onbeslist)"),
     ("de", "keine Austeilung von noredeal mit Schwierigkeit „schwer“ in 0 s gefunden "
            "(0 Austeilungen versucht, 0 unentschieden)"),
 ])

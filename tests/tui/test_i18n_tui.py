@@ -44,7 +44,7 @@ SIZE = (80, 24)
 #: foundations' label, the footer's undo and hint, the welcome message.
 WORDS = {
     "fr": ("donne 11", "fondations", "Annuler", "Indice",
-           "Prenez une carte : tapez la lettre de son éventail ou cliquez dessus."),
+           "Prenez une carte\u00a0: tapez la lettre de son éventail ou cliquez dessus."),
     "nl": ("gift 11", "basis", "Ongedaan maken", "Hint",
            "Kies een kaart: druk op de letter van zijn waaier of klik erop."),
     "de": ("Austeilung 11", "Ablage", "Rückgängig", "Tipp",
@@ -53,7 +53,7 @@ WORDS = {
 }
 #: "Not allowed: ..." and "(Esc drops the picked card.)" in each language.
 REFUSAL = {
-    "fr": ("Refusé : ", "(Échap repose la carte prise.)"),
+    "fr": ("Refusé\u00a0: ", "(Échap repose la carte prise.)"),
     "nl": ("Niet toegestaan: ", "(Esc legt de gekozen kaart terug.)"),
     "de": ("Nicht erlaubt: ", "(Esc legt die gewählte Karte zurück.)"),
 }
@@ -288,9 +288,9 @@ async def test_every_screen_fits_80x24(store: Store, lang: str, variant: str) ->
 
 
 @pytest.mark.parametrize(("lang", "one", "two"), [
-    ("fr", "- 1 partie, 0 gagnées (0,0 %)", "- 2 parties, 0 gagnées (0,0 %)"),
+    ("fr", "- 1 partie, 0 gagnées (0,0\u00a0%)", "- 2 parties, 0 gagnées (0,0\u00a0%)"),
     ("nl", "- 1 spel, 0 gewonnen (0,0%)", "- 2 spellen, 0 gewonnen (0,0%)"),
-    ("de", "- 1 Spiel, 0 gewonnen (0,0 %)", "- 2 Spiele, 0 gewonnen (0,0 %)"),
+    ("de", "- 1 Spiel, 0 gewonnen (0,0\u00a0%)", "- 2 Spiele, 0 gewonnen (0,0\u00a0%)"),
 ])
 async def test_statistics_count_games_in_the_language(
     store: Store, lang: str, one: str, two: str,
@@ -339,6 +339,6 @@ def test_a_hint_names_its_keys_in_the_language() -> None:
     with i18n.using("fr"):
         reply = table.show_hint(position, home, "l'as va aux fondations")
     assert reply is not None
-    assert reply.text == "Indice : l'as va aux fondations.  Touches : f Entrée"
+    assert reply.text == "Indice\u00a0: l'as va aux fondations.  Touches\u00a0: f Entrée"
     reply = table.show_hint(position, home, "the ace goes home")
     assert reply is not None and reply.text == "Hint: the ace goes home.  Keys: f Enter"

@@ -89,8 +89,8 @@ def test_empty_fan_king_and_foundation_refusals(
     ("nl", "deze variant heeft geen merci",
      "de merci mag alleen in de laatste gift (nog 2 herdelingen over)",
      "KS>c: KS ligt begraven onder andere kaarten (alleen de bovenste kaarten mogen verplaatst worden)"),
-    ("de", "diese Variante hat kein Merci",
-     "das Merci ist nur in der letzten Austeilung erlaubt (noch 2 Neuverteilungen übrig)",
+    ("de", "diese Variante hat keinen Merci",
+     "der Merci ist nur in der letzten Austeilung erlaubt (noch 2 Neuverteilungen übrig)",
      "KS>c: KS liegt unter anderen Karten vergraben (nur die obersten Karten werden gezogen)"),
 ])
 def test_merci_refusals(language: str, no_merci: str, not_yet: str, buried: str) -> None:
@@ -109,7 +109,7 @@ def test_the_plural_of_redeals_left_follows_the_count() -> None:
         "en": "the merci is only allowed in the last deal (1 redeal left)",
         "fr": "le merci n'est permis que dans la dernière donne (encore 1 redistribution)",
         "nl": "de merci mag alleen in de laatste gift (nog 1 herdeling over)",
-        "de": "das Merci ist nur in der letzten Austeilung erlaubt (noch 1 Neuverteilung übrig)",
+        "de": "der Merci ist nur in der letzten Austeilung erlaubt (noch 1 Neuverteilung übrig)",
     }
     for language, text in expected.items():
         with using(language):

@@ -85,7 +85,7 @@ def test_empty_fan_king_and_foundation_refusals(
      "KS>c: KS is buried under other cards (only top cards move)"),
     ("fr", "cette variante n'a pas de merci",
      "le merci n'est permis que dans la dernière donne (encore 2 redistributions)",
-     "KS>c\u00a0: KS est enterrée sous d'autres cartes (seules les cartes du dessus se jouent)"),
+     "KS>c\u00a0: d'autres cartes recouvrent KS (seules les cartes du dessus se jouent)"),
     ("nl", "deze variant heeft geen merci",
      "de merci mag alleen in de laatste gift (nog 2 herdelingen over)",
      "KS>c: KS ligt begraven onder andere kaarten (alleen de bovenste kaarten mogen verplaatst worden)"),

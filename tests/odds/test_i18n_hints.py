@@ -25,7 +25,7 @@ REASONS = {
            "perdre\u00a0; cela libère 3C (cette donne est gagnable sans redistribution)"),
     "nl": ("veilig: 4S ligt alleen in waaier r, dus hem bedekken kost niets; dat maakt 3C vrij "
            "(deze gift is zonder herdeling uit te spelen)"),
-    "de": ("sicher: 4S liegt allein in Fächer r, sie zu überdecken kostet also nichts; das "
+    "de": ("sicher: 4S liegt allein in Fächer r, die Karte zu überdecken kostet also nichts; das "
            "macht 3C frei (diese Austeilung ist ohne Neuverteilung lösbar)"),
 }
 

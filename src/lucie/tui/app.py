@@ -539,7 +539,8 @@ class LucieApp(App[int]):
                                             id="--command-palette"))
 
     def action_help(self) -> None:
-        self.push_screen(TextScreen(rules_help(self.game.rules) + "\n\n" + keys_help()))
+        rules = self.game.rules
+        self.push_screen(TextScreen(rules_help(rules) + "\n\n" + keys_help(rules)))
 
     def action_language(self) -> None:
         def chosen(code: str | None) -> None:

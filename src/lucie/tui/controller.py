@@ -268,6 +268,12 @@ class TableController:
             return self.digit_key(int(ch))
         if key in ("enter", "space", "full_stop"):
             return self.home_key()
+        # the redeal and merci keys of a variant without them (kept out of
+        # the footer) say why nothing happens
+        if ch == "s" and not self.game.rules.redeals:
+            return self.redeal()
+        if ch == "w" and not self.game.rules.merci:
+            return self.merci()
         if key == "escape":
             if self.selection is not None or self.merci_mode:
                 return self.drop()

@@ -22,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
+from lucie.cards import Card
 from lucie.engine import FAN_NAMES, Game, Move, Position, status_name
 from lucie.errors import LucieError
 from lucie.i18n import N_, _, ngettext, pgettext
@@ -66,32 +67,54 @@ def chances(review: Review) -> list[float | None]:
     return [review.start_value.chance] + [m.value_after.chance for m in review.moves]
 
 
-def position_text(position: Position, played: Move | None, better: Move | None) -> Text:
-    """A position in a few lines: the foundations, the cells, the fans (the
-    fan the played move takes from marked ``>``, the better move's ``*``)."""
+def position_text(position: Position, played: Move | None, better: Move | None,
+                  columns: int = 3) -> Text:
+    """A position in a few lines: the foundations, the cells, the fans in
+    ``columns`` columns (the fan the played move takes from marked ``>``,
+    the better move's ``*``), red suits in red."""
     out = Text()
     homes = [position.foundation_top(s) for s in range(4)]
     out.append(pgettext("the foundations", "home") + " ", style="bold")
-    out.append("  ".join(c.glyph() if c is not None else "·" for c in homes))
+    _cards(out, homes, "  ")
     if position.cells:
         out.append("   " + pgettext("the free cells", "cells") + " ", style="bold")
-        out.append("  ".join(c.glyph() if c is not None else "·" for c in position.cells))
+        _cards(out, position.cells, "  ")
     out.append("   " + _("redeals left {n}").format(n=position.redeals_left) + "\n")
-    cols = 3
     fans = position.fans
-    for start in range(0, len(fans), cols):
-        for i in range(start, min(start + cols, len(fans))):
+    for start in range(0, len(fans), columns):
+        for i in range(start, min(start + columns, len(fans))):
             mark = ""
             if played is not None and played.src_kind == "fan" and played.src == i:
                 mark += ">"
             if better is not None and better.src_kind == "fan" and better.src == i:
                 mark += "*"
-            cards = " ".join(c.glyph() for c in fans[i]) or _("(empty)")
-            cell = f"{FAN_NAMES[i]}{mark:<2} {cards}"
             style = "bold yellow" if ">" in mark else ("bold cyan" if mark else "")
-            out.append(f"{cell:<26}", style=style)
+            cell = Text(f"{FAN_NAMES[i]}{mark:<2} ", style=style)
+            if fans[i]:
+                _cards(cell, fans[i], " ")
+            else:
+                cell.append(_("(empty)"), style="dim")
+            cell.pad_right(max(0, FAN_COLUMN - cell.cell_len))
+            out.append_text(cell)
         out.append("\n")
     return out
+
+
+#: Columns of a fan in :func:`position_text`.
+FAN_COLUMN: Final = 26
+#: Red suits in the small board (the table's red, readable on a dark dialog).
+_RED_SUIT: Final = "#ff6b6b"
+
+
+def _cards(out: Text, cards: Sequence[Card | None], sep: str) -> None:
+    """Append ``cards`` (``·`` for none) to ``out``, red suits in red."""
+    for k, card in enumerate(cards):
+        if k:
+            out.append(sep)
+        if card is None:
+            out.append("·", style="dim")
+        else:
+            out.append(card.glyph(), style=_RED_SUIT if card.is_red else "")
 
 
 class ReviewScreen(ModalScreen[None]):
@@ -133,8 +156,7 @@ class ReviewScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("#", _("move"), _("label"), _("before"), _("after"), _("better"),
-                          _("why"))
+        table.add_columns("#", _("move"), _("label"), _("before"), _("after"), _("better"))
         table.display = False
         if not self.game.moves:
             self.query_one("#review-status", Static).update(_("No move to review."))
@@ -209,7 +231,7 @@ class ReviewScreen(ModalScreen[None]):
         better = "" if m.best_move is None or m.best_move == m.move else str(m.best_move)
         return (
             str(m.index), str(m.move), Text(m.label_text or "?", style=style),
-            str(m.value_before), str(m.value_after), better, glyphs(m.text),
+            str(m.value_before), str(m.value_after), better,
         )
 
     def show_position(self, row: int) -> None:
@@ -222,10 +244,16 @@ class ReviewScreen(ModalScreen[None]):
         text = Text(_("Before move {n}: {move} ({label})").format(
             n=m.index, move=glyphs(position.describe(m.move)), label=m.label_text or "?")
             + "\n", style="bold")
+        better = ""
         if m.best_move is not None and m.best_move != m.move:
-            text.append(_("Better: {move}").format(move=glyphs(position.describe(m.best_move)))
-                        + "\n", style="cyan")
-        text.append_text(position_text(position, m.move, m.best_move))
+            better = glyphs(position.describe(m.best_move))
+            text.append(_("Better: {move}").format(move=better) + "\n", style="cyan")
+        why = glyphs(m.text)
+        if why and why != better:
+            text.append(why + "\n", style="italic")
+        columns = max(3, min(6, (self.size.width - 4) // FAN_COLUMN))
+        text.append_text(position_text(position, m.move, m.best_move, columns))
+        text.rstrip()
         self.query_one("#review-position", Static).update(text)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

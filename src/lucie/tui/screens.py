@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
@@ -13,10 +15,12 @@ from textual.widgets import Button, Input, Label, Markdown, OptionList, Select, 
 from textual.widgets.option_list import Option
 
 from lucie import i18n
+from lucie.engine import Position
 from lucie.i18n import N_, _, ngettext
 from lucie.rules import VARIANTS, Rules
 
-#: The keys and the mouse, one Markdown paragraph or list item each.
+#: The keys and the mouse, one Markdown paragraph or list item each; the
+#: items of keys that only some variants have are in :data:`KEYS_OF`.
 KEYS_HELP: Final = (
     N_("## Keys"),
     N_("- **a … r**: pick the top card of that fan; with a card picked, move it onto "
@@ -57,11 +61,29 @@ KEYS_HELP: Final = (
 )
 
 
-def keys_help() -> str:
-    """The keys and the mouse (Markdown), in the language in use."""
-    items = [_(text) for text in KEYS_HELP]
+#: The items of :data:`KEYS_HELP` told only where the variant has the thing.
+KEYS_OF: Final[dict[str, Callable[[Rules], bool]]] = {
+    KEYS_HELP[4]: lambda rules: bool(rules.cells),
+    KEYS_HELP[7]: lambda rules: bool(rules.redeals),
+    KEYS_HELP[8]: lambda rules: rules.merci,
+}
+#: The mouse paragraph without the merci, for variants that have none.
+MOUSE_NO_MERCI: Final = N_(
+    "**Mouse**: click a fan to pick its top card, then click the fan (or the "
+    "foundations, or a cell) where it goes.  Double-click a fan to send its top "
+    "card home.")
+
+
+def keys_help(rules: Rules | None = None) -> str:
+    """The keys and the mouse (Markdown), in the language in use; with
+    ``rules``, only the keys that variant uses."""
+    items = [text for text in KEYS_HELP
+             if rules is None or text not in KEYS_OF or KEYS_OF[text](rules)]
     heading, keys, mouse, colours = items[0], items[1:-2], items[-2], items[-1]
-    return "\n".join([heading, "", *keys, "", mouse, "", colours]) + "\n"
+    if rules is not None and not rules.merci:
+        mouse = MOUSE_NO_MERCI
+    return "\n".join(_(t) for t in [heading, "", *keys, "", mouse, "", colours]
+                     if t) + "\n"
 
 
 #: How fans build, for the rules page.
@@ -81,15 +103,27 @@ FILL_WORDS: Final = {
 }
 
 
+def fans_dealt(rules: Rules) -> str:
+    """The fans of a deal in words, as the engine deals them: "17 fans of
+    3 and 1 fan of 1" for La Belle Lucie."""
+    sizes = Counter(len(fan) for fan in Position.deal(rules, 1).fans)
+    parts = [ngettext("{n} fan of {size}", "{n} fans of {size}", n).format(n=n, size=size)
+             for size, n in sorted(sizes.items(), reverse=True)]
+    text = parts[-1]
+    for part in reversed(parts[:-1]):
+        text = _("{first} and {rest}").format(first=part, rest=text)
+    return text
+
+
 def rules_help(rules: Rules) -> str:
     """The rules of a variant in a few lines of Markdown, in the language in use."""
     build = _(BUILD_WORDS[(rules.build, rules.direction)])
     fill = _(FILL_WORDS[rules.empty_fill])
     dealt = (
-        _("{cards} cards are dealt face up in {fans} fans of {size} (the aces start on "
+        _("{cards} cards are dealt face up in {fans} (the aces start on "
           "the foundations).") if rules.aces_first
-        else _("{cards} cards are dealt face up in {fans} fans of {size}.")
-    ).format(cards=rules.cards_dealt, fans=rules.num_fans, size=rules.fan_size)
+        else _("{cards} cards are dealt face up in {fans}.")
+    ).format(cards=rules.cards_dealt, fans=fans_dealt(rules))
     fans = _("**Fans**: a top card goes onto another fan's top card {build}.").format(
         build=build)
     if rules.direction == "down":

@@ -143,6 +143,7 @@ class TableScreen(Screen[None]):
         self.fan_views: list[FanView] = []
         self.board: Board | None = None
         self._columns = 0
+        self._roomy_ok = self._tall_ok = False
 
     def compose(self) -> ComposeResult:
         yield Line("header")
@@ -178,6 +179,8 @@ class TableScreen(Screen[None]):
         roomy = height >= rows * 3 + 8 and width >= 100
         # three-line cards from 120x40 on: a row of framed fans is 5 lines
         tall = roomy and width >= TALL_FROM[0] and height >= max(TALL_FROM[1], rows * 5 + 7)
+        # the richest look the size allows; _fit takes less where long fans need it
+        self._roomy_ok, self._tall_ok = roomy, tall
         self.set_class(roomy, "roomy")
         self._check_size(width, height, n)
         if columns == self._columns and not force and len(self.fan_views) == n:
@@ -227,22 +230,37 @@ class TableScreen(Screen[None]):
         if self.board is not None:
             self.draw(self.board)
 
-    def _space_rows(self) -> None:
-        """A blank line between rows of fans when they all still fit."""
-        if not self.fan_views or self._columns == 0:
+    def _fit(self) -> None:
+        """Every fan on the screen, however long the fans grow: the richest
+        look whose rows fit the height (framed fans of tall cards, framed
+        fans, then fans whose cards touch, then unframed fans), and a blank
+        line between rows when that still fits."""
+        views, columns = self.fan_views, self._columns
+        box = self.query_one("#fans", Vertical)
+        avail, row_width = box.content_size.height, box.content_size.width
+        if not views or columns == 0 or avail <= 0 or row_width <= 0:
             return
-        avail = self.query_one("#fans", Vertical).content_size.height
-        if avail <= 0:
-            return
-        lines = 0
-        rows = -(-len(self.fan_views) // self._columns)
-        for r in range(rows):
-            views = self.fan_views[r * self._columns:(r + 1) * self._columns]
-            lines += max(
-                v.get_content_height(v.size, v.size, v.content_size.width or 36) for v in views
+        looks: list[tuple[bool, bool, bool]] = []  # (framed, tall, dense)
+        if self._roomy_ok:
+            if self._tall_ok:
+                looks.append((True, True, False))
+            looks += [(True, False, False), (True, False, True)]
+        looks += [(False, False, False), (False, False, True)]
+        share = row_width // columns
+        for framed, tall, dense in looks:
+            # a framed fan has a border and a padding each side and a margin
+            width = share - (5 if framed else 1)
+            lines = sum(
+                max(v.lines_for(width, tall, dense) for v in views[r:r + columns])
+                + (2 if framed else 0)
+                for r in range(0, len(views), columns)
             )
-        if self.has_class("roomy"):
-            lines += 2 * rows
+            if lines <= avail:
+                break
+        self.set_class(framed, "roomy")
+        for view in views:
+            view.set_tall(tall, dense)
+        rows = -(-len(views) // columns)
         self.set_class(lines + rows - 1 <= avail, "airy")
 
     # -- drawing ---------------------------------------------------------------
@@ -276,7 +294,7 @@ class TableScreen(Screen[None]):
             hint is not None and hint.dst_kind == "foundation",
         )
         self._draw_cells(board)
-        self._space_rows()
+        self._fit()
 
     def _draw_cells(self, board: Board) -> None:
         p, sel, hint = board.position, board.selection, board.hint

@@ -71,6 +71,21 @@ def empty_tile(suit: int | None = None) -> Text:
     return Text(label[:TILE].ljust(TILE), style=Style(dim=True))
 
 
+def fan_geometry(width: int, tall: bool, dense: bool) -> tuple[int, int, int, int]:
+    """Tile width, tile height, gap between tiles and cards per line of a
+    fan ``width`` columns wide: one column between tiles when six cards
+    still fit a line and the fan is not ``dense``; a dense fan's tiles
+    touch (told apart by their shading).
+
+    >>> fan_geometry(36, False, False), fan_geometry(36, False, True)
+    ((4, 1, 1, 6), (4, 1, 0, 8))
+    """
+    tw, th = (TALL_TILE, 3) if tall else (TILE, 1)
+    gap = 1 if not dense and (width - LABEL + 1) // (tw + 1) >= 6 else 0
+    per = max(1, (width - LABEL + gap) // (tw + gap))
+    return tw, th, gap, per
+
+
 @dataclass(frozen=True, slots=True)
 class FanLook:
     """What a fan shows besides its cards."""
@@ -106,6 +121,7 @@ class FanView(Widget):
         self.cards: tuple[Card, ...] = ()
         self.look = FanLook()
         self.tall = False
+        self.dense = False
 
     def show(self, cards: tuple[Card, ...], look: FanLook) -> None:
         """Set what to draw; redraws only on a change."""
@@ -122,24 +138,27 @@ class FanView(Widget):
 
     # -- geometry ------------------------------------------------------------
 
-    def set_tall(self, tall: bool) -> None:
-        """Draw cards as 3-line tiles (when the screen has room)."""
-        if tall != self.tall:
+    def set_tall(self, tall: bool, dense: bool = False) -> None:
+        """Draw cards as 3-line tiles (when the screen has room), and
+        without a column between tiles (``dense``, when long fans would
+        not fit the screen otherwise)."""
+        if tall != self.tall or dense != self.dense:
             self.tall = tall
+            self.dense = dense
             self.refresh(layout=True)
 
     def geometry(self, width: int) -> tuple[int, int, int, int]:
         """Tile width, tile height, gap between tiles and cards per line
-        for a content ``width``: one column between tiles when six
-        cards still fit a line."""
-        tw, th = (TALL_TILE, 3) if self.tall else (TILE, 1)
-        gap = 1 if (width - LABEL + 1) // (tw + 1) >= 6 else 0
-        per = max(1, (width - LABEL + gap) // (tw + gap))
-        return tw, th, gap, per
+        for a content ``width`` (see :func:`fan_geometry`)."""
+        return fan_geometry(width, self.tall, self.dense)
+
+    def lines_for(self, width: int, tall: bool, dense: bool) -> int:
+        """The lines this fan takes at a content ``width`` in that look."""
+        _tw, th, _gap, per = fan_geometry(width, tall, dense)
+        return th * max(1, -(-len(self.cards) // per))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        _tw, th, _gap, per = self.geometry(width)
-        return th * max(1, -(-len(self.cards) // per))
+        return self.lines_for(width, self.tall, self.dense)
 
     def card_at(self, x: int, y: int) -> int | None:
         """Index of the card drawn at content offset (x, y), or None."""
@@ -278,6 +297,11 @@ class FoundationsView(Widget):
         self.post_message(self.Clicked(suit, event.chain))
 
 
+#: Columns of a free cell: its number, a space, a tile (whose last column
+#: parts it from the next cell).
+_CELL: Final = TILE + 2
+
+
 class CellsView(Widget):
     """The free cells, numbered from 1; a click posts :class:`CellsView.Clicked`."""
 
@@ -306,7 +330,7 @@ class CellsView(Widget):
 
     def width_for(self, cells: int) -> int:
         """The columns the view takes with ``cells`` cells."""
-        return self._label_width() + cells * (TILE + 2)
+        return self._label_width() + cells * _CELL
 
     @staticmethod
     def _label() -> str:
@@ -324,11 +348,11 @@ class CellsView(Widget):
             if mark:
                 num_style += Style(color="black", bgcolor=MARKS[mark])
             text.append(str(i + 1), style=num_style)
+            text.append(" ")  # a 10 in cell 1 reads "1 10♥", not "110♥"
             if card is None:
                 text.append_text(empty_tile())
             else:
                 text.append(tile_text(card), style=card_style(card, mark))
-            text.append(" ")
         return text
 
     def on_click(self, event: events.Click) -> None:
@@ -337,7 +361,7 @@ class CellsView(Widget):
         cell: int | None = None
         start = self._label_width()
         if offset is not None and offset.x >= start:
-            col = (offset.x - start) // (TILE + 2)
+            col = (offset.x - start) // _CELL
 
             if col < len(self.cells):
                 cell = col

@@ -88,7 +88,8 @@ def test_empty_fan_king_and_foundation_refusals(
      "KS>c\u00a0: d'autres cartes recouvrent KS (seules les cartes du dessus se jouent)"),
     ("nl", "deze variant heeft geen merci",
      "de merci mag alleen in de laatste gift (nog 2 herdelingen over)",
-     "KS>c: KS ligt begraven onder andere kaarten (alleen de bovenste kaarten mogen verplaatst worden)"),
+     "KS>c: KS ligt begraven onder andere kaarten "
+     "(alleen de bovenste kaarten mogen verplaatst worden)"),
     ("de", "diese Variante hat keinen Merci",
      "der Merci ist nur in der letzten Austeilung erlaubt (noch 2 Neuverteilungen übrig)",
      "KS>c: KS liegt unter anderen Karten vergraben (nur die obersten Karten werden gezogen)"),
@@ -193,7 +194,8 @@ def test_a_bad_deal_number(language: str, expected: str) -> None:
 
 @pytest.mark.parametrize(("language", "unknown", "bad_value"), [
     ("en", "unknown variant 'nope' (known: classic,", "cells=99: expected a whole number"),
-    ("fr", "variante inconnue 'nope' (connues\u00a0: classic,", "cells=99\u00a0: nombre entier de 0 à 8"),
+    ("fr", "variante inconnue 'nope' (connues\u00a0: classic,",
+     "cells=99\u00a0: nombre entier de 0 à 8"),
     ("nl", "onbekende variant 'nope' (bekend: classic,", "cells=99: geheel getal van 0 tot"),
     ("de", "unbekannte Variante 'nope' (bekannt: classic,", "cells=99: ganze Zahl von 0 bis 8"),
 ])
@@ -209,7 +211,8 @@ def test_a_bad_rules_spec(language: str, unknown: str, bad_value: str) -> None:
 
 @pytest.mark.parametrize(("language", "trefoil", "fan", "summary"), [
     ("en", "Trefoil", "The Fan", "A king may fill an empty fan; no redeal."),
-    ("fr", "Trefoil", "Éventail", "Un roi peut occuper un éventail vide\u00a0; pas de redistribution."),
+    ("fr", "Trefoil", "Éventail",
+     "Un roi peut occuper un éventail vide\u00a0; pas de redistribution."),
     ("nl", "Trefoil", "De Waaier", "Een heer mag een lege waaier vullen; geen herdeling."),
     ("de", "Trefoil", "Der Fächer",
      "Ein König darf einen leeren Fächer füllen; keine Neuverteilung."),

@@ -59,7 +59,8 @@ def test_a_safe_build_and_its_reason(lang: str) -> None:
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "the game can no longer be won; the best score left is 44: "),
-    ("fr", "la partie ne peut plus être gagnée\u00a0; le meilleur score encore possible est 44\u00a0: "),
+    ("fr", "la partie ne peut plus être gagnée\u00a0; "
+           "le meilleur score encore possible est 44\u00a0: "),
     ("nl", "het spel kan niet meer gewonnen worden; de hoogst haalbare score is 44: "),
     ("de", "das Spiel ist nicht mehr zu gewinnen; höchstens noch 44 Punkte: "),
 ])

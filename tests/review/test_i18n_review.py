@@ -31,8 +31,8 @@ WORDS = {
            "Chance thrown away: 100.0 points; accuracy 0% (moves best or good); "
            "1 blunder, 0 mistakes, 0 inaccuracies", "0%, best score {score}"),
     "fr": ("gaffe", "le meilleur coup était j>r\u00a0: ",
-           "Chances gâchées\u00a0: 100.0 points\u00a0; précision 0% (part des coups «\u00a0meilleur\u00a0» "
-           "ou «\u00a0bon\u00a0»)\u00a0; "
+           "Chances gâchées\u00a0: 100.0 points\u00a0; précision 0% "
+           "(part des coups «\u00a0meilleur\u00a0» ou «\u00a0bon\u00a0»)\u00a0; "
            "1 gaffe, 0 erreur, 0 imprécision", "0%, meilleur score {score}"),
     "nl": ("blunder", "de betere zet was j>r: ",
            "Verspeelde kans: 100.0 punten; nauwkeurigheid 0% (aandeel zetten ‘beste’ of ‘goed’); "

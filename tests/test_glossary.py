@@ -128,7 +128,7 @@ def test_the_forbidden_word_check_can_fail() -> None:
 
 #: A French high punctuation mark after an ordinary space that follows a word
 #: (a "?" after a comma or at the start names the key, not a question).
-FR_SPACE_BEFORE = re.compile(r"(?<=[\w»)\]}*>%…’'.]) [:;?!](?=\s|$|[)\].,»])")
+FR_SPACE_BEFORE = re.compile(r"(?<=[\w»)\]}*>%…’']) [:;?!](?=\s|$|[)\].,»])")
 FR_START = re.compile(r"^ [:;?!]")
 #: High punctuation glued to the word before it (no space at all).
 FR_GLUED = re.compile(r"(?<=[^\W\d_]|[)»])[;?!](?=\s|$)|(?<=[^\W\d_]|[)»]):(?=\s)")
@@ -177,6 +177,7 @@ def test_each_language_keeps_its_typography(lang: str) -> None:
     ("fr", "«\u00a0inconnu\u00a0»", 0),
     ("fr", "{rate} %", 1),
     ("fr", "Tapez un coup, ? pour l'aide", 0),
+    ("fr", "reprend là où vous l'avez laissée. ? pour les touches.", 0),
     ("fr", "tcp://127.0.0.1:8786", 0),
     ("fr", '"Donne du jour"', 2),
     ("de", "{rate} %", 1),

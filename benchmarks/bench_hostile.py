@@ -5,7 +5,9 @@ endpoint fed malformed, oversized, forged and damaged input) with
 ``LUCIE_HOSTILE_REPORT`` set, so every case the tests try is written down
 with its outcome, then prints how many inputs were tried and how they
 ended: accepted, refused with a clean error (exit 2, HTTP 4xx), and the
-four failures (a traceback, a 5xx, a hang, data lost), which must all be 0.
+four failures (a traceback, a 5xx, a hang, data lost), which must all be 0,
+and the figures the tests measured (the web server's peak RSS under
+repeated loads of long games).
 The tests themselves fail on any failure; this only counts.
 
 Usage: ``python benchmarks/run.py hostile`` (or ``make bench ARGS=hostile``).
@@ -36,8 +38,10 @@ def main() -> None:
         )
         summary = run.stdout.strip().splitlines()[-1:] or ["(no output)"]
         print(f"   pytest tests/hostile: {summary[0]}")
-        records = [json.loads(line) for line in report.read_text().splitlines()] \
+        lines = [json.loads(line) for line in report.read_text().splitlines()] \
             if report.exists() else []
+    records = [r for r in lines if "outcome" in r]
+    figures = [r for r in lines if "figure" in r]
     by_area: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for r in records:
         by_area[r["area"]][r["outcome"]] += 1
@@ -52,6 +56,8 @@ def main() -> None:
     print(f"   {'all':<8} {sum(total.values()):>7} {total['ok']:>9} {total['clean_error']:>13} "
           f"{total['traceback']:>11} {total['server_error']:>5} {total['hang']:>6} "
           f"{total['data_lost']:>10}")
+    for f in figures:
+        print(f"   {f['figure']}: {f['value']:g} {f['unit']}")
     if run.returncode != 0 or any(total[f] for f in FAILURES):
         print("   FAILED: see pytest tests/hostile", flush=True)
         print(run.stdout[-3000:])

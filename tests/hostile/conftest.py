@@ -43,6 +43,17 @@ class Recorder:
                 out.write(line + "\n")
 
 
+    def figure(self, name: str, value: float, unit: str) -> None:
+        """Note a measured figure (a peak RSS...), printed by the benchmark
+        beside the counts."""
+        path = os.environ.get("LUCIE_HOSTILE_REPORT")
+        if path:
+            line = json.dumps({"test": self.test, "figure": name, "value": value,
+                               "unit": unit})
+            with open(path, "a", encoding="utf-8") as out:
+                out.write(line + "\n")
+
+
 @pytest.fixture
 def hostile(request: pytest.FixtureRequest) -> Iterator[Recorder]:
     """A :class:`Recorder` for this test."""

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from lucie.errors import LucieError
-from lucie.web.thinking import PoolBudgetError, SolverPool
+from lucie.web.thinking import PoolBudgetError, PoolFullError, SolverPool
 
 #: A deal whose odds search runs far past any budget in the web's range.
 LONG = {"variant": "shamrocks", "deal": 9}
@@ -105,6 +105,60 @@ class TestPool:
             asyncio.run(go())
         finally:
             pool.close()
+
+
+    def test_the_wait_for_a_worker_is_inside_the_budget(self) -> None:
+        """A call that waited for a worker thinks only for what is left of
+        its budget, and says how long it waited."""
+        pool = SolverPool(1)
+
+        async def go() -> None:
+            await pool.run(abs, 1, budget=60)  # the worker is started
+            first = asyncio.ensure_future(pool.run(time.sleep, 1, budget=60))
+            while pool.running == 0:
+                await asyncio.sleep(0.01)
+            answer = await pool.call(_given, think=5, budget=5)
+            assert answer.waited > 0.5
+            assert answer.value == pytest.approx(5 - answer.waited, abs=0.01)
+            await first
+
+        try:
+            asyncio.run(go())
+        finally:
+            pool.close()
+
+    def test_one_client_gets_at_most_its_calls_and_a_fair_share(self) -> None:
+        """Past CLIENT_CALLS calls waiting or running, a client is refused
+        with a time to retry; a client running two calls more than another
+        that waits has its newest stopped."""
+        pool = SolverPool(2, client_calls=3)
+
+        async def go() -> None:
+            flood = [asyncio.ensure_future(pool.call(time.sleep, 60, budget=60, client="a"))
+                     for _ in range(3)]
+            while pool.running < 2:
+                await asyncio.sleep(0.01)
+            with pytest.raises(PoolFullError, match="3 solver requests") as refused:
+                await pool.call(abs, 1, budget=60, client="a")
+            assert 1 <= refused.value.retry_after <= 63
+            answer = await pool.call(abs, -4, budget=30, client="b")
+            assert answer.value == 4 and pool.preempted == 1
+            done, _ = await asyncio.wait(flood, timeout=0)
+            [stopped] = done
+            with pytest.raises(PoolFullError, match="your share"):
+                stopped.result()
+            for call in flood:
+                call.cancel()
+            await asyncio.gather(*flood, return_exceptions=True)
+
+        try:
+            asyncio.run(go())
+        finally:
+            pool.close()
+
+
+def _given(seconds: float) -> float:
+    return seconds
 
 
 def _new(url: str, **body: Any) -> dict[str, Any]:

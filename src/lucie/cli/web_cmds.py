@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
-import ipaddress
 import logging
 import socket
 import sys
@@ -39,20 +38,6 @@ def register(sub: Any) -> None:
     add_variant(p)
     add_deal(p)
     p.set_defaults(func=cmd_web)
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is only reachable from this machine.
-
-    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0")
-    (True, True, False)
-    """
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -128,16 +113,19 @@ def cmd_web(args: argparse.Namespace) -> int:
     import uvicorn
 
     from lucie.web.app import create_app, stop_app
+    from lucie.web.hosts import served_names
     from lucie.web.store_link import StoreLink
 
     host: str = args.host
     link = StoreLink.open(args.db, args.player)
     sock = bind(host, args.port)
     port = sock.getsockname()[1]
-    allowed = ["127.0.0.1", "localhost"] if host in ("127.0.0.1", "localhost") else None
+    # on a loopback address, only the names of that address are answered
+    # (against DNS rebinding); any other bind reaches the network: warned
+    allowed = served_names(host, sock.getsockname()[0])
     app = create_app(store=link, allowed_hosts=allowed)
     url = start_url(host, port, args.variant, args.deal)
-    if not is_loopback(host):
+    if allowed is None:
         print(_("warning: listening on {host}, so other machines can reach the game "
                 "and your statistics; use --host 127.0.0.1 to keep it on this machine")
               .format(host=host), file=sys.stderr)

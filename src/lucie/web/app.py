@@ -3,8 +3,10 @@ the headers every answer carries.
 
 The parts: :mod:`lucie.web.routes` (the endpoints), :mod:`lucie.web.registry`
 (the games in play and their link to the store), :mod:`lucie.web.views`
-(the JSON the page gets) and :mod:`lucie.web.inputs` (reading and checking
-a request).
+(the JSON the page gets), :mod:`lucie.web.inputs` (reading and checking
+a request), :mod:`lucie.web.thinking` (the solver's worker processes and
+their fair shares) and :mod:`lucie.web.hosts` (the ``Host`` names a
+loopback server answers to).
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import jinja2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -29,7 +30,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lucie.i18n import LANGUAGES, _, ngettext, pgettext
 from lucie.web.errors import ApiError
-from lucie.web.inputs import MAX_BODY
+from lucie.web.hosts import HostGuard, HostNames
+from lucie.web.inputs import CLIENT_COOKIE, MAX_BODY, client_cookie
 from lucie.web.language import LanguageMiddleware, page_catalogue, request_language
 from lucie.web.registry import MAX_GAMES, Registry, Session
 from lucie.web.routes import MAX_THINK, Api, api
@@ -113,21 +115,25 @@ async def _index(request: Request) -> Response:
     ``Accept-Language``), with its JavaScript's texts in that language."""
     language = request_language(request)
     context = {"lang": language, "languages": LANGUAGES, "catalogue": page_catalogue(language)}
-    return _TEMPLATES.TemplateResponse(request, "index.html", context,
-                                       headers={"Cache-Control": "no-cache"})
+    response = _TEMPLATES.TemplateResponse(request, "index.html", context,
+                                           headers={"Cache-Control": "no-cache"})
+    token = client_cookie(request)
+    if token is not None:  # the page's own requests, told apart for the solver's fair shares
+        response.set_cookie(CLIENT_COOKIE, token, httponly=True, samesite="strict")
+    return response
 
 
 def create_app(
     db_path: str | Path | None = None,
     *,
     store: StoreLink | None = None,
-    allowed_hosts: list[str] | None = None,
+    allowed_hosts: list[str] | HostNames | None = None,
     solver_workers: int = 2,
 ) -> Starlette:
     """The browser game's app.  ``db_path``: the SQLite store of statistics
     (``None``: games in memory only, no statistics); ``allowed_hosts``:
-    the Host names accepted (guards a loopback server against DNS
-    rebinding), ``None`` for any; ``solver_workers``: the processes that
+    the Host names and addresses accepted (guards a loopback server against
+    DNS rebinding: :mod:`lucie.web.hosts`), ``None`` for any; ``solver_workers``: the processes that
     work out hints and odds at most at once (``app.state.solver``: stop them
     with its ``close()`` when the server stops)."""
     if store is None and db_path is not None:
@@ -153,18 +159,20 @@ def create_app(
         Route(game + "/restart", api(a.restart), methods=["POST"]),
         Route(game + "/resign", api(a.resign), methods=["POST"]),
         Route(game + "/save", api(a.save)),
-        Route(game + "/hint", api(a.hint)),
-        Route(game + "/odds", api(a.odds)),
-        Route(game + "/review", api(a.review)),
-        Route(game + "/difficulty", api(a.difficulty)),
-        Route("/api/history/{store_id}/review", api(a.review_stored)),
+        Route(game + "/hint", api(a.hint, thinks=True)),
+        Route(game + "/odds", api(a.odds, thinks=True)),
+        Route(game + "/review", api(a.review, thinks=True)),
+        Route(game + "/difficulty", api(a.difficulty, thinks=True)),
+        Route("/api/history/{store_id}/review", api(a.review_stored, thinks=True)),
         Route("/api/stats", api(a.stats)),
         Route("/api/history", api(a.history)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders), Middleware(LanguageMiddleware)]
     if allowed_hosts:
-        middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+        if not isinstance(allowed_hosts, HostNames):
+            allowed_hosts = HostNames.of(allowed_hosts)
+        middleware.insert(0, Middleware(HostGuard, allowed=allowed_hosts))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

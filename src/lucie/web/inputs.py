@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import secrets
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -47,11 +48,10 @@ async def read_body(request: Request) -> bytes:
 _OWN_SITE: Final = ("same-origin", "none")
 
 
-def check_post(request: Request) -> None:
-    """A state-changing request is accepted only as JSON from the page's own
-    origin: 415 for another content type (a form or ``text/plain`` post,
-    which another site may send without asking), 403 when ``Origin`` is not
-    this server or ``Sec-Fetch-Site`` says another site made it."""
+def check_same_origin(request: Request) -> None:
+    """403 when ``Sec-Fetch-Site`` says another site made the request, or
+    ``Origin`` is not this server (a request without either, from a program
+    rather than a browser, passes)."""
     site = request.headers.get("sec-fetch-site")
     if site is not None and site.strip().lower() not in _OWN_SITE:
         raise ApiError(403, _("refused: a request from another site ({site})").format(
@@ -64,11 +64,43 @@ def check_post(request: Request) -> None:
                 or parts[1].rstrip("/") != host.strip().lower()):
             raise ApiError(403, _("refused: a request from another origin ({origin})").format(
                 origin=excerpt(origin)))
+
+
+def check_post(request: Request) -> None:
+    """A state-changing request is accepted only as JSON from the page's own
+    origin: 415 for another content type (a form or ``text/plain`` post,
+    which another site may send without asking), 403 when
+    :func:`check_same_origin` refuses it."""
+    check_same_origin(request)
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         shown = excerpt(kind) if kind else _("none")
         raise ApiError(415, _("the request body must be sent as application/json "
                               "(content type: {kind})").format(kind=shown))
+
+
+#: The cookie that tells the page's requests apart from other clients'
+#: (set with the page: :func:`client_cookie`).
+CLIENT_COOKIE: Final = "lucie_client"
+
+_TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}", re.ASCII)
+
+
+def client_key(request: Request) -> str:
+    """Who asks, for the solver's fair shares: the page's ``lucie_client``
+    cookie (a browser's page), else the client's address."""
+    token = request.cookies.get(CLIENT_COOKIE, "")
+    if _TOKEN.fullmatch(token):
+        return "page:" + token
+    return "address:" + (request.client.host if request.client is not None else "")
+
+
+def client_cookie(request: Request) -> str | None:
+    """A new ``lucie_client`` cookie's value for a page sent to a browser
+    that has none (None when it has one)."""
+    if _TOKEN.fullmatch(request.cookies.get(CLIENT_COOKIE, "")):
+        return None
+    return secrets.token_urlsafe(18)
 
 
 async def read_json(request: Request) -> Any:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import importlib
 import importlib.util
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from lucie.cards import Card
@@ -21,12 +22,14 @@ from lucie.daily import daily_deal, today
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Step
 from lucie.errors import DealError, LucieError, MoveError, SaveFileError
 from lucie.formats import game_from_json, save_game
-from lucie.i18n import N_, _
+from lucie.i18n import N_, _, ngettext
 from lucie.parsing import parse_json
 from lucie.rules import VARIANTS, Rules
 from lucie.web.errors import ApiError
 from lucie.web.inputs import (
     check_post,
+    check_same_origin,
+    client_key,
     daily_mark,
     deal_from,
     difficulty_from,
@@ -44,6 +47,7 @@ from lucie.web.registry import Registry, Session
 from lucie.web.store_link import StoreLink
 from lucie.web.thinking import (
     PoolBudgetError,
+    PoolFullError,
     SolverFailedError,
     SolverPool,
     difficulty_job,
@@ -61,6 +65,13 @@ REVIEW_SECONDS: Final = 30.0
 MAX_REVIEW: Final = 120.0
 #: Longest the search for a deal of a difficulty may take (seconds).
 PICK_SECONDS: Final = 20.0
+
+#: The most moves of a saved game the browser game loads (each move of a
+#: game in memory costs about 550 bytes, and its replay about 0.2 ms).
+MAX_LOADED_MOVES: Final = 2_000
+#: The moves of loaded games kept in memory in all (the oldest loaded games
+#: are dropped beyond: about 30 MB).
+LOADED_MOVES_KEPT: Final = 50_000
 
 #: Why a game cannot be resigned, by its status.
 _OVER: Final = {"won": N_("the game is already over (won)"),
@@ -100,20 +111,28 @@ async def _client_gone(request: Request) -> None:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def api(handler: Callable[[Request], Awaitable[Any]]) -> Handler:
+def api(handler: Callable[[Request], Awaitable[Any]], *, thinks: bool = False) -> Handler:
     """Wrap an endpoint: its result becomes JSON, an :class:`ApiError` a 4xx.
 
-    A POST is refused unless :func:`check_post` accepts it, before the
-    endpoint runs."""
+    A POST is refused unless :func:`check_post` accepts it, and a GET that
+    makes the solver think (``thinks``) unless :func:`check_same_origin`
+    does, before the endpoint runs: another site's page cannot spend this
+    server's solver workers."""
 
     async def endpoint(request: Request) -> Response:
         try:
             if request.method == "POST":
                 await read_body(request)  # read first, so a refusal keeps the connection
                 check_post(request)
+            elif thinks:
+                check_same_origin(request)
             result = await handler(request)
+        except ClientDisconnect:  # the client left while sending its body: no one to answer
+            return Response(status_code=400)
         except ApiError as exc:
-            return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+            headers = {"Retry-After": exc.retry_after} if exc.retry_after else None
+            return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status,
+                                headers=headers)
         except LucieError as exc:  # e.g. the store naming a damaged game
             return JSONResponse({"error": str(exc)}, status_code=422)
         if isinstance(result, Response):
@@ -132,6 +151,8 @@ class Api:
         self.pool = pool
         #: the stored games being reviewed
         self.reviewing: set[str] = set()
+        #: the loaded games in memory, oldest first, and their moves
+        self.loaded: OrderedDict[str, int] = OrderedDict()
 
     async def _session(self, request: Request) -> Session:
         return await self.registry.get(request.path_params["game_id"])
@@ -170,7 +191,7 @@ class Api:
         _import_solver("difficulty", N_("a deal by difficulty"))
         try:
             deal = await self._think(request, set(), "pick", pick_job, rules.spec(),
-                                     difficulty, PICK_SECONDS, budget=PICK_SECONDS)
+                                     difficulty, think=PICK_SECONDS)
         except PoolBudgetError as exc:
             raise ApiError(503, _("no deal of the difficulty asked for was found in time "
                                   "({reason}): try again").format(reason=exc)) from None
@@ -184,14 +205,30 @@ class Api:
                 data = parse_json(data["text"], what="the saved game")
             except LucieError as exc:
                 raise ApiError(422, str(exc)) from None
+        moves = data.get("moves") if isinstance(data, dict) else None
+        if isinstance(moves, list) and len(moves) > MAX_LOADED_MOVES:
+            raise ApiError(422, ngettext(
+                "the saved game has {count} move, more than the {most} the browser game loads",
+                "the saved game has {count} moves, more than the {most} the browser game loads",
+                len(moves)).format(count=len(moves), most=MAX_LOADED_MOVES))
         try:
-            game = game_from_json(data)
+            # replayed off the event loop: other players' moves go on meanwhile
+            game = await asyncio.to_thread(game_from_json, data)
         except (SaveFileError, DealError) as exc:
             raise ApiError(422, str(exc)) from None
         # a loaded game replays someone's moves: it is played in memory and
         # never enters this player's statistics (no forged wins)
         session = await self.registry.add(game, record=False)
+        self._keep_loaded(session.id, len(game.moves))
         return state_json(session)
+
+    def _keep_loaded(self, game_id: str, moves: int) -> None:
+        """Loaded games live in memory only: keep the newest ones up to
+        :data:`LOADED_MOVES_KEPT` moves in all, and drop the oldest beyond."""
+        self.loaded[game_id] = moves
+        while sum(self.loaded.values()) > LOADED_MOVES_KEPT and len(self.loaded) > 1:
+            oldest, _moves = self.loaded.popitem(last=False)
+            self.registry.sessions.pop(oldest, None)
 
     async def show(self, request: Request) -> Any:
         session = await self._session(request)
@@ -325,16 +362,20 @@ class Api:
     # -- the solver -----------------------------------------------------------
 
     async def _think(self, request: Request, busy: set[str], kind: str,
-                     job: Callable[..., Any], *args: Any, budget: float) -> Any:
-        """Run a solver ``job`` in the pool, for at most ``budget`` seconds
-        (and the pool's margin); stop it if the client goes away.  One call
-        of each kind at a time per ``busy`` set (a game's, or the store's
-        for ``key``)."""
+                     job: Callable[..., Any], *args: Any, think: float,
+                     slack: float = 0.0) -> Any:
+        """Run a solver ``job`` in the pool: ``job(*args, seconds)``, where
+        ``seconds`` is ``think`` less the wait for a worker; the pool stops it
+        ``slack`` seconds (and its margin) past that.  Stop it if the client
+        goes away.  One call of each kind at a time per ``busy`` set (a
+        game's, or the store's for ``key``); the answer, when a dict, gets
+        ``wait_seconds``: how long the call waited for a worker."""
         if kind in busy:
             raise ApiError(429, _("this is already being worked out for this game: "
                                   "wait for the answer"))
         busy.add(kind)
-        work = asyncio.ensure_future(self.pool.run(job, *args, budget=budget))
+        work = asyncio.ensure_future(self.pool.call(job, *args, budget=think + slack,
+                                                    client=client_key(request), think=think))
         gone = asyncio.ensure_future(_client_gone(request))
         try:
             await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
@@ -342,16 +383,21 @@ class Api:
                 work.cancel()  # the client went away: its search stops now
                 raise ApiError(408, _("the client went away"))
             try:
-                return work.result()
+                answer = work.result()
             except LucieError as exc:
                 raise ApiError(422, _("the solver cannot work on this position: {reason}").format(
                     reason=exc)) from None
             except SolverFailedError as exc:
                 raise ApiError(503, str(exc)) from None
+            except PoolFullError as exc:
+                raise ApiError(429, str(exc), retry_after=exc.retry_after) from None
         finally:
             busy.discard(kind)
             gone.cancel()
             work.cancel()
+        if isinstance(answer.value, dict):
+            answer.value["wait_seconds"] = round(answer.waited, 3)
+        return answer.value
 
     async def hint(self, request: Request) -> Any:
         session = await self._session(request)
@@ -360,7 +406,7 @@ class Api:
         position = session.game.position
         try:
             found = await self._think(request, session.thinking, "hint", hint_job, position,
-                                      seconds, budget=seconds)
+                                      think=seconds)
         except PoolBudgetError as exc:
             found = {"move": None, "kind": "none", "clears": None, "budget_ran_out": True,
                      "text": _("No hint: {reason}.").format(reason=exc)}
@@ -382,8 +428,8 @@ class Api:
         position = session.game.position
         moves = len(session.game.moves)
         try:
-            data = await self._think(request, session.thinking, "odds", odds_job, position, samples,
-                                     seconds, budget=seconds)
+            data = await self._think(request, session.thinking, "odds", odds_job, position,
+                                     samples, think=seconds)
             data["budget_ran_out"] = False
         except PoolBudgetError as exc:
             data = {"win_rate": None, "ci95": None, "samples": 0, "mean_score": None,
@@ -419,8 +465,8 @@ class Api:
         kind = "review" if key is None else f"review of game {key}"
         try:
             # the review keeps to its own budget; the pool's is a backstop
-            data = await self._think(request, busy, kind, review_job, saved, seconds,
-                                     budget=seconds + 3)
+            data = await self._think(request, busy, kind, review_job, saved, think=seconds,
+                                     slack=3)
         except PoolBudgetError as exc:
             raise ApiError(503, _("the review did not finish in time ({reason})").format(
                 reason=exc)) from None
@@ -441,8 +487,7 @@ class Api:
         _import_solver("difficulty", N_("the deal's difficulty"))
         try:
             data = await self._think(request, session.thinking, "difficulty", difficulty_job,
-                                     game.rules.spec(), game.deal, seconds,
-                                     budget=seconds + 3)
+                                     game.rules.spec(), game.deal, think=seconds, slack=3)
         except PoolBudgetError as exc:
             raise ApiError(503, _("the deal could not be rated in time ({reason})").format(
                 reason=exc)) from None

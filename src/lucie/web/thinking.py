@@ -5,8 +5,13 @@ process it would hold the GIL and every other player's move would wait.
 So each runs in a worker *process* (``spawn`` context, started on first
 use and kept for the next call), at most :attr:`SolverPool.workers` at
 once.  A call has a budget for the whole of it, waiting for a free worker
-included: the solver honours it itself, and past the budget and a margin
-the worker is killed and the call raises :class:`PoolBudgetError`.  A call
+included (a job given its time to think gets what the wait left of it):
+the solver honours it itself, and past the budget and a margin the worker
+is killed and the call raises :class:`PoolBudgetError`.  The workers are
+shared fairly between clients (:meth:`SolverPool.call`): a client has at
+most :data:`CLIENT_CALLS` calls waiting or running, a free worker goes to
+the waiting client with the fewest running, and a client holding two
+workers more than a waiting one gives one up.  A call
 that is cancelled (its client went away, the server is stopping) kills
 its worker too, so no search outlives its request.  Workers ignore
 SIGINT: Ctrl+C is the server's to handle, and it kills them.
@@ -22,16 +27,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import math
 import multiprocessing
 import os
 import signal
 from collections.abc import Callable
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Final, cast
 
 from lucie.engine import Position
 from lucie.errors import LucieError
-from lucie.i18n import _, language, using
+from lucie.i18n import _, language, ngettext, using
 
 #: How long past its budget a call may run before its worker is killed.
 MARGIN: Final = 2.0
@@ -98,45 +105,185 @@ class _Worker:
         self.conn.close()
 
 
-class SolverPool:
-    """At most ``workers`` solver calls at once, each in its own process."""
+#: Solver calls one client may have waiting or running at once (more: 429).
+CLIENT_CALLS: Final = 4
 
-    def __init__(self, workers: int = 2, margin: float = MARGIN) -> None:
+#: The least a job is given to think when its wait for a worker took
+#: (nearly) all its budget.
+LEAST_THINK: Final = 0.05
+
+
+class PoolFullError(Exception):
+    """A client asked for more than its share of the solver: it may try
+    again in ``retry_after`` seconds (answered 429 with ``Retry-After``)."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A solver call's result and the seconds it waited for a worker."""
+
+    value: Any
+    waited: float
+
+
+@dataclass(eq=False)
+class _Call:
+    """A call waiting for a worker or running in one."""
+
+    client: str
+    budget: float
+    ends: float
+    granted: asyncio.Future[None] | None = None
+    worker: _Worker | None = None
+    preempted: bool = False
+
+
+class SolverPool:
+    """At most ``workers`` solver calls at once, each in its own process,
+    shared fairly between clients (see :meth:`call`)."""
+
+    def __init__(self, workers: int = 2, margin: float = MARGIN,
+                 client_calls: int = CLIENT_CALLS) -> None:
         self.workers = workers
         self.margin = margin
+        self.client_calls = client_calls
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
-        self._slots: asyncio.Semaphore | None = None
-        #: Workers started and killed so far (for tests and benchmarks).
+        self._running: list[_Call] = []
+        self._waiting: list[_Call] = []
+        #: Workers started and killed so far, and calls stopped to give
+        #: another client its share (for tests and benchmarks).
         self.started = 0
         self.killed = 0
+        self.preempted = 0
 
     @property
     def running(self) -> int:
         """Calls being computed now."""
         return len(self._busy)
 
-    async def run(self, fn: Callable[..., Any], *args: Any, budget: float) -> Any:
-        """``fn(*args)`` in a worker; its result, or :class:`PoolBudgetError`
-        when no worker was free within ``budget`` seconds or the call ran
-        ``budget`` + margin seconds; :class:`LucieError` when the solver
-        refused the position, :class:`SolverFailedError` if the worker died."""
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.workers)
-        try:
-            await asyncio.wait_for(self._slots.acquire(), budget)
-        except TimeoutError:
-            raise PoolBudgetError(_("every solver worker stayed busy for the {budget} s "
-                                    "budget").format(budget=f"{budget:g}")) from None
-        try:
-            return await self._call(fn, args, budget)
-        finally:
-            self._slots.release()
+    def _count(self, client: str, calls: list[_Call]) -> int:
+        return sum(1 for c in calls if c.client == client)
 
-    async def _call(self, fn: Callable[..., Any], args: tuple[Any, ...], budget: float) -> Any:
+    async def run(self, fn: Callable[..., Any], *args: Any, budget: float,
+                  client: str = "") -> Any:
+        """``fn(*args)`` in a worker: :meth:`call`'s value."""
+        return (await self.call(fn, *args, budget=budget, client=client)).value
+
+    async def call(self, fn: Callable[..., Any], *args: Any, budget: float, client: str = "",
+                   think: float | None = None) -> Answer:
+        """``fn(*args)`` in a worker, for ``client``; with ``think``, the
+        job's own time to think is passed as one more argument: ``think``
+        less the wait for a worker (the wait is inside the budget).
+
+        Raises :class:`PoolBudgetError` when no worker was free within
+        ``think`` (or ``budget``) seconds or the whole call ran past
+        ``budget`` + margin seconds; :class:`PoolFullError` when ``client``
+        already has :attr:`client_calls` calls waiting or running, or its
+        call was stopped to give a waiting client its share;
+        :class:`LucieError` when the solver refused the position,
+        :class:`SolverFailedError` if the worker died.
+
+        Fair shares: a free worker goes to the waiting client with the fewest
+        calls running; and when every worker is busy, a client with two
+        calls running more than the one asking has its newest call stopped.
+        """
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        mine = [c for c in (*self._running, *self._waiting) if c.client == client]
+        if len(mine) >= self.client_calls:
+            wait = min(c.ends for c in mine) - start
+            raise PoolFullError(ngettext(
+                "you already have {count} solver request waiting or running: wait for its "
+                "answer",
+                "you already have {count} solver requests waiting or running: wait for their "
+                "answers", len(mine)).format(count=len(mine)), max(1, math.ceil(wait)))
+        call = _Call(client, budget, start + budget + self.margin)
+        await self._slot(call, think if think is not None else budget)
+        try:
+            waited = loop.time() - start
+            if think is not None:
+                args = (*args, max(LEAST_THINK, think - waited))
+            value = await self._call(call, fn, args, max(LEAST_THINK, budget - waited))
+        except SolverFailedError:
+            if call.preempted:
+                raise PoolFullError(_("stopped: other clients were waiting for the solver, "
+                                      "and you had more than your share"), 1) from None
+            raise
+        finally:
+            self._running.remove(call)
+            self._dispatch()
+        return Answer(value, waited)
+
+    async def _slot(self, call: _Call, wait: float) -> None:
+        """Wait (at most ``wait`` seconds) until ``call`` may run."""
+        if len(self._running) < self.workers:
+            self._running.append(call)
+            return
+        loop = asyncio.get_running_loop()
+        granted = call.granted = loop.create_future()
+        self._waiting.append(call)
+        self._preempt(call.client)
+        # (not asyncio.wait_for: before Python 3.12 it may swallow a
+        # cancellation that comes as the slot is granted)
+        def late() -> None:
+            if not granted.done():
+                granted.set_exception(TimeoutError())
+
+        timer = loop.call_later(wait, late)
+        try:
+            await granted
+        except BaseException as exc:
+            if granted.done() and not granted.cancelled() and granted.exception() is None:
+                self._running.remove(call)  # granted as it gave up: pass the slot on
+                self._dispatch()
+            else:
+                self._waiting.remove(call)
+            if isinstance(exc, TimeoutError):
+                raise PoolBudgetError(_("every solver worker stayed busy for the {budget} s "
+                                        "budget").format(budget=f"{wait:g}")) from None
+            raise
+        finally:
+            timer.cancel()
+
+    def _dispatch(self) -> None:
+        """Give free workers to the waiting clients with the fewest calls running."""
+        while len(self._running) < self.workers:
+            # (a call that gave up but has not yet left the queue is passed over)
+            ready = [c for c in self._waiting if c.granted is not None and not c.granted.done()]
+            if not ready:
+                return
+            chosen = min(ready, key=lambda c: self._count(c.client, self._running))
+            self._waiting.remove(chosen)
+            self._running.append(chosen)
+            assert chosen.granted is not None
+            chosen.granted.set_result(None)
+
+    def _preempt(self, client: str) -> None:
+        """Every worker is busy and ``client`` waits: stop the newest call of
+        a client running two calls more than ``client`` (its worker is
+        killed, so its slot passes on)."""
+        live = [c for c in self._running if not c.preempted]  # (stopped ones are leaving)
+        mine = self._count(client, live)
+        for call in reversed(live):
+            if call.worker is not None and self._count(call.client, live) >= mine + 2:
+                call.preempted = True
+                self.preempted += 1
+                if call.worker.process.pid is not None:
+                    with contextlib.suppress(OSError):
+                        os.kill(call.worker.process.pid, signal.SIGKILL)
+                return
+
+    async def _call(self, call: _Call, fn: Callable[..., Any], args: tuple[Any, ...],
+                    budget: float) -> Any:
         fresh = not self._idle
         worker = self._start() if fresh else self._idle.pop()
         self._busy.add(worker)
+        call.worker = worker
         keep = False
         try:
             if fresh:  # its start (importing the solver) is not the call's time
@@ -152,8 +299,8 @@ class SolverPool:
                 kind, value = await self._receive(worker, budget + self.margin)
             except TimeoutError:
                 raise PoolBudgetError(_("the budget of {budget} s ran out").format(
-                    budget=f"{budget:g}")) from None
-            keep = True
+                    budget=f"{call.budget:g}")) from None
+            keep = not call.preempted  # (a worker killed as it answered is not kept)
         finally:
             self._busy.discard(worker)
             if keep:
@@ -287,5 +434,5 @@ def difficulty_job(spec: str, deal: int, seconds: float) -> dict[str, Any]:
     return deal_difficulty(Rules.parse(spec), deal, max_seconds=seconds).to_json()
 
 
-__all__ = ["PoolBudgetError", "SolverFailedError", "SolverPool", "difficulty_job", "hint_job",
-           "odds_job", "pick_job", "review_job"]
+__all__ = ["Answer", "PoolBudgetError", "PoolFullError", "SolverFailedError", "SolverPool",
+           "difficulty_job", "hint_job", "odds_job", "pick_job", "review_job"]

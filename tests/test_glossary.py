@@ -61,7 +61,7 @@ def term_pattern(term: str) -> re.Pattern[str]:
     stem = term.endswith("*")
     body = re.escape(term.rstrip("*")).replace(r"\ ", r"\s+")
     end = r"\w*" if stem else r"(?!\w)"
-    return re.compile(r"(?<!\w)" + body + end, re.IGNORECASE)
+    return re.compile(r"(?<![\w-])" + body + end, re.IGNORECASE)  # --seed is an option
 
 
 def translations(lang: str) -> list[tuple[str, str]]:

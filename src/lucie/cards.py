@@ -24,6 +24,7 @@ from typing import Final
 
 from lucie.errors import CardError
 from lucie.i18n import _, pgettext
+from lucie.parsing import excerpt
 
 #: Suit letters in lucie's order (also the order of the foundations).
 SUITS: Final = ("C", "D", "H", "S")
@@ -74,7 +75,7 @@ class Card(int):
         """
         if not 1 <= rank <= 13 or suit not in SUITS:
             raise CardError(_("no card of rank {rank} and suit {suit}").format(
-                rank=repr(rank), suit=repr(suit)
+                rank=excerpt(rank), suit=excerpt(suit)
             ))
         return _CARDS[SUITS.index(suit) * 13 + rank - 1]
 
@@ -92,7 +93,7 @@ class Card(int):
                 return _CARDS[suit * 13 + rank - 1]
         raise CardError(
             _("{text} is not a card (expected rank A 2-9 T/10 J Q K then suit C D H S)")
-            .format(text=repr(text))
+            .format(text=excerpt(text))
         )
 
     @property

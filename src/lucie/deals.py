@@ -4,8 +4,7 @@ The random generators are PySolFC's own, from the ``pysol-cards`` package:
 deal numbers below 32000 use the Microsoft generator (``LCRandom31``, on
 the deck rearranged by ``ms_rearrange``), larger ones the Mersenne Twister
 (``MTRandom``).  The generator is kept after the deal: each redeal shuffles
-the gathered cards by continuing its stream (``RULES.md``, "The redeal,
-exactly").
+the gathered cards by continuing its stream (``docs/rules.md#the-redeal-exactly``).
 
 >>> fans, foundations, _shuffler = deal_layout(Rules(), 1)
 >>> len(fans), [len(f) for f in fans][-2:], foundations
@@ -123,7 +122,7 @@ def deal_layout(
 def lay_out(
     rules: Rules, deck: Sequence[Card]
 ) -> tuple[list[list[Card]], tuple[int, int, int, int]]:
-    """Lay a shuffled deck out as ``RULES.md`` says ("Numbered deals").
+    """Lay a shuffled deck out as ``docs/rules.md#numbered-deals`` says.
 
     - classic: the k-th card dealt is ``deck[51 - k]``; with F full fans of
       ``fan_size`` cards, card k goes to fan ``k mod F`` while k < F*size,

@@ -58,6 +58,7 @@ from lucie.deals import (
 )
 from lucie.errors import CardError, LucieError, MoveError
 from lucie.i18n import N_, _, ngettext, pgettext
+from lucie.parsing import excerpt
 from lucie.rules import Rules
 
 SourceKind = Literal["fan", "cell", "card", "redeal"]
@@ -164,7 +165,7 @@ class Move:
         if not sep or not src_text or not dst_text:
             raise MoveError(
                 _("{text} is not a move (expected like c>g, c>f, c>1, 1>g, 7H>g or R)")
-                .format(text=repr(text))
+                .format(text=excerpt(text))
             )
         src_kind: SourceKind
         if len(src_text) == 1 and src_text.lower() in FAN_NAMES:
@@ -172,14 +173,14 @@ class Move:
         elif src_text.isascii() and src_text.isdigit() and len(src_text) <= 3:
             src_kind, src = "cell", int(src_text) - 1
             if src < 0:
-                raise MoveError(_("{text}: cells are numbered from 1").format(text=repr(text)))
+                raise MoveError(_("{text}: cells are numbered from 1").format(text=excerpt(text)))
         else:
             try:
                 src_kind, src = "card", int(Card.parse(src_text))
             except CardError:
                 raise MoveError(
                     _("{text}: {source} is neither a fan letter, a cell number nor a card")
-                    .format(text=repr(text), source=repr(src_text))
+                    .format(text=excerpt(text), source=excerpt(src_text))
                 ) from None
         dst_kind: TargetKind
         if dst_text == "f":
@@ -192,15 +193,15 @@ class Move:
         else:
             raise MoveError(
                 _("{text}: {target} is neither a fan letter, f nor a cell number")
-                .format(text=repr(text), target=repr(dst_text))
+                .format(text=excerpt(text), target=excerpt(dst_text))
             )
         if src_kind == "card" and dst_kind != "fan":
             raise MoveError(
-                _("{text}: a lifted card can only go onto a fan").format(text=repr(text))
+                _("{text}: a lifted card can only go onto a fan").format(text=excerpt(text))
             )
         if src_kind == "cell" and dst_kind == "cell":
             raise MoveError(_("{move}: {why}").format(
-                move=repr(text), why=_("cards do not move from cell to cell")
+                move=excerpt(text), why=_("cards do not move from cell to cell")
             ))
         return cls(src_kind, src, dst_kind, dst)
 
@@ -735,7 +736,7 @@ class Position:
 
     def gather(self) -> list[Card]:
         """The redeal pile: each fan's cards bottom to top in fan order,
-        then the cells in order (``RULES.md``, "The redeal, exactly")."""
+        then the cells in order (``docs/rules.md#the-redeal-exactly``)."""
         pile = [c for fan in self.fans for c in fan]
         pile.extend(c for c in self.cells if c is not None)
         return pile
@@ -1317,11 +1318,22 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy with the same history."""
+        return self._copy(Shuffler(self.seed))
+
+    def fork(self) -> Game:
+        """A copy to try a change on, keeping one of the two afterwards (the
+        session layer changes a fork, records it, then plays on with it).
+        It shares this game's redeal generator, which :meth:`copy` builds
+        anew at a cost: each redeal restores the generator's state first,
+        so the two may be played one after the other, not at once."""
+        return self._copy(self._shuffler)
+
+    def _copy(self, shuffler: Shuffler) -> Game:
         other = Game.__new__(Game)
         other.rules = self.rules
         other.deal = self.deal
         other.seed = self.seed
-        other._shuffler = Shuffler(self.seed)
+        other._shuffler = shuffler
         other._positions = list(self._positions)
         other._states = list(self._states)
         other._moves = list(self._moves)

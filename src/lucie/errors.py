@@ -43,3 +43,9 @@ class MoveError(LucieError):
 
 class SaveFileError(LucieError):
     """A saved game that is truncated, edited or from a newer format."""
+
+
+class FileKindError(LucieError):
+    """A path that is not a regular file lucie may use: a directory, a pipe,
+    a device, a symbolic-link loop or a dangling link, a file too large, or
+    a file of another kind where lucie would write its own."""

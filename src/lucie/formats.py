@@ -15,6 +15,14 @@ An empty fan is written ``-``; a fan line may start with ``:`` (FreeCell
 Solver's style); lines starting with ``#`` are comments.  This reads the
 layouts of lblsolve and, with the foundation line, of FreeCell Solver.
 
+A **won** position is written as its header lines alone: ``Foundations:
+C-K D-K H-K S-K`` (every card home), no fan line, and the ``Cells:``,
+``Redeals:`` and ``Merci:`` lines as for any position, and
+reads back as that won position: every position a game reaches has a
+layout that round-trips.  A layout with no card on the table and no
+Foundations line is still refused (an empty file, or only ``-`` lines, is
+more likely a mistake than a won game).
+
 >>> p = parse_layout("Foundations: C-Q D-K H-K S-K\\nKC", Rules())
 >>> p.score, p.fans[0]
 (51, (Card.parse('KC'),))
@@ -73,7 +81,7 @@ def _rank_of(token: str, line: str) -> int:
     if t in RANKS:
         return RANKS.index(t) + 1
     raise LayoutError(_("foundation line {line}: {token} is not a rank").format(
-        line=repr(line), token=repr(token)
+        line=excerpt(line), token=excerpt(token)
     ))
 
 
@@ -86,11 +94,11 @@ def _parse_foundations(line: str, body: str) -> tuple[int, int, int, int]:
         if not sep or suit not in SUITS:
             raise LayoutError(
                 _("foundation line {line}: {token} is not like C-5 (suit-rank)")
-                .format(line=repr(line), token=repr(token))
+                .format(line=excerpt(line), token=excerpt(token))
             )
         if suit in seen:
             raise LayoutError(_("foundation line {line}: suit {suit} given twice").format(
-                line=repr(line), suit=suit
+                line=excerpt(line), suit=suit
             ))
         seen.add(suit)
         counts[SUITS.index(suit)] = _rank_of(rank, line)
@@ -104,7 +112,7 @@ def _parse_cards_line(line: str, what: str) -> list[Card]:
             cards.append(Card.parse(token))
         except CardError:
             raise LayoutError(_("{where}: {token} is not a card").format(
-                where=what, token=repr(token)
+                where=what, token=excerpt(token)
             )) from None
     return cards
 
@@ -140,6 +148,9 @@ def _check_layout(
             raise LayoutError(_("{card} appears twice").format(card=card))
         seen.add(card)
     if foundations is None:
+        if not on_table:
+            raise LayoutError(_("the layout has no card on the table: there is nothing to "
+                                "play"))
         foundations = _implied_foundations(seen)
     else:
         for card in on_table:
@@ -154,8 +165,6 @@ def _check_layout(
         ]
         if missing:
             raise LayoutError(_("missing cards: {cards}").format(cards=" ".join(missing)))
-    if not on_table:
-        raise LayoutError(_("the layout has no card on the table: there is nothing to play"))
     for i, fan in enumerate(fans):
         if rules.max_fan is not None and len(fan) > max(rules.max_fan, rules.fan_size):
             raise LayoutError(
@@ -171,7 +180,8 @@ def parse_layout(text: str, rules: Rules) -> Position:
 
     Every problem is a :class:`LayoutError` that names it: an unknown card,
     a card given twice, a missing card, a foundation that skips a rank, too
-    many fans for the variant, no card on the table at all.  A UTF-8
+    many fans for the variant, no card on the table and no Foundations line
+    (with one that puts every card home, the layout is the won position).  A UTF-8
     byte-order mark at the start is skipped.
     """
     text = strip_bom(text)
@@ -215,10 +225,10 @@ def parse_layout(text: str, rules: Rules) -> Position:
             raise LayoutError(_(
                 "{where}: {letter} is a fan letter, as the game shows it; a layout line "
                 "is the cards only, bottom first (what `lucie show --plain-layout` prints)"
-            ).format(where=where, letter=repr(head.strip())))
+            ).format(where=where, letter=excerpt(head.strip())))
         elif colon and head.strip():
             raise LayoutError(_("{where}: unknown header {header}").format(
-                where=where, header=repr(head.strip())
+                where=where, header=excerpt(head.strip())
             ))
         elif DISPLAY_SEPARATOR.strip() in line:
             raise LayoutError(_(
@@ -372,7 +382,7 @@ def game_from_json(data: object) -> Game:
             game = Game(rules, position=parse_layout(layout, rules), seed=seed)
     except KeyError as exc:
         raise SaveFileError(
-            _("the saved game has no field {field}").format(field=repr(exc.args[0]))
+            _("the saved game has no field {field}").format(field=excerpt(exc.args[0]))
         ) from None
     except SaveFileError:
         raise

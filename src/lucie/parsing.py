@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any, Final
 
 from lucie.errors import LucieError
@@ -47,6 +48,35 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
     if len(text) > limit:
         return text[: limit - 3] + "..."
     return text
+
+
+#: Characters :func:`printable` leaves as they are although their category
+#: is a format one: the zero-width joiner of emoji sequences.
+_KEPT_FORMAT: Final = frozenset("\u200d")
+
+
+def printable(text: str) -> str:
+    """*text* with every control character escaped (``\\x1b``,
+    ``\\u202e``...), for printing a name or a text that comes from the
+    store or a file: an escape sequence stored in a player's name must not
+    reach the terminal.  Letters, marks, symbols and emoji are kept.
+
+    >>> printable("ann\\x1b[2J")
+    'ann\\\\x1b[2J'
+    >>> printable("Zoë 🂡")
+    'Zoë 🂡'
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable() or ch == " " or ch in _KEPT_FORMAT or (
+            unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+        ):
+            out.append(ch)
+        else:
+            out.append(ascii(ch)[1:-1])
+    return "".join(out)
 
 
 def parse_int(

@@ -49,7 +49,7 @@ MAX_REDEALS: Final = 10
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The settings of one game (see ``RULES.md``, "Variants").
+    """The settings of one game (see ``docs/rules.md``, "Settings" and "Variants").
 
     ``fans=None`` means "as many fans as the deal needs": 18 for 52 cards in
     fans of three, 16 with ``aces_first``.
@@ -86,7 +86,7 @@ class Rules:
         ):
             if value not in allowed:
                 raise RulesError(_("{setting} is not one of {allowed}").format(
-                    setting=f"{key}={value!r}", allowed=", ".join(allowed)
+                    setting=f"{key}={excerpt(value)}", allowed=", ".join(allowed)
                 ))
         for key, number, low, high in (
             ("fan_size", self.fan_size, 1, 13),

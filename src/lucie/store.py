@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
 import filecmp
 import functools
 import io
@@ -82,6 +83,7 @@ import secrets
 import shutil
 import socket
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Iterator
@@ -91,10 +93,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, Literal, NamedTuple
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: claims are always granted
+    fcntl = None  # type: ignore[assignment]
+
 from lucie._sqlite import backoff, is_busy, use_wal
 from lucie.deals import MAX_DEAL
 from lucie.engine import Game
-from lucie.errors import LucieError, SaveFileError
+from lucie.errors import FileKindError, LucieError, SaveFileError
+from lucie.files import examine
 from lucie.formats import game_from_json, game_to_json
 from lucie.i18n import _, using
 from lucie.parsing import excerpt, parse_json
@@ -136,8 +144,8 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE INDEX IF NOT EXISTS games_by_player ON games (player, variant, status, id);
 """
 
-# Which open game is being played by which program, so that two programs
-# started at once do not both resume (and overwrite) the same game.
+# The claims of lucie before 0.1 (host:pid liveness); kept so that those
+# files are still recognised.  Claims are now locks (see :class:`_Claims`).
 _CLAIMS: Final = """
 CREATE TABLE IF NOT EXISTS claims (
     game_id INTEGER PRIMARY KEY,
@@ -152,9 +160,6 @@ _WEB_GAMES: Final = (
     " token TEXT PRIMARY KEY, game_id INTEGER NOT NULL)"
 )
 
-#: Seconds after which a claim from another machine lapses.
-CLAIM_TTL: Final = 3600.0
-
 _COLUMNS: Final = (
     "id", "player", "variant", "deal", "seed", "started", "updated", "finished",
     "status", "score", "moves", "seconds",
@@ -163,6 +168,89 @@ _COLUMNS: Final = (
 
 class StoreError(LucieError):
     """The database cannot be used: damaged, from a newer lucie, unreadable."""
+
+
+class StoreFull(StoreError):  # noqa: N818 - the name issue 36 gives it
+    """A write failed because the disk is full or the file may grow no more
+    (a quota, a file-size limit).  Nothing already saved is lost; the
+    database is healthy and works again once there is room."""
+
+
+class StoreBusy(StoreError):  # noqa: N818 - the name issue 36 gives it
+    """Another program held the database locked for longer than the busy
+    timeout (:data:`BUSY_TIMEOUT_MS`); nothing was written."""
+
+
+def write_error(path: Path, exc: BaseException, *, opening: bool = False) -> StoreError:
+    """The :class:`StoreError` for a failed write to the database at
+    *path*: :class:`StoreFull` for a full disk or a file that may not grow,
+    :class:`StoreBusy` for a lock held by another program, else a plain
+    :class:`StoreError`.  Each message names the cause and what to do;
+    *opening*: the failure came while opening the file, not saving a change."""
+    if _is_full(path, exc):
+        if opening:
+            return StoreFull(_(
+                "the disk is full (or the file may grow no more): the database {path} "
+                "cannot be opened; nothing in it was changed. Free some space and try "
+                "again."
+            ).format(path=path))
+        return StoreFull(_(
+            "the disk is full (or the file may grow no more): this change was not saved "
+            "in {path}, and nothing saved before is lost. Free some space and try again."
+        ).format(path=path))
+    if isinstance(exc, sqlite3.Error) and is_busy(exc):
+        return StoreBusy(_(
+            "the database is locked by another program (waited {seconds} s): this change "
+            "was not saved in {path}. Close the other program or try again later."
+        ).format(path=path, seconds=round(BUSY_TIMEOUT_MS / 1000)))
+    if isinstance(exc, OSError):
+        return StoreError(_cannot_write(path, exc.strerror or exc))
+    return StoreError(_cannot_write(path, exc))
+
+
+def _is_full(path: Path, exc: BaseException) -> bool:
+    """Whether *exc* (from SQLite or the file system) means there is no room:
+    SQLITE_FULL, ENOSPC, EDQUOT, EFBIG, or an I/O error while the disk
+    holding *path* has (almost) no space left or the process may write no
+    more (``RLIMIT_FSIZE``), which SQLite reports as a plain I/O error."""
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+    if not isinstance(exc, sqlite3.Error):
+        return False
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    text = str(exc).lower()
+    if name.startswith("SQLITE_FULL") or "disk is full" in text:
+        return True
+    if not (name.startswith("SQLITE_IOERR") or "disk i/o error" in text):
+        return False
+    return _no_room(path)
+
+
+#: Free space under which an I/O error is taken for a full disk.
+_ALMOST_FULL: Final = 1 << 20
+
+
+def _no_room(path: Path) -> bool:
+    """Whether the disk of *path* is (almost) full or the file size limit
+    of this process (``RLIMIT_FSIZE``) is (almost) reached."""
+    try:
+        st = os.statvfs(path.parent)
+        if st.f_bavail * st.f_frsize < _ALMOST_FULL:
+            return True
+    except OSError:
+        pass
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return False
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return False
+    sizes = []
+    for suffix in ("", "-wal", "-journal"):
+        with contextlib.suppress(OSError):
+            sizes.append(os.stat(f"{path}{suffix}").st_size)
+    return max(sizes, default=0) + _ALMOST_FULL > soft
 
 
 class _BusyError(Exception):
@@ -312,9 +400,10 @@ class Store:
                 return self._open_once()
             except _BusyError as busy:
                 if time.monotonic() > deadline:
-                    raise StoreError(_("{path}: the database stays locked ({why})").format(
-                        path=self.path, why=busy
-                    )) from None
+                    raise StoreBusy(_(
+                        "{path}: the database stays locked by another program ({why}). "
+                        "Close the other program or try again later."
+                    ).format(path=self.path, why=busy)) from None
             backoff(attempt)
             attempt += 1
 
@@ -327,8 +416,10 @@ class Store:
                 _("{path} is a directory, not a database file (give a file name)")
                 .format(path=path)
             )
-        if path.exists() and not path.is_file():
-            raise StoreError(_("{path} is not a regular file").format(path=path))
+        try:
+            examine(path, what=_("the games database"))
+        except FileKindError as exc:
+            raise StoreError(str(exc)) from None
         parent = path.parent
         if not parent.is_dir():
             blocker = parent
@@ -382,6 +473,8 @@ class Store:
                 if not path.exists():
                     os.replace(tmp, path)
         except (OSError, sqlite3.Error) as exc:
+            if _is_full(path, exc):
+                raise write_error(path, exc, opening=True) from None
             reason = exc.strerror if isinstance(exc, OSError) else str(exc)
             raise StoreError(_("{path}: cannot create the database ({why})").format(
                 path=path, why=reason
@@ -455,6 +548,8 @@ class Store:
         except sqlite3.DatabaseError as exc:
             if is_busy(exc):
                 raise _BusyError(str(exc)) from None
+            if _is_full(path, exc):  # a healthy file on a full disk is not damaged
+                raise write_error(path, exc, opening=True) from None
             text = str(exc)
             if "not a database" in text or "unable to open" in text or "readonly" in text:
                 raise StoreError(_(
@@ -513,6 +608,8 @@ class Store:
             conn.close()
             if is_busy(exc):
                 raise _BusyError(str(exc)) from None
+            if _is_full(path, exc):
+                raise write_error(path, exc, opening=True) from None
             raise StoreError(_("{path}: cannot prepare the database ({why})").format(
                 path=path, why=exc
             )) from None
@@ -536,13 +633,24 @@ class Store:
         while backup.exists():
             n += 1
             backup = self.path.with_name(f"{self.path.name}.backup-{stamp}-{n}")
+        made: list[Path] = []
         try:
+            made.append(backup)
             shutil.copy2(self.path, backup)
             for suffix in ("-wal", "-shm"):
                 side = Path(str(self.path) + suffix)
                 if side.exists():
-                    shutil.copy2(side, Path(str(backup) + suffix))
-        except OSError as exc:  # pragma: no cover - disk full, permissions
+                    made.append(Path(str(backup) + suffix))
+                    shutil.copy2(side, made[-1])
+        except OSError as exc:  # disk full, permissions: no half copy is left
+            for partial in made:
+                with contextlib.suppress(OSError):
+                    partial.unlink()
+            if _is_full(self.path, exc):
+                raise StoreFull(_(
+                    "{path} cannot be used and the disk is too full to keep a copy of it; "
+                    "it was left untouched. Free some space and try again."
+                ).format(path=self.path)) from None
             raise StoreError(_(
                 "{path} cannot be used and could not be backed up ({why}); "
                 "it was left untouched"
@@ -561,29 +669,42 @@ class Store:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
+        """One short write transaction.  Every failure of SQLite on the way
+        (a full disk, a lock held too long, an I/O error) leaves nothing
+        half written and becomes a :class:`StoreError` (:func:`write_error`);
+        SQLite may already have rolled back by itself (it does on a full
+        disk), so the rollback is made only if a transaction is still open."""
         with self._lock:
             conn = self._conn
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise StoreError(_cannot_write(self.path, exc)) from None
+                self._rollback()
+                raise write_error(self.path, exc) from None
             try:
                 yield conn
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._rollback()
+                raise write_error(self.path, exc) from None
             except BaseException:
-                conn.execute("ROLLBACK")
+                self._rollback()
                 raise
-            else:
-                try:
-                    conn.execute("COMMIT")
-                except sqlite3.Error as exc:
-                    conn.execute("ROLLBACK")
-                    raise StoreError(_cannot_write(self.path, exc)) from None
+
+    def _rollback(self) -> None:
+        """Roll back the open transaction, if SQLite has not already."""
+        conn = self._conn
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
 
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
                 return self._conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
+                if _is_full(self.path, exc) or is_busy(exc):
+                    raise write_error(self.path, exc) from None
                 raise StoreError(_("{path}: cannot read ({why})").format(
                     path=self.path, why=exc
                 )) from None
@@ -616,10 +737,6 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StoreError(_no_game(game_id, self.path))
-            conn.execute(
-                "UPDATE claims SET seen = ? WHERE game_id = ? AND owner = ?",
-                (time.time(), game_id, self.owner),
-            )
 
     def finish_game(
         self, game_id: int, game: Game, seconds: float, status: str | None = None,
@@ -667,34 +784,32 @@ class Store:
             )
 
     # -- claims: one program per open game ------------------------------
+    #
+    # A claim is a lock the operating system holds for the claiming process
+    # (:class:`_Claims`, a byte-range lock in ``<database>.claims``), so it
+    # lapses the moment that process ends, however it ends (``kill -9``
+    # included) and whatever its process id (containers, pid namespaces).
 
     def claim(self, game_id: int) -> bool:
         """Mark a game as played by this store's program; False if another
-        program that is still running plays it (then leave it alone).
-        A claim lapses when its program has ended (same machine) or after
-        :data:`CLAIM_TTL` seconds without a move (another machine)."""
-        with self._write() as conn:
-            row = conn.execute(
-                "SELECT owner, seen FROM claims WHERE game_id = ?", (game_id,),
-            ).fetchone()
-            if row is not None and row[0] != self.owner and _alive(row[0], row[1]):
-                return False
-            conn.execute(
-                "INSERT OR REPLACE INTO claims (game_id, owner, seen) VALUES (?, ?, ?)",
-                (game_id, self.owner, time.time()),
-            )
-            return True
+        program (or another :class:`Store` of this one) plays it: leave it
+        alone then.  The claim lapses when the program ends, however it
+        ends."""
+        return _claims_of(self.path).take(game_id, self.owner)
 
     def release(self, game_id: int) -> None:
-        """Give up this program's claim on a game (when it stops playing it)."""
-        with self._write() as conn:
-            conn.execute(
-                "DELETE FROM claims WHERE game_id = ? AND owner = ?", (game_id, self.owner),
-            )
+        """Give up this store's claim on a game (when it stops playing it)."""
+        _claims_of(self.path).give_back(game_id, self.owner)
+
+    def is_claimed(self, game_id: int) -> bool:
+        """Whether a program (this one included) holds a claim on the game."""
+        return _claims_of(self.path).held_elsewhere(game_id, "")
 
     def _claimed_elsewhere(self) -> set[int]:
-        rows = self._read("SELECT game_id, owner, seen FROM claims")
-        return {gid for gid, owner, seen in rows if owner != self.owner and _alive(owner, seen)}
+        rows = self._read("SELECT id FROM games WHERE status = 'playing'")
+        claims = _claims_of(self.path)
+        return {int(gid) for (gid,) in rows
+                if isinstance(gid, int) and claims.held_elsewhere(gid, self.owner)}
 
     # -- reading back -----------------------------------------------------
     #
@@ -899,63 +1014,202 @@ class Store:
                 text = buf.getvalue()
         return Export(text, len(good), tuple(damaged))
 
-    def import_games(self, text: str) -> int:
+    def import_games(self, text: str | bytes) -> Imported:
         """Add the games of a JSON :meth:`export` (new ids); returns how
-        many.  Every game is replayed and every row checked first; nothing
-        is added if one fails."""
+        many were added and how many were already in the store.
+
+        A game already stored (same player, variant, deal, seed and start
+        time) is left as it is, so importing a file twice adds nothing the
+        second time and no recorded result is rewritten.  Every game is
+        replayed and every field checked first (its score and number of
+        moves against the game, a win against the engine); nothing is
+        added if one fails."""
         data = parse_json(text, what=_("the games export"), error=StoreError)
         if not isinstance(data, dict) or data.get("format") != "lucie-games":
             raise StoreError(_("not a lucie games export (format {format} expected)").format(
                 format="'lucie-games'"
             ))
+        version = data.get("version")
+        if isinstance(version, int) and not isinstance(version, bool) \
+                and version > SCHEMA_VERSION:
+            raise StoreError(_("the export was written by a newer lucie (version {version}, "
+                               "this lucie reads up to {known})").format(
+                                   version=version, known=SCHEMA_VERSION))
         games = data.get("games")
         if not isinstance(games, list):
             raise StoreError(_("the export has no list of games"))
         rows = []
         for i, item in enumerate(games, 1):
             try:
-                if not isinstance(item, dict):
-                    raise TypeError(_("not an object"))
-                game = game_from_json(item["game"])
-                finished = item.get("finished")
-                row = (
-                    0, str(item["player"]), game.rules.spec(), game.deal, game.seed,
-                    str(item["started"]), str(item["updated"]),
-                    None if finished is None else str(finished),
-                    str(item["status"]), game.score, len(game.moves),
-                    float(item.get("seconds", 0.0)),
-                )
-                _check_row(row)
-                rows.append((*row[1:], _saved(game)))
+                rows.append(_import_row(item))
             except (KeyError, TypeError, ValueError, LucieError, _RowDamageError) as exc:
+                why = excerpt(exc.args[0], 120) if isinstance(exc, KeyError) and exc.args \
+                    else exc
                 raise StoreError(_("game {number} of the export is damaged: {why}").format(
-                    number=i, why=exc
+                    number=i, why=why
                 )) from None
+        added = 0
         with self._write() as conn:
-            conn.executemany(
-                "INSERT INTO games (player, variant, deal, seed, started, updated, finished,"
-                " status, score, moves, seconds, saved) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                rows,
-            )
-        return len(rows)
+            for row in rows:
+                found = conn.execute(
+                    "SELECT 1 FROM games WHERE player = ? AND variant = ? AND deal IS ? "
+                    "AND seed = ? AND started = ? LIMIT 1", row[:5],
+                ).fetchone()
+                if found is not None:
+                    continue
+                conn.execute(
+                    "INSERT INTO games (player, variant, deal, seed, started, updated, "
+                    "finished, status, score, moves, seconds, saved) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", row,
+                )
+                added += 1
+        return Imported(added, len(rows) - added)
 
 
-def _alive(owner: str, seen: float) -> bool:
-    """Whether the program named by a claim's ``owner`` may still run."""
-    host, _colon, rest = owner.partition(":")
-    pid_text = rest.partition(":")[0]
-    if host == socket.gethostname() and pid_text.isdigit():
-        pid = int(pid_text)
-        if pid == os.getpid():
-            return True  # another Store of this very program
+def _import_row(item: object) -> tuple[Any, ...]:
+    """The row of one game of an export, checked field by field."""
+    if not isinstance(item, dict):
+        raise TypeError(_("not an object"))
+    game = game_from_json(item["game"])
+    finished = item["finished"]
+    status = item["status"]
+    seconds = item["seconds"]
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise _RowDamageError(_("{column} is {value}, not a number").format(
+            column="seconds", value=_kind(seconds)))
+    row = (
+        0, item["player"], game.rules.spec(), game.deal, game.seed,
+        item["started"], item["updated"], finished, status, game.score,
+        len(game.moves), float(seconds),
+    )
+    record = _check_row(row)
+    for column, value in (("variant", game.rules.spec()), ("deal", game.deal),
+                          ("seed", game.seed), ("score", game.score),
+                          ("moves", len(game.moves))):
+        given = item.get(column, value)
+        if column == "variant":
+            given = _spec(given) if isinstance(given, str) else given
+        if given != value:
+            raise _RowDamageError(_("its {column} {value} does not match its game "
+                                    "({expected})").format(
+                column=column, value=excerpt(given), expected=value))
+    if (status == "playing") != (finished is None):
+        raise _RowDamageError(_("status {status} does not match finished {finished}").format(
+            status=excerpt(status), finished=excerpt(finished)))
+    if (status == "won") != (game.outcome.status == "won"):
+        raise _RowDamageError(_("status {status} does not match its game, which is "
+                                "{outcome}").format(status=excerpt(status),
+                                                    outcome=game.outcome.status))
+    return (record.player, record.variant, record.deal, record.seed, record.started,
+            record.updated, record.finished, record.status, record.score, record.moves,
+            record.seconds, _saved(game))
+
+
+class Imported(NamedTuple):
+    """What :meth:`Store.import_games` did: games added, games already there."""
+
+    added: int
+    skipped: int
+
+
+class _Claims:
+    """The claims on the games of one database, for this whole process.
+
+    Each claimed game is a one-byte lock (``fcntl.lockf``) at offset
+    ``game_id`` of the file ``<database>.claims`` beside the database: the
+    operating system drops it when the process ends, however it ends.
+    POSIX locks belong to the process, so the claims of this process's
+    own stores are kept here too (one open file per database, shared, so
+    that no ``close`` drops another store's locks).  The file is only ever
+    locked, never written.  Where it cannot be opened (a read-only place,
+    a system without ``fcntl``), a claim is always granted: two programs
+    could then play the same game, nothing worse.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+        #: game id -> owner (a Store's :attr:`Store.owner`) in this process
+        self.held: dict[int, str] = {}
+        self.fd: int | None = None
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:  # pragma: no cover - someone else's process
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+                         | getattr(os, "O_NONBLOCK", 0), 0o644)
+        except OSError:
+            return
+        if not stat.S_ISREG(os.fstat(fd).st_mode) or fcntl is None:
+            os.close(fd)
+            return
+        self.fd = fd
+
+    def _lock(self, game_id: int, kind: int) -> bool:
+        if self.fd is None or fcntl is None:
             return True
+        try:
+            fcntl.lockf(self.fd, kind | fcntl.LOCK_NB if kind != fcntl.LOCK_UN else kind,
+                        1, game_id)
+        except OSError:
+            return False
         return True
-    return time.time() - seen < CLAIM_TTL
+
+    def take(self, game_id: int, owner: str) -> bool:
+        with self.lock:
+            mine = self.held.get(game_id)
+            if mine is not None:
+                return mine == owner
+            if fcntl is not None and not self._lock(game_id, fcntl.LOCK_EX):
+                return False
+            self.held[game_id] = owner
+            return True
+
+    def give_back(self, game_id: int, owner: str) -> None:
+        with self.lock:
+            if self.held.get(game_id) != owner:
+                return
+            del self.held[game_id]
+            if fcntl is not None:
+                self._lock(game_id, fcntl.LOCK_UN)
+
+    def held_elsewhere(self, game_id: int, owner: str) -> bool:
+        """Whether another store (of this process or another) holds the claim."""
+        with self.lock:
+            mine = self.held.get(game_id)
+            if mine is not None:
+                return mine != owner
+            if self.fd is None or fcntl is None:
+                return False
+            if not self._lock(game_id, fcntl.LOCK_EX):
+                return True
+            self._lock(game_id, fcntl.LOCK_UN)
+            return False
+
+
+_CLAIMS_LOCK = threading.Lock()
+_CLAIMS_BY_FILE: dict[str, _Claims] = {}
+
+
+def claims_path(path: Path) -> Path:
+    """The lock file of the claims on the games of database ``path``."""
+    return path.with_name(path.name + ".claims")
+
+
+def _forget_claims() -> None:
+    """In a forked child: the parent's locks are not the child's."""
+    _CLAIMS_BY_FILE.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_claims)
+
+
+def _claims_of(path: Path) -> _Claims:
+    """This process's :class:`_Claims` of database ``path`` (one per file)."""
+    key = os.path.abspath(path)
+    with _CLAIMS_LOCK:
+        claims = _CLAIMS_BY_FILE.get(key)
+        if claims is None:
+            claims = _CLAIMS_BY_FILE[key] = _Claims(claims_path(Path(key)))
+        return claims
 
 
 def _text(raw: bytes) -> str:
@@ -1030,8 +1284,8 @@ def _cannot_open(path: Path, exc: Exception) -> str:
     return _("{path}: cannot open the database ({why})").format(path=path, why=exc)
 
 
-def _cannot_write(path: Path, exc: Exception) -> str:
-    return _("{path}: cannot write ({why})").format(path=path, why=exc)
+def _cannot_write(path: Path, why: object) -> str:
+    return _("{path}: cannot write ({why})").format(path=path, why=why)
 
 
 def _no_game(game_id: int, path: Path) -> str:
@@ -1277,6 +1531,6 @@ def _resumable(
 
 __all__ = [
     "APPLICATION_ID", "ENV_VAR", "SCHEMA_VERSION", "STATUSES", "Damaged", "Export",
-    "GameRecord", "History", "Opened", "Series", "Stats", "Store", "StoreError",
-    "default_path", "default_player", "open_game",
+    "GameRecord", "History", "Imported", "Opened", "Series", "Stats", "Store", "StoreBusy",
+    "StoreError", "StoreFull", "default_path", "default_player", "open_game", "write_error",
 ]

@@ -121,20 +121,75 @@ def test_finished_games_count_in_stats(monkeypatch: pytest.MonkeyPatch,
     assert unfinished_moves(db, "ann") is None
 
 
-def test_undo_after_the_end_reopens_the_game(monkeypatch: pytest.MonkeyPatch,
-                                             capsys: pytest.CaptureFixture[str],
-                                             tmp_path: Path) -> None:
-    db = tmp_path / "a.db"
-    deal = 13
+def _won_line(deal: int = 13) -> list[str]:
     result = solve_deal(Position.deal(Rules(), deal))
     assert result.status == "solved"
-    line = [str(m) for m in result.moves]
-    code, out, _ = play(monkeypatch, capsys, db, "\n".join([*line, "u", "q"]) + "\n",
-                        "--deal", str(deal), "--player", "ann")
-    assert code == 0 and "You won!" in out and f"undone: {line[-1]}" in out
+    return [str(m) for m in result.moves]
+
+
+def _results(db: Path, player: str = "ann") -> list[str]:
     with Store(db) as store:
-        assert store.stats("ann", Rules()).games == 0
-    assert unfinished_moves(db, "ann") == line[:-1]
+        return [r.status for r in reversed(store.history(player))]
+
+
+def _lost_line(deal: int) -> list[str]:
+    """Moves of classic ``deal`` that leave no move: the first legal move
+    each time (checked to end lost)."""
+    game = Game(Rules(), deal)
+    moves: list[str] = []
+    while not game.outcome.finished:
+        move = next(m for m in game.legal_moves if not m.is_redeal) \
+            if any(not m.is_redeal for m in game.legal_moves) else game.legal_moves[0]
+        game.play(move, autoplay=False)
+        moves.append(str(move))
+    return moves if game.outcome.status == "lost" else []
+
+
+@pytest.mark.parametrize("after", ["u", "restart", "again", "new"])
+@pytest.mark.parametrize("ending", ["won", "lost", "resigned"])
+def test_a_recorded_result_survives_undo_restart_again_and_new(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path, ending: str, after: str) -> None:
+    """Once won, lost or resigned, a game's result stays recorded whatever
+    the player does next (issue 35): undo goes on as practice, restart and
+    again open a new game of the deal, new another deal."""
+    db = tmp_path / "a.db"
+    if ending == "won":
+        deal, line = 13, _won_line(13)
+    elif ending == "lost":
+        deal, line = next((d, m) for d in range(1, 60) if (m := _lost_line(d)))
+    else:
+        deal, line = 1, [DEAL1_MOVES[0], "resign"]
+    script = [*line, after, "f>i" if after != "u" else "y", "q"]
+    code, out, _ = play(monkeypatch, capsys, db, "\n".join(script) + "\n",
+                        "--deal", str(deal), "--player", "ann")
+    assert code == 0
+    results = _results(db)
+    assert results[0] == ending, out
+    with Store(db) as store:
+        stats = store.stats("ann", Rules())
+    assert stats.games == 1 and stats.wins == (ending == "won")
+    if after == "u":
+        assert "Practice: the result of this game stays recorded" in out
+        assert results == [ending]
+    else:
+        # a new game (of the same deal, but for "new"), not the recorded one
+        assert "New game" in out and len(results) == 2 and results[1] == "playing"
+
+
+def test_leaving_a_game_with_moves_asks_first(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    script = "f>i\nnew\nn\nnew 5\ny\nnew\nq\n"
+    code, out, _ = play(monkeypatch, capsys, db, script, "--deal", "1", "--player", "ann")
+    assert code == 0 and out.count("Leave this game?") == 2 and "You stay in this game." in out
+    # deal 1 counted as the player chose (lost); deal 5, left without a move,
+    # is forgotten; the new deal is the one being played
+    with Store(db) as store:
+        rows = list(reversed(store.history("ann")))
+    assert [(r.deal, r.status) for r in rows[:1]] == [(1, "resigned")]
+    assert [r.status for r in rows[1:]] == ["playing"] and rows[1].deal != 5
 
 
 def run_stats(capsys: pytest.CaptureFixture[str], db: Path, player: str) -> tuple[int, str, str]:

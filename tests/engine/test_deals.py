@@ -73,7 +73,7 @@ class TestNumberedDeals:
     @pytest.mark.parametrize("number", [1, 3, 77, 5000, 99999])
     def test_shamrocks2_deal_follows_the_rule_book(self, number: int) -> None:
         deck, _ = shuffled_deck(number)
-        # RULES.md, written out plainly as an oracle:
+        # docs/rules.md#numbered-deals, written out plainly as an oracle:
         d = list(deck)
         for i in range(51):
             if d[i].rank == KING:
@@ -115,7 +115,7 @@ class TestNumberedDeals:
 
 def rule_book_redeal(number: int, table: Position, redeals_before: int, sizes: list[int]) -> \
         list[list[Card]]:
-    """RULES.md "The redeal, exactly", written out with pysol-cards' generator.
+    """docs/rules.md#the-redeal-exactly, written out with pysol-cards' generator.
 
     ``sizes``: the pile sizes of the redeals already made (each consumes
     ``size - 1`` draws of the generator)."""

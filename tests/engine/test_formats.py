@@ -183,10 +183,30 @@ class TestHostileFiles:
         "Foundations: C-K D-K H-K S-K\n-\n-",
         "Cells: - - - -\nFoundations: C-K D-K H-K S-K",
     ])
-    def test_a_layout_without_any_card_is_refused(self, text: str) -> None:
+    def test_a_won_layout_is_the_won_position(self, text: str) -> None:
+        """Every card home, said by the Foundations line: the won position,
+        written back as its header lines alone."""
         rules = Rules.parse("classic,cells=4")
+        position = parse_layout(text, rules)
+        assert position.is_won and not position.legal_moves()
+        assert format_layout(position).splitlines() == ["Foundations: C-K D-K H-K S-K",
+                                                        "Cells: - - - -"]
+        assert parse_layout(format_layout(position), rules) == position
+
+    @pytest.mark.parametrize("text", ["-", "-\n-\n-", "Cells: - - - -\n-"])
+    def test_a_layout_without_any_card_or_foundations_is_refused(self, text: str) -> None:
         with pytest.raises(LayoutError, match="no card on the table"):
-            parse_layout(text, rules)
+            parse_layout(text, Rules.parse("classic,cells=4"))
+
+    def test_a_game_won_by_autoplay_round_trips(self) -> None:
+        """The example Hypothesis found: two-card fans, aces first, kings at
+        the bottom, deal 115, where autoplay alone wins."""
+        rules = Rules(fan_size=2, aces_first=True, kings_bottom=True, redeals=0)
+        game = Game(rules, 115)
+        for _step in game.autoplay():
+            pass
+        assert game.position.is_won
+        assert parse_layout(format_layout(game.position), rules) == game.position
 
     @pytest.mark.parametrize("depth", [33, 1000, 100_000])
     def test_deep_json_is_a_clear_error(self, depth: int) -> None:

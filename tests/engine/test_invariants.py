@@ -7,7 +7,7 @@ game equals the original, and the move generator agrees with the rule checker.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from lucie.cards import DECK
@@ -68,6 +68,9 @@ def candidate_moves(p: Position) -> list[Move]:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=any_rules(), deal=st.integers(1, 10**6), actions=ACTIONS)
+# autoplay alone wins: the won position's layout round-trips too
+@example(rules=Rules(fan_size=2, aces_first=True, kings_bottom=True, redeals=0), deal=115,
+         actions=[("auto", 0)])
 def test_random_play_keeps_every_invariant(rules: Rules, deal: int,
                                            actions: list[tuple[str, int]]) -> None:
     game = Game(rules, deal)

@@ -19,8 +19,11 @@ from dataclasses import dataclass, field
 import pytest
 
 #: ``ok`` accepted as valid input; ``clean_error`` refused with a message
-#: (exit 2, HTTP 4xx); the other four are failures and fail the test.
-OUTCOMES = ("ok", "clean_error", "traceback", "server_error", "hang", "data_lost")
+#: (exit 2, HTTP 4xx, or 503 for a full disk or a locked database); the
+#: other five are failures and fail the test (``foreign_changed``: a file
+#: lucie did not write was renamed, replaced or changed).
+OUTCOMES = ("ok", "clean_error", "traceback", "server_error", "hang", "data_lost",
+            "foreign_changed")
 
 
 @dataclass

@@ -27,7 +27,7 @@ from lucie.cli import main
 from lucie.engine import Game
 from lucie.formats import parse_layout
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
+from lucie.solver.cache import CacheError, ValueCache
 from lucie.store import SCHEMA_VERSION, Store, StoreError
 
 from .conftest import Recorder
@@ -212,7 +212,7 @@ def test_a_damaged_row(
     status, _, err = _cli(["export", "--db", str(db), "--output", str(tmp_path / "e.json")],
                           capsys)
     with Store(tmp_path / "copy.sqlite3") as copy:
-        expect("import", copy.import_games((tmp_path / "e.json").read_text()) == 3)
+        expect("import", copy.import_games((tmp_path / "e.json").read_text()).added == 3)
 
     # the store API: the damaged game raises StoreError naming it, the others work
     with Store(db) as store:
@@ -233,7 +233,7 @@ def test_a_damaged_row(
         expect("unfinished", found is not None and found[0] == 3)
         store.players()
         # the terminal game opens the player's game as usual
-        from lucie.tui.app import open_game
+        from lucie.store import open_game
 
         opened = open_game(store, "ann")
         expect("terminal game resumes game 3", opened.game_id == 3 and opened.resumed)
@@ -517,24 +517,48 @@ CACHE_FILES: dict[str, Callable[[Path], None]] = {
 }
 
 
-@pytest.mark.parametrize("name", [*CACHE_FILES, "truncated cache"])
-def test_a_damaged_cache_file_is_set_aside(name: str, tmp_path: Path,
-                                           hostile: Recorder) -> None:
+@pytest.mark.parametrize("name", list(CACHE_FILES))
+def test_a_foreign_file_at_the_cache_path_is_left_alone(name: str, tmp_path: Path,
+                                                        hostile: Recorder) -> None:
+    """A file that is not an odds cache is never renamed or written (issue
+    36): :meth:`ValueCache.check` refuses it naming its kind, a cache that
+    was not checked keeps its values in memory, and the file stays byte for
+    byte as it was."""
     path = tmp_path / "odds.sqlite"
-    if name == "truncated cache":
+    CACHE_FILES[name](path)
+    before = path.read_bytes()
+    try:
+        with pytest.raises(CacheError, match="not an odds cache"):
+            ValueCache(path).check()
         cache = ValueCache(path)
-        for a in range(14):
-            for b in range(14):
-                cache.add(("classic", (a, b, 3, 3), 0, False), 1.0)
+        cache.add(KEY, 1.0)
         cache.flush()
-        _sqlite(path, "PRAGMA wal_checkpoint(TRUNCATE)")
-        data = path.read_bytes()
-        path.write_bytes(data[: len(data) // 2])
-    else:
-        CACHE_FILES[name](path)
+        ok = (cache.get(KEY) == (1.0, 1) and cache.path is None
+              and path.read_bytes() == before
+              and sorted(p.name for p in tmp_path.iterdir()) == ["odds.sqlite"])
+        outcome = "clean_error" if ok else "foreign_changed"
+    except Exception:
+        outcome = "traceback"
+    hostile.record(AREA, f"cache file {name}", outcome)
+    assert outcome == "clean_error"
+
+
+def test_a_damaged_cache_of_lucie_is_set_aside(tmp_path: Path, hostile: Recorder) -> None:
+    """lucie's own cache, truncated: it is lucie's (its one table is read),
+    so it is set aside (renamed, bytes kept) and a new cache started."""
+    path = tmp_path / "odds.sqlite"
+    cache = ValueCache(path)
+    for a in range(14):
+        for b in range(14):
+            cache.add(("classic", (a, b, 3, 3), 0, False), 1.0)
+    cache.flush()
+    _sqlite(path, "PRAGMA wal_checkpoint(TRUNCATE)")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
     before = path.read_bytes()
     try:
         cache = ValueCache(path)
+        cache.check()
         cache.get(KEY)
         cache.add(KEY, 1.0)
         cache.flush()
@@ -545,5 +569,5 @@ def test_a_damaged_cache_file_is_set_aside(name: str, tmp_path: Path,
         outcome = "clean_error" if ok else "data_lost"
     except Exception:
         outcome = "traceback"
-    hostile.record(AREA, f"cache file {name}", outcome)
+    hostile.record(AREA, "cache file truncated cache", outcome)
     assert outcome == "clean_error"

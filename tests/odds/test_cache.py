@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache, default_cache_path
+from lucie.solver.cache import CacheError, ValueCache, default_cache_path
 from lucie.solver.odds import Evaluator
 
 KEY = ("classic", (5, 6, 7, 8), 1, False)
@@ -83,21 +83,23 @@ def _put(path: Path, *rows: tuple[object, ...]) -> None:
     b"this is not sqlite " * 100,
     b"SQLite format 3\x00" + b"\x00" * 20,  # a header cut short
 ])
-def test_a_file_that_is_not_a_cache_is_set_aside(
+def test_a_file_that_is_not_a_cache_is_left_alone(
     tmp_path: Path, content: bytes, capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """lucie never renames or writes a file it did not create (issue 36):
+    check() refuses it naming its kind; an unchecked cache keeps its values
+    in memory, with one warning."""
     bad = tmp_path / "bad.sqlite"
     bad.write_bytes(content)
+    with pytest.raises(CacheError, match="not an odds cache; it was left untouched"):
+        ValueCache(bad).check()
     cache = ValueCache(bad)
-    assert cache.get(KEY) is None  # no error: a new cache
+    assert cache.get(KEY) is None  # no error
     cache.add(KEY, 1.0)
-    assert cache.flush() == 1
-    aside = list(tmp_path.glob("bad.sqlite.damaged-*"))
-    assert len(aside) == 1 and aside[0].read_bytes() == content  # kept as it was
-    assert ValueCache(bad).get(KEY) == (1.0, 1)  # the new one works
+    assert cache.flush() == 0 and cache.get(KEY) == (1.0, 1) and cache.path is None
+    assert bad.read_bytes() == content and [p.name for p in tmp_path.iterdir()] == [bad.name]
     err = capsys.readouterr().err
-    assert err.count("lucie: warning:") == 1 and str(aside[0]) in err
-    assert "Traceback" not in err
+    assert err.count("lucie: warning:") == 1 and "Traceback" not in err
 
 
 def test_a_cache_from_a_newer_algorithm_is_ignored(tmp_path: Path) -> None:
@@ -109,19 +111,19 @@ def test_a_cache_from_a_newer_algorithm_is_ignored(tmp_path: Path) -> None:
     assert ValueCache(path).get(KEY) is None
 
 
-def test_another_programs_database_is_set_aside(tmp_path: Path) -> None:
+def test_another_programs_database_is_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite"
     with sqlite3.connect(path) as conn:
         conn.execute("CREATE TABLE games (id INTEGER, name TEXT)")
         conn.execute("INSERT INTO games VALUES (1, 'x')")
     conn.close()
     before = path.read_bytes()
+    with pytest.raises(CacheError, match=r"another program's SQLite database \(tables: games\)"):
+        ValueCache(path).check()
     cache = ValueCache(path)
     cache.add(KEY, 1.0)
     cache.flush()
-    (aside,) = tmp_path.glob("c.sqlite.damaged-*")
-    assert aside.read_bytes() == before
-    assert ValueCache(path).get(KEY) == (1.0, 1)
+    assert path.read_bytes() == before and not list(tmp_path.glob("c.sqlite.damaged-*"))
 
 
 def test_a_truncated_cache_is_set_aside(tmp_path: Path) -> None:

@@ -256,9 +256,9 @@ def test_following_the_hints_of_a_first_deal_that_clears(
     assert game.position.redeals_left == 2
     calls = count_searches()
     while not game.position.is_won:
-        got = hint(game.position, max_seconds=10.0, cache=ValueCache(None))
+        got = hint(game.position, max_seconds=10.0, cache=ValueCache(None), tell_clears=True)
         assert got.move is not None and got.move != REDEAL, got
-        assert "cleared" in got.text or got.kind == "foundation", got
+        assert got.text.endswith("(this deal can be cleared)"), got
         assert got.clears is True
         game.push(got.move)
     assert len(calls) == 1
@@ -321,3 +321,20 @@ def test_clears_is_the_exact_verdict_of_the_deal_in_play() -> None:
         if seen == {True, False} and number >= 10:
             break
     assert seen == {True, False}
+
+
+def test_a_hint_keeps_the_difficulty_unless_asked() -> None:
+    """Noredeal deal 13 can be cleared, and its hints find the win: the
+    text says so only when asked (the screens tell the difficulty at the
+    end, never during the game); ``clears`` keeps it for programs."""
+    from lucie.i18n import using
+
+    position = Position.deal(Rules.parse("noredeal"), 13)
+    with using("en"):
+        quiet = hint(position, max_seconds=10.0, cache=ValueCache(None))
+        told = hint(position, max_seconds=10.0, cache=ValueCache(None), tell_clears=True)
+        assert quiet.move is not None
+        later = hint(position.apply(quiet.move), max_seconds=10.0, cache=ValueCache(None))
+    assert quiet.clears is True and quiet.move == told.move
+    assert "cleared" not in quiet.text and "cleared" not in later.text, (quiet, later)
+    assert told.text == quiet.text + " (this deal can be cleared)"

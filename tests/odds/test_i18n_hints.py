@@ -35,7 +35,8 @@ def start() -> Position:
 
 
 def ask(position: Position) -> Hint:
-    return hint(position, max_seconds=10.0, cache=ValueCache(None))
+    """A hint that tells whether the deal can be cleared (asked for)."""
+    return hint(position, max_seconds=10.0, cache=ValueCache(None), tell_clears=True)
 
 
 def test_english_is_unchanged() -> None:

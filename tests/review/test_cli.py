@@ -89,7 +89,7 @@ def test_review_text_with_plain_progress(
     monkeypatch.setattr(importlib.util, "find_spec", no_tqdm)
     code, out, err = run(capsys, "review", "--load", str(saved), "--cache", cache)
     assert code == 0
-    assert "review: 22/22" in err  # plain progress lines, tqdm being absent
+    assert "review: 33/33" in err  # plain progress lines, tqdm being absent
     assert "Winning chance at the start: 100%" in out
     assert "11. R" in out and "better" in out
     assert "Costliest moves: 11. R" in out
@@ -286,6 +286,28 @@ def test_show_and_play_daily(capsys: pytest.CaptureFixture[str],
     assert f"La Belle Lucie, deal {daily_deal(Rules(), today())} " in out
     code, _, err = run(capsys, "play", "--daily", "--deal", "3", "--plain")
     assert code == 2 and "--daily" in err
+
+
+def test_the_end_tells_the_figure_the_pick_used() -> None:
+    """Classic deals picked by difficulty (estimates): the end of the game
+    tells the very rating the pick used, whatever a new estimate would say;
+    the rating says whether its interval settles the third."""
+    from lucie.solver.difficulty import deal_difficulty
+
+    rules = Rules()
+    for difficulty in ("hard", "easy"):
+        pick = pick_deal(rules, difficulty, seed=5, cache=ValueCache(None),  # type: ignore[arg-type]
+                         max_seconds=15)
+        told = deal_difficulty(rules, pick.deal, cache=ValueCache(None), picked=pick.rated,
+                               max_seconds=5)
+        assert told.difficulty == pick.difficulty == difficulty
+        assert told.value == pick.value == pick.rated.value and told.picked
+        assert told.later is None  # no exact figure for these deals
+        low, high = told.value.low, told.value.high
+        th = TABLE["classic"]
+        assert told.decided == (th.classify((low, 0)) == th.classify((high, 0)) == difficulty)
+        assert told.decided or "only the likeliest" in told.text()
+        assert pick.to_json()["rated"] == told.to_json()
 
 
 def test_deal_difficulty_after_the_game() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,3 +98,80 @@ class TestShortenLine:
         start = Position.deal(Rules.parse("shamrocks"), 1)
         line = solve_deal(start, frontier=False, shorten=False).moves
         assert shorten_line(start, line, deadline=time.monotonic() - 1) == line
+
+
+def round_trips(position: Position, moves: tuple[Move, ...] | list[Move]) -> list[str]:
+    """The round trips of a line that nothing needed: a card that the next
+    move of it brings back to where it was, where the moves in between,
+    played without the pair (each checked by the engine), reach the same
+    position."""
+    states = [position]
+    for move in moves:
+        states.append(states[-1].play(move))
+    found = []
+    for i, move in enumerate(moves):
+        card = states[i].moving_card(move)
+        assert card is not None
+        j = next((k for k in range(i + 1, len(moves))
+                  if states[k].moving_card(moves[k]) == card), None)
+        if j is None or states[j + 1].where(card) != states[i].where(card):
+            continue
+        here: Position | None = states[i]
+        for between in moves[i + 1:j]:
+            assert here is not None
+            here = here.play(between) if here.why_illegal(between) is None else None
+            if here is None:
+                break
+        if here == states[j + 1]:
+            found.append(f"{i + 1}:{move} {j + 1}:{moves[j]}")
+    return found
+
+
+def test_round_trips_are_found() -> None:
+    """The checker below finds round trips, nested ones too, and only
+    those; the solver's shortener drops them."""
+    start = Position.deal(Rules.parse("reserve"), 5)
+    line = [Move.parse(m) for m in ("d>1", "e>2", "2>E", "1>D")]
+    found = round_trips(start, line)
+    assert found == [f"1:{line[0]} 4:{line[3]}", f"2:{line[1]} 3:{line[2]}"]
+    from lucie.solver.shorten import drop_round_trips
+
+    assert drop_round_trips(start, line) == ()
+    # the four of hearts waits in a cell while the five below it goes onto
+    # the six, then follows it there: not where it was, no round trip
+    onward = [Move.parse(m) for m in ("e>2", "e>K", "2>K")]
+    assert replay(start, onward) and round_trips(start, onward) == []
+    assert drop_round_trips(start, onward) == tuple(onward)
+
+
+@pytest.mark.slow
+def test_no_solver_or_hint_line_makes_a_round_trip() -> None:
+    """Fan with reserve, deals 1-40: neither the solver's winning line
+    (``lucie solve``, a budget of positions) nor the line the hints follow
+    through the first deal parks a card and brings it back for nothing
+    (reserve deal 4 did: hints 61 ``d>2`` and 71 ``2>d``).  Every search
+    here finishes (the hints' time budget is only a ceiling, far above
+    what they take: each hint must say its search was complete)."""
+    from lucie.solver.cache import ValueCache
+    from lucie.solver.hints import hint
+
+    rules = Rules.parse("reserve")
+    bad: dict[str, list[str]] = {}
+    for number in range(1, 41):
+        start = Position.deal(rules, number)
+        result = solve_deal(start, frontier=False, max_nodes=200_000)
+        assert result.status == "solved", number
+        if trips := round_trips(start, result.moves):
+            bad[f"solve {number}"] = trips
+        game = Game(rules, number)
+        hinted: list[Move] = []
+        while True:
+            advice = hint(game.position, max_seconds=60.0, cache=ValueCache(None))
+            assert not advice.budget_ran_out
+            if advice.move is None or advice.move == REDEAL:
+                break
+            hinted.append(advice.move)
+            game.push(advice.move)
+        if trips := round_trips(start, hinted):
+            bad[f"hints {number}"] = trips
+    assert bad == {}

@@ -74,3 +74,35 @@ async def test_the_difficulty_is_told_at_the_end_and_not_before(
         await pilot.pause()
         told = str(app.screen.query_one("#difficulty", Static).render())
         assert "clearable without a redeal" in told
+
+
+async def test_a_deal_picked_as_hard_is_told_hard(store: Store) -> None:
+    """The end tells the rating the deal was picked by (the same figure),
+    not a new estimate that could fall in another third; hints on the way
+    do not give the difficulty away."""
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        app.screen.query_one("#difficulty", Select).value = "hard"
+        await pilot.click("#random")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        deal = app.game.deal
+        assert deal is not None and deal != 1
+        picked = app.picked[(Rules().spec(), deal)]
+        assert picked.difficulty == "hard" and picked.picked
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "cleared" not in app.message
+        await pilot.press("f8", "y")  # resign
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        told = str(app.screen.query_one("#difficulty", Static).render())
+    assert told.startswith(picked.text().split("(")[0]), told
+    assert "This deal is hard" in told and "easy" not in told

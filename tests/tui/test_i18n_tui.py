@@ -144,7 +144,8 @@ async def test_the_language_switches_the_whole_screen_and_is_remembered(
         await pilot.press("1")  # no free cell in this variant: a refusal in German
         await pilot.pause()
         assert app.message == "Diese Variante hat keine freien Zellen."
-    assert json.loads(settings.read_text(encoding="utf-8")) == {"language": "de"}
+    assert json.loads(settings.read_text(encoding="utf-8")) == {
+        "format": "lucie-settings", "language": "de"}
 
     # the next start speaks German, whatever the locale's language...
     i18n.set_language("en")
@@ -160,7 +161,8 @@ async def test_the_language_switches_the_whole_screen_and_is_remembered(
         assert i18n.language() == "fr"
         await choose_language(third, pilot, "English")
         assert "Undo" in footer_words(third)
-    assert json.loads(settings.read_text(encoding="utf-8")) == {"language": "en"}
+    assert json.loads(settings.read_text(encoding="utf-8")) == {
+        "format": "lucie-settings", "language": "en"}
 
 
 async def test_without_a_choice_the_command_line_decides(store: Store, tmp_path: Path) -> None:

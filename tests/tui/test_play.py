@@ -338,7 +338,7 @@ async def test_help_screen_lists_the_keys(store: Store) -> None:
         assert app.table is app.screen
 
 
-async def test_a_lost_game_ends_and_undo_takes_it_back(store: Store) -> None:
+async def test_a_lost_game_ends_and_undo_goes_on_as_practice(store: Store) -> None:
     app = LucieApp(store, "kim", Rules.parse("noredeal"), 3, clock=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -354,8 +354,10 @@ async def test_a_lost_game_ends_and_undo_takes_it_back(store: Store) -> None:
         await pilot.press("u")
         await pilot.pause()
         assert not app.game.outcome.finished
-        assert store.record(app.game_id).status == "playing"
-        assert store.stats("kim", "noredeal").games == 0
+        # the loss stays recorded; the game goes on as practice, said on screen
+        assert store.record(app.game_id).status == "lost"
+        assert store.stats("kim", "noredeal").games == 1
+        assert app.session.practice and "Practice" in app.message
 
 
 async def test_restart_goes_back_to_the_deal(store: Store) -> None:

@@ -374,11 +374,46 @@ class TestWinAndStats:
         assert every["variant_name"] == "all variants"
         games = client.get("/api/history", params={"variant": "trefoil"}).json()["games"]
         assert [(g["deal"], g["status"], g["score"]) for g in games] == [(str(deal), "won", 52)]
-        # undoing the last move reopens the game; winning again counts once
-        post(client, gid, "undo")
-        assert client.get("/api/stats", params={"variant": "trefoil"}).json()["games"] == 0
+        # the win is final: undo goes on as practice (said), never counted again
+        undone = post(client, gid, "undo").json()
+        assert undone["practice"] and not undone["recorded"] and undone["result"] == "won"
+        assert "Practice" in undone["messages"][0]
+        stats = client.get("/api/stats", params={"variant": "trefoil"}).json()
+        assert (stats["games"], stats["wins"]) == (1, 1)
         post(client, gid, "redo")
-        assert client.get("/api/stats", params={"variant": "trefoil"}).json()["wins"] == 1
+        stats = client.get("/api/stats", params={"variant": "trefoil"}).json()
+        assert (stats["games"], stats["wins"]) == (1, 1)
+        # Restart (the end dialog's "play this deal again"): a new game of the deal
+        again = post(client, gid, "restart").json()
+        assert again["id"] == gid and again["moves"] == [] and again["recorded"]
+        assert again["deal"] == str(deal) and not again["practice"]
+        stats = client.get("/api/stats", params={"variant": "trefoil"}).json()
+        assert (stats["games"], stats["wins"], stats["current_streak"]) == (1, 1, 1)
+        games = client.get("/api/history", params={"variant": "trefoil"}).json()["games"]
+        assert [g["status"] for g in games] == ["playing", "won"]
+
+    @pytest.mark.parametrize("ending", ["lost", "resigned"])
+    @pytest.mark.parametrize("after", ["undo", "restart", "new"])
+    def test_a_loss_or_resignation_stays(self, client: TestClient, ending: str,
+                                         after: str) -> None:
+        gid = new(client, variant="noredeal", deal=3)["id"]
+        if ending == "resigned":
+            first = client.get(f"/api/games/{gid}").json()["legal_moves"][0]
+            assert post(client, gid, "move", move=first).status_code == 200
+            post(client, gid, "resign")
+        else:
+            state = client.get(f"/api/games/{gid}").json()
+            while not state["finished"]:
+                state = post(client, gid, "move", move=state["legal_moves"][0]).json()
+        assert client.get(f"/api/games/{gid}").json()["status"] == ending
+        if after == "new":
+            new(client, variant="noredeal", deal=4, abandon=gid)
+        else:
+            assert post(client, gid, after).status_code == 200
+        stats = client.get("/api/stats", params={"variant": "noredeal"}).json()
+        assert (stats["games"], stats["wins"]) == (1, 0)
+        games = client.get("/api/history", params={"variant": "noredeal"}).json()["games"]
+        assert games[-1]["status"] == ending
 
     def test_stats_bad_requests(self, client: TestClient) -> None:
         assert "unknown variant" in error_of(client.get("/api/stats?variant=zzz"), 422)
@@ -443,8 +478,8 @@ class TestSaveLoad:
         ("body", "status", "words"),
         [
             (b"not json", 400, "not valid JSON"),
-            (b'{"format": "something"}', 422, "not a lucie saved game"),
-            (b"[1]", 422, "not a lucie saved game"),
+            (b'{"format": "something"}', 422, "not a game saved by lucie"),
+            (b"[1]", 422, "not a game saved by lucie"),
             (b'{"text": "{oops"}', 422, "not valid JSON"),
         ],
     )
@@ -506,6 +541,23 @@ class TestSolverEndpoints:
             post(client, gid, "move", move=str(move))
         o = client.get(f"/api/games/{gid}/odds?samples=5&seconds=5").json()
         assert o["win_rate"] == 1.0 and o["ci95"] == [1.0, 1.0]
+        assert o["proved"] is True and o["budget_ran_out"] is False
+
+    def test_odds_cut_short_are_never_proved(self, client: TestClient) -> None:
+        """Shamrocks deal 9 (no redeal): its search takes far longer than the
+        budget, so the answer is Odds.to_json of a cut search, as `lucie odds
+        --json` gives it: no win rate, nothing proved, the budget said."""
+        pytest.importorskip("lucie.solver.odds")
+        from lucie.solver.odds import estimate_odds
+
+        gid = new(client, variant="shamrocks", deal=9)["id"]
+        o = client.get(f"/api/games/{gid}/odds?seconds=0.5").json()
+        assert o["budget_ran_out"] is True and o["proved"] is False, o
+        assert (o["win_rate"], o["samples"], o["ci95"]) == (None, 0, [0.0, 1.0])
+        assert "exact" not in o["text"] and "proved" not in o["text"]
+        expected = estimate_odds(Game(Rules.parse("shamrocks"), 9).position,
+                                 max_seconds=0.5).to_json()
+        assert set(o) == set(expected) | {"moves_played", "wait_seconds"}
 
 
 class TestForgery:
@@ -584,3 +636,144 @@ class TestHosts:
             assert c.get("/api/variants").status_code == 200
         with TestClient(app, base_url="http://evil.example:8000") as c:
             assert c.get("/api/variants").status_code == 400
+
+
+class TestStaleCommands:
+    """A command carries the version of the game the page shows; one made
+    against a position the game has left (a second tab) is refused with the
+    game as it is now, and changes nothing."""
+
+    def test_a_second_tab_cannot_play_against_an_old_position(self, client: TestClient) -> None:
+        first = new(client, variant="classic", deal=1)
+        gid, seen = first["id"], first["version"]
+        # the other tab plays f>i; this one still shows the deal
+        moved = post(client, gid, "move", move="f>i", version=seen).json()
+        assert moved["version"] != seen
+        # this tab's command names the old version: refused, with the game now
+        for action, body in (("move", {"move": "m>p"}), ("undo", {}), ("redeal", {}),
+                             ("restart", {}), ("resign", {}), ("autoplay", {})):
+            r = post(client, gid, action, version=seen, **body)
+            assert r.status_code == 409, action
+            answer = r.json()
+            assert answer["stale"] is True and "another tab" in answer["error"]
+            assert answer["state"]["moves"] == ["f>i"]
+            assert answer["state"]["version"] == moved["version"]
+        assert client.get(f"/api/games/{gid}").json()["moves"] == ["f>i"]
+        # with the version it now shows, the move is played
+        r = post(client, gid, "move", move="m>p", version=moved["version"])
+        assert r.status_code == 200 and r.json()["moves"] == ["f>i", "m>p"]
+
+    def test_the_version_follows_the_game_not_the_request(self, client: TestClient) -> None:
+        gid = new(client, variant="classic", deal=1)["id"]
+        start = client.get(f"/api/games/{gid}").json()["version"]
+        after = post(client, gid, "move", move="f>i").json()["version"]
+        # undo back to the deal: the same game as at the start, the same version
+        assert post(client, gid, "undo").json()["version"] == start
+        assert post(client, gid, "redo").json()["version"] == after
+        # resigning changes the version though no card moves
+        assert post(client, gid, "resign").json()["version"] not in (start, after)
+
+    @pytest.mark.parametrize("bad", ["3", 1.5, True, None])
+    def test_a_version_that_is_not_a_whole_number(self, client: TestClient, bad: Any) -> None:
+        gid = new(client, variant="classic", deal=1)["id"]
+        r = post(client, gid, "move", move="f>i", version=bad)
+        assert "'version'" in error_of(r, 400)
+        assert client.get(f"/api/games/{gid}").json()["moves"] == []
+
+
+class TestSummaries:
+    """What a step did, in one line: an autoplay cascade is a count."""
+
+    def test_a_cascade_is_one_line(self, client: TestClient) -> None:
+        gid = new(client, variant="classic", deal=3)["id"]
+        expected = len(autoplay_moves(Game(Rules(), 3).position))
+        r = post(client, gid, "autoplay").json()
+        assert len(r["applied"]) == expected > 10
+        assert r["summary"] == f"Autoplay sent {expected} cards home"
+        gid = new(client, variant="classic", deal=2)["id"]
+        r = post(client, gid, "move", move="h>f", autoplay=True).json()
+        assert r["summary"] == "AD from fan h to the foundation; autoplay sent 3 cards home"
+
+    def test_a_bad_deal_number_is_told_to_a_person(self, client: TestClient) -> None:
+        r = client.post("/api/games", json={"deal": "abc"})
+        assert error_of(r, 422) == ("'abc' is not a deal number: deals are numbered with "
+                                    "whole numbers from 1 to 9223372036854775807.")
+
+
+class TestHistoryPages:
+    """The recent games a page at a time, the games never played left out."""
+
+    def test_pages_and_played_games(self, client: TestClient) -> None:
+        for deal in range(1, 6):
+            gid = new(client, variant="classic", deal=deal)["id"]
+            if deal != 3:  # deal 3 is dealt and never played
+                post(client, gid, "move", move=new_move(client, gid))
+                post(client, gid, "resign")
+        every = client.get("/api/history").json()
+        assert "total" not in every and len(every["games"]) == 5  # as before: all games
+        first = client.get("/api/history?played=1&limit=3").json()
+        assert first["total"] == 4 and first["offset"] == 0
+        assert [g["deal"] for g in first["games"]] == ["5", "4", "2"]
+        rest = client.get("/api/history?played=1&limit=3&offset=3").json()
+        assert [g["deal"] for g in rest["games"]] == ["1"] and rest["total"] == 4
+        assert client.get("/api/history?played=1&offset=9").json()["games"] == []
+
+    @pytest.mark.parametrize("query", ["played=yes", "played=2", "offset=-1", "offset=x"])
+    def test_bad_page_parameters(self, client: TestClient, query: str) -> None:
+        assert query.split("=")[0] in error_of(client.get(f"/api/history?{query}"), 400)
+
+
+def new_move(client: TestClient, gid: str) -> str:
+    """A legal move of the game that is not a redeal."""
+    legal = client.get(f"/api/games/{gid}").json()["legal_moves"]
+    return str(next(m for m in legal if m != "R"))
+class TestSessionFaults:
+    """A move the store cannot record is refused (503, Retry-After) and the
+    game stays as it was (issue 36); the clock runs only while the page
+    shows the game (issue 35)."""
+
+    def test_a_locked_database_refuses_the_move(self, db: Path) -> None:
+        import sqlite3
+
+        app = create_app(db)
+        with TestClient(app) as c:
+            gid = new(c, deal=1)["id"]
+            assert post(c, gid, "move", move="f>i").status_code == 200
+            store = app.state.registry.store.store
+            store._conn.execute("PRAGMA busy_timeout = 100")
+            other = sqlite3.connect(db, isolation_level=None, timeout=0.1)
+            try:
+                other.execute("BEGIN EXCLUSIVE")
+                r = post(c, gid, "move", move="b>e")
+                assert r.status_code == 503 and r.headers["Retry-After"].isdigit()
+                assert "could not be saved" in r.json()["error"]
+                assert c.get(f"/api/games/{gid}").json()["moves"] == ["f>i"]
+                assert post(c, gid, "undo").status_code == 503
+                assert post(c, gid, "resign").status_code == 503
+                assert c.get(f"/api/games/{gid}").json()["status"] == "playing"
+            finally:
+                other.execute("ROLLBACK")
+                other.close()
+            assert post(c, gid, "move", move="b>e").json()["moves"] == ["f>i", "b>e"]
+            assert [str(m) for m in store.game(store.history()[0].id).moves] == ["f>i", "b>e"]
+        app.state.solver.close()
+
+    def test_the_clock_stops_while_the_page_is_hidden(self, client: TestClient) -> None:
+        gid = new(client, deal=1)["id"]
+        hidden = post(client, gid, "visibility", visible=False).json()
+        assert hidden["running"] is False
+        import time
+
+        time.sleep(0.3)
+        assert client.get(f"/api/games/{gid}").json()["seconds"] == hidden["seconds"]
+        shown = post(client, gid, "visibility", visible=True).json()
+        assert shown["running"] is True and shown["seconds"] == hidden["seconds"]
+        time.sleep(0.3)
+        assert client.get(f"/api/games/{gid}").json()["seconds"] > hidden["seconds"]
+
+    def test_the_end_shows_the_stored_time(self, client: TestClient) -> None:
+        gid = new(client, deal=1)["id"]
+        post(client, gid, "move", move="f>i")
+        end = post(client, gid, "resign").json()
+        games = client.get("/api/history").json()["games"]
+        assert games[0]["seconds"] == end["seconds"]

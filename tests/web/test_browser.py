@@ -35,6 +35,14 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
 
 
+#: Autoplay and one-click moves off (unless the test turned them on).
+CLASSIC_SETTINGS = """
+for (const key of ["lucie.autoplay", "lucie.oneclick"]) {
+  if (localStorage.getItem(key) === null) localStorage.setItem(key, "0");
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
@@ -49,9 +57,15 @@ def page_at(browser: Any, live_server: Any) -> Iterator[Any]:
     pages: list[Any] = []
     errors: list[str] = []
 
-    def open_page(path: str = "/", width: int = 1280, height: int = 800) -> Any:
+    def open_page(path: str = "/", width: int = 1280, height: int = 800, *,
+                  newcomer: bool = False, **options: Any) -> Any:
+        """``newcomer``: the settings of a first visit (autoplay and one-click
+        moves on); else both off, as the tests of picking and putting and of
+        single moves need (a setting the player changed is kept)."""
         context = browser.new_context(viewport={"width": width, "height": height},
-                                      bypass_csp=True)  # lets wait_for_function evaluate
+                                      bypass_csp=True, **options)  # lets wait_for_function evaluate
+        if not newcomer:
+            context.add_init_script(CLASSIC_SETTINGS)
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(live_server.url + path)
@@ -308,6 +322,7 @@ def test_layout_phone_and_desktop(page_at: Any) -> None:
 def test_touch_taps_and_touch_drag(browser: Any, live_server: Any) -> None:
     context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
                                   is_mobile=True, bypass_csp=True)
+    context.add_init_script(CLASSIC_SETTINGS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -374,7 +389,7 @@ def test_autoplay_hint_save_and_load(page_at: Any, tmp_path: Path) -> None:
     bad.write_text('{"format": "nothing"}')
     page.locator("#load-file").set_input_files(str(bad))
     page.wait_for_function("document.getElementById('status').className === 'error'")
-    assert "not a lucie saved game" in page.locator("#status").inner_text()
+    assert "not a game saved by lucie" in page.locator("#status").inner_text()
     # the hint, when the solver is there, is shown on the table
     if page.evaluate("!document.getElementById('b-hint').hidden"):
         page.keyboard.press("h")
@@ -581,7 +596,7 @@ def test_new_game_by_difficulty_and_the_deal_of_the_day(page_at: Any) -> None:
     page.locator("#b-resign").click()
     page.locator("#d-end").wait_for(state="visible")
     page.wait_for_function(
-        "document.getElementById('d-end-difficulty').textContent.includes('cleared without')",
+        "document.getElementById('d-end-difficulty').textContent.includes('clearable without')",
         timeout=60_000)
     assert "You asked for a clearable deal. " in page.locator("#d-end-difficulty").inner_text()
     page.locator("#end-new").click()
@@ -604,4 +619,22 @@ def test_resign_is_offered_when_the_solver_proves_the_game_lost(page_at: Any) ->
     page.locator("#offer-resign").click()
     page.locator("#d-end").wait_for(state="visible")
     assert state(page)["status"] == "resigned"
+    assert page.locator("#resign-offer").is_hidden()
+
+
+def test_odds_cut_short_claim_nothing(page_at: Any) -> None:
+    """Shamrocks deal 9's odds are cut short by the budget: the page shows
+    no "exact" figure, offers no resignation and says nothing is proved (the
+    claim is the server's ``proved``; the page does not infer it)."""
+    page = page_at("/?variant=shamrocks&deal=9")
+    if page.evaluate("document.getElementById('b-odds').hidden"):
+        pytest.skip("the solver is not installed")
+    # the page's own request, with a shorter budget than its 10 s default
+    page.route("**/odds", lambda route: route.continue_(url=route.request.url + "?seconds=0.5"))
+    page.keyboard.press("o")
+    page.wait_for_function(
+        "!document.getElementById('odds').textContent.includes('Estimating')", timeout=30_000)
+    text = page.locator("#odds").inner_text()
+    assert "not measured" in text and "budget ran out" in text, text
+    assert "exact" not in text and "0%" not in text, text
     assert page.locator("#resign-offer").is_hidden()

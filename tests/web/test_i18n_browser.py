@@ -60,6 +60,8 @@ def open_in(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
     def open_page(lang: str, path: str = "/", width: int = 1280, height: int = 800) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height},
                                       locale=LOCALES[lang], bypass_csp=True)
+        # autoplay off: the tests play given lines, card by card
+        context.add_init_script('localStorage.setItem("lucie.autoplay", "0")')
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))

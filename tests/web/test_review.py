@@ -119,6 +119,27 @@ def test_a_clearable_deal_is_one(client: TestClient) -> None:
     assert rated["clearable"] is True and rated["asked"] == "clearable"
 
 
+def test_the_end_tells_the_rating_the_deal_was_picked_by(client: TestClient) -> None:
+    """A classic deal picked as hard (an estimate, with an interval) is told
+    hard at the end: the same rating, not a new estimate that could say
+    medium or easy; the sentence says whether its interval settles it."""
+    state = new(client, variant="classic", difficulty="hard")
+    gid = state["id"]
+    post(client, gid, "resign")
+    rated = client.get(f"/api/games/{gid}/difficulty?seconds=5").json()
+    assert rated["picked"] is True and rated["asked"] == "hard"
+    assert rated["difficulty"] == "hard", rated
+    assert "This deal is hard" in rated["text"]
+    assert "easy" not in rated["text"] and "medium" not in rated["text"].split(".")[0]
+    value = rated["value"]
+    assert value["kind"] in ("exact", "estimate")
+    hard_below = rated["thresholds"]["hard_below"][0]
+    if rated["decided"]:
+        assert value["high"] < hard_below or value["kind"] == "exact"
+    else:
+        assert value["low"] < hard_below <= value["high"] and "only the likeliest" in rated["text"]
+
+
 def test_new_game_bad_difficulty_and_conflicts(client: TestClient) -> None:
     assert "difficulty" in error_of(client.post("/api/games", json={"difficulty": "silly"}), 400)
     assert "difficulty" in error_of(client.post("/api/games", json={"difficulty": 3}), 400)

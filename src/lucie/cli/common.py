@@ -23,7 +23,10 @@ type                accepts
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -32,9 +35,10 @@ from typing import Any, Final
 from lucie.deals import MAX_DEAL, check_deal_number
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
-from lucie.formats import load_game, parse_layout
+from lucie.files import check_target, read_bytes, same_file
+from lucie.formats import SAVE_FORMAT, load_game, parse_layout
 from lucie.i18n import LANGUAGES, _, normalize
-from lucie.parsing import parse_int, parse_seconds
+from lucie.parsing import excerpt, parse_int, parse_seconds
 from lucie.rules import VARIANTS, Rules
 
 #: The shortest and the longest time budget an option accepts, in seconds.
@@ -120,6 +124,14 @@ def port(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+class _Excerpt(str):
+    """A text whose ``repr`` is :func:`lucie.parsing.excerpt`'s (for a
+    message that writes ``{code!r}``)."""
+
+    def __repr__(self) -> str:
+        return excerpt(str(self))
+
+
 def known_languages() -> str:
     """``en (English), fr (Français), ...``: the codes ``--lang`` takes."""
     return ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
@@ -132,7 +144,7 @@ def language_code(text: str) -> str:
     if found is None:
         raise argparse.ArgumentTypeError(
             _("unknown language {code!r}: choose one of {known}").format(
-                code=text, known=known_languages())
+                code=_Excerpt(text), known=known_languages())
         )
     return found
 
@@ -164,16 +176,20 @@ def add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help=_("print JSON for machines"))
 
 
-def read_text(path: str) -> str:
+def read_text(path: str, what: str | None = None) -> str:
     """Read a file, or standard input for ``-``; errors name the file.
 
     At most :data:`MAX_FILE_BYTES` are read: no layout or saved game is
-    larger, and a device like ``/dev/zero`` must not fill the memory.
+    larger, and a device like ``/dev/zero`` must not fill the memory.  A
+    file is opened by :func:`lucie.files.read_bytes`: a named pipe, a
+    device, a symbolic-link loop or a dangling link is refused, never read.
     """
     name = _("standard input") if path == "-" else path
-    try:
-        if path == "-":
-            stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
+    if path != "-":
+        data = read_bytes(path, what=what or _("file"), limit=MAX_FILE_BYTES)
+    else:
+        stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
+        try:
             if stream is None:  # a text stream without bytes (tests)
                 text = sys.stdin.read(MAX_FILE_BYTES + 1)
                 if len(text) > MAX_FILE_BYTES:
@@ -181,15 +197,8 @@ def read_text(path: str) -> str:
                         file=name, size=MAX_FILE_BYTES))
                 return text
             data = stream.read(MAX_FILE_BYTES + 1)
-        else:
-            with Path(path).open("rb") as f:
-                data = f.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise LucieError(_("{file}: no such file").format(file=path)) from None
-    except IsADirectoryError:
-        raise LucieError(_("{file}: is a directory, not a file").format(file=path)) from None
-    except OSError as exc:
-        raise LucieError(f"{name}: {exc.strerror or exc}") from None
+        except OSError as exc:
+            raise LucieError(f"{name}: {exc.strerror or exc}") from None
     if len(data) > MAX_FILE_BYTES:
         raise LucieError(_("{file}: larger than {size} bytes, not a layout or a saved "
                            "game").format(file=name, size=MAX_FILE_BYTES))
@@ -200,6 +209,39 @@ def read_text(path: str) -> str:
             file=name)) from None
 
 
+def save_is_ours(head: bytes) -> bool:
+    """Whether a file beginning with *head* is a lucie saved game."""
+    text = head.decode("utf-8", errors="ignore").lstrip("\ufeff")
+    return re.match(r'\s*\{\s*"format"\s*:\s*"' + SAVE_FORMAT + '"', text) is not None
+
+
+def check_save_target(path: Path) -> None:
+    """Refuse a ``--save`` path that holds anything but a lucie saved game
+    (the games database above all); see :func:`lucie.files.check_target`."""
+    from lucie.store import default_path
+
+    if same_file(path, default_path()):
+        raise LucieError(_("--save {path} is the games database; choose another file "
+                           "name").format(path=path))
+    check_target(path, what="--save", kind=_("saved game"), ours=save_is_ours, limit=4096)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write *text* to *path* through a temporary file renamed over it, so
+    that a failure (disk full, a kill) leaves the old file whole.  A path
+    that is a symbolic link to a file writes that file (the link stays)."""
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise LucieError(f"{path}: {exc.strerror or exc}") from None
+
+
 def game_from_args(args: argparse.Namespace) -> Game:
     """A game from ``--variant``, ``--deal``, ``--layout``, ``--load``, ``--seed``."""
     rules: Rules = args.variant or Rules()
@@ -208,7 +250,7 @@ def game_from_args(args: argparse.Namespace) -> Game:
     if load is not None:
         if args.variant is not None or args.deal is not None or layout is not None:
             raise LucieError(_("--load takes its variant and deal from the saved game"))
-        text = read_text(load)
+        text = read_text(load, "--load")
         try:
             return load_game(text)
         except SaveFileError as exc:
@@ -216,13 +258,30 @@ def game_from_args(args: argparse.Namespace) -> Game:
     if layout is not None:
         if args.deal is not None:
             raise LucieError(_("give either --deal or --layout, not both"))
-        text = read_text(layout)
+        text = read_text(layout, "--layout")
         try:
             position = parse_layout(text, rules)
         except LucieError as exc:
             raise type(exc)(f"{layout}: {exc}") from None
         return Game(rules, position=position, seed=getattr(args, "seed", None))
     return Game(rules, args.deal)
+
+
+def open_cache(text: str | None) -> Any:
+    """The odds cache of ``--cache`` (None: ``$LUCIE_CACHE`` or the user
+    cache directory; ``off``, ``none``, ``memory``: memory only), checked:
+    a path holding a file of another kind is refused (exit 2) and left
+    as it is."""
+    from lucie.solver.cache import ValueCache, default_cache_path
+
+    if text is None:
+        cache = ValueCache(default_cache_path())
+    elif text.strip().lower() in {"off", "none", "memory"}:
+        cache = ValueCache(None)
+    else:
+        cache = ValueCache(Path(text))
+    cache.check()
+    return cache
 
 
 def print_json(data: Any) -> None:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib.util
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,18 +12,19 @@ from lucie.cli.common import (
     add_deal,
     add_json,
     add_variant,
+    check_save_target,
     deal_number,
     game_from_args,
     print_json,
+    write_atomically,
 )
 from lucie.cli.plain import play_plain
 from lucie.cli.review_cmds import add_daily, use_daily
 from lucie.engine import Game, parse_moves, status_name
-from lucie.errors import LucieError
 from lucie.formats import format_layout, position_json, save_game
 from lucie.i18n import _
 from lucie.rules import VARIANTS, Rules
-from lucie.store import Store, default_player
+from lucie.session import Store, default_player
 from lucie.text import render
 
 
@@ -94,6 +93,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.save:
+        check_save_target(Path(args.save))
     game = game_from_args(args)
     moves = parse_moves(" ".join(args.moves))
     game.push_all(moves)
@@ -106,19 +107,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(_("Status: {status}, score {score}").format(
             status=status_name(game.outcome.status), score=game.score))
     return 0
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write *text* to *path* through a temporary file renamed over it, so
-    that a failure (disk full, a kill) leaves the old file whole."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise LucieError(f"{path}: {exc.strerror or exc}") from None
 
 
 def cmd_variants(args: argparse.Namespace) -> int:

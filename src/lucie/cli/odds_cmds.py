@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import re
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +19,7 @@ from lucie.cli.common import (
     count,
     deal_number,
     game_from_args,
+    open_cache,
     print_json,
     seconds,
     seed,
@@ -29,6 +35,8 @@ from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
 #: builds, cells) from running for hours and out of memory (~1 KB a position).
 SOLVE_SECONDS = 10.0
 SAMPLE_SECONDS = 5.0
+#: How often a study not on a terminal says how far it got.
+PROGRESS_SECONDS = 60.0
 
 
 def _add_source(p: argparse.ArgumentParser) -> None:
@@ -51,12 +59,8 @@ def _add_cache(p: argparse.ArgumentParser) -> None:
 
 
 def _cache(args: argparse.Namespace) -> ValueCache:
-    text = args.cache
-    if text is None:
-        return ValueCache(default_cache_path())
-    if text.strip().lower() in {"off", "none", "memory"}:
-        return ValueCache(None)
-    return ValueCache(Path(text))
+    cache: ValueCache = open_cache(args.cache)
+    return cache
 
 
 def register(sub: Any) -> None:
@@ -68,6 +72,9 @@ def register(sub: Any) -> None:
     _add_source(p)
     p.add_argument("--seconds", type=seconds(), default=2.0, metavar="S",
                    help=_("time budget (default {default:g})").format(default=2))
+    p.add_argument("--tell-clears", action="store_true",
+                   help=_("also say when the deal in play can be cleared without a redeal "
+                          "(a spoiler: off by default)"))
     _add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_hint)
@@ -134,6 +141,20 @@ def register(sub: Any) -> None:
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help=_("write a chart of the score distribution"))
     _add_cache(p)
+    p.add_argument("--checkpoint", metavar="FILE", default=None,
+                   help=_("keep the games played in this file as they finish (default: "
+                          "beside the value cache; 'off' for none)"))
+    p.add_argument("--resume", action="store_true",
+                   help=_("go on from the checkpoint of the same study (same variant, "
+                          "games, policy and budgets; its seed unless --seed is given)"))
+    p.add_argument("--time-limit", type=budget(), default=None, metavar="S",
+                   help=_("stop after this many seconds and report the games played "
+                          "(a partial result)"))
+    p.add_argument("--progress-seconds", type=budget(), default=PROGRESS_SECONDS,
+                   metavar="S",
+                   help=_("when standard error is not a terminal, a progress line at most "
+                          "this often (default {default:g}; 'none' for none)").format(
+                       default=PROGRESS_SECONDS))
     add_json(p)
     p.set_defaults(func=cmd_study)
 
@@ -146,7 +167,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
     game = game_from_args(args)
     cache = _cache(args)
-    advice = hint(game.position, max_seconds=args.seconds, cache=cache)
+    advice = hint(game.position, max_seconds=args.seconds, cache=cache,
+                  tell_clears=args.tell_clears)
     cache.flush()
     if args.json:
         data = advice.to_json()
@@ -178,6 +200,43 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
+def _checkpoint_path(args: argparse.Namespace, cache: ValueCache, rules: Rules) -> Path | None:
+    """``--checkpoint``, or the default: ``study-VARIANT-POLICY.checkpoint``
+    beside the value cache (the default cache's folder with ``--cache off``)."""
+    text = args.checkpoint
+    if text is not None:
+        return None if text.strip().lower() in {"off", "none"} else Path(text)
+    home = cache.path or default_cache_path() or default_cache_path(ignore_env=True)
+    assert home is not None
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", rules.spec()).strip("_")
+    return home.expanduser().parent / f"study-{slug}-{args.policy}.checkpoint"
+
+
+@contextmanager
+def _stop_signals() -> Iterator[list[int]]:
+    """While a study runs, SIGTERM (and SIGHUP) stop it as Ctrl+C does: the
+    study then reports what it has.  Yields the list the signal received is
+    put in."""
+    received: list[int] = []
+    wanted = [signal.SIGINT, signal.SIGTERM]
+    if hasattr(signal, "SIGHUP"):
+        wanted.append(signal.SIGHUP)
+
+    def stop(signum: int, _frame: object) -> None:
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield received
+        return
+    before = {s: signal.signal(s, stop) for s in wanted}
+    try:
+        yield received
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
 def cmd_study(args: argparse.Namespace) -> int:
     from lucie.solver.odds import DEFAULT_TARGET
     from lucie.solver.study import plot_scores, run_study
@@ -191,18 +250,44 @@ def cmd_study(args: argparse.Namespace) -> int:
             raise LucieError(_("{file}: no such directory {folder}").format(
                 file=args.plot, folder=folder))
     cache = _cache(args)
-    result = run_study(
-        rules, args.games, seed=args.seed, jobs=args.jobs, policy=args.policy,
-        cache_path=cache.path, scheduler=args.scheduler,
-        target=args.target or DEFAULT_TARGET, hint_seconds=args.hint_seconds,
-        solve_seconds=args.solve_seconds, sample_seconds=args.sample_seconds,
-    )
+    checkpoint = _checkpoint_path(args, cache, rules)
+    if args.resume and checkpoint is None:
+        raise LucieError(_("--resume needs a checkpoint (not --checkpoint off)"))
+    with _stop_signals() as received:
+        result = run_study(
+            rules, args.games, seed=args.seed, jobs=args.jobs, policy=args.policy,
+            cache_path=cache.path, scheduler=args.scheduler,
+            target=args.target or DEFAULT_TARGET, hint_seconds=args.hint_seconds,
+            solve_seconds=args.solve_seconds, sample_seconds=args.sample_seconds,
+            checkpoint=checkpoint, resume=args.resume, time_limit=args.time_limit,
+            progress_seconds=args.progress_seconds,
+        )
     if args.plot is not None:
         plot_scores(result, args.plot)
     data = result.to_json()
+    status = 128 + received[-1] if received and result.stopped == "interrupted" else 0
     if args.json:
         print_json(data)
-        return 0
+        return status
+    if result.stopped is not None:
+        _say_partial(data)
+    _print_study(rules, data)
+    if args.plot is not None:
+        print(_("plot written to {file}").format(file=args.plot), file=sys.stderr)
+    return status
+
+
+def _say_partial(data: dict[str, Any]) -> None:
+    why = {"interrupted": _("interrupted"), "time limit": _("time limit reached")}
+    print(_("PARTIAL RESULT ({why}): {games} of {planned} games played").format(
+        why=why.get(data["stopped"], data["stopped"]), games=data["games"],
+        planned=data["games_planned"]))
+    if data["checkpoint"] is not None:
+        print(_("the games played are kept in {file}: add --resume to go on").format(
+            file=data["checkpoint"]))
+
+
+def _print_study(rules: Rules, data: dict[str, Any]) -> None:
     low, high = data["ci95"]
     policy = {"optimal": pgettext("policy", "optimal"), "hint": pgettext("policy", "hint")}
     print(_("{title} ({variant}), {policy} policy, seed {seed}").format(
@@ -242,6 +327,3 @@ def cmd_study(args: argparse.Namespace) -> int:
                   .format(n=data["unknown_searches"], capped=data["score_capped_searches"]))
     dist = " ".join(f"{k}:{v}" for k, v in data["scores"].items())
     print(_("scores: {scores}").format(scores=dist))
-    if args.plot is not None:
-        print(_("plot written to {file}").format(file=args.plot), file=sys.stderr)
-    return 0

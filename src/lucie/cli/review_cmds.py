@@ -9,13 +9,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, count, print_json, read_text, seconds, seed
+from lucie.cli.common import (
+    add_json,
+    add_variant,
+    count,
+    open_cache,
+    print_json,
+    read_text,
+    seconds,
+    seed,
+)
 from lucie.deals import MAX_DEAL
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
 from lucie.i18n import _, ngettext
 from lucie.rules import Rules
-from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
+from lucie.solver.cache import ENV_VAR, ValueCache
 
 
 def _add_cache(p: argparse.ArgumentParser) -> None:
@@ -27,11 +36,8 @@ def _add_cache(p: argparse.ArgumentParser) -> None:
 
 
 def _cache(text: str | None) -> ValueCache:
-    if text is None:
-        return ValueCache(default_cache_path())
-    if text.strip().lower() in {"off", "none", "memory"}:
-        return ValueCache(None)
-    return ValueCache(Path(text))
+    cache: ValueCache = open_cache(text)
+    return cache
 
 
 def add_daily(p: argparse.ArgumentParser) -> None:
@@ -226,4 +232,8 @@ def cmd_pick(args: argparse.Namespace) -> int:
         variant=pick.variant, deal=pick.deal, difficulty=difficulty_name(pick.difficulty),
         value=pick.value,
         how=how), file=sys.stderr)
+    if not pick.rated.decided and pick.difficulty != "clearable":
+        print(_("Its interval spans more than one difficulty: {difficulty} is only the "
+                "likeliest.").format(difficulty=difficulty_name(pick.difficulty)),
+              file=sys.stderr)
     return 0

@@ -65,10 +65,6 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_solve)
 
 
-def _foundations(found: tuple[int, int, int, int]) -> dict[str, int]:
-    return {SUITS[i]: n for i, n in enumerate(found)}
-
-
 def cmd_solve(args: argparse.Namespace) -> int:
     rules: Rules = args.variant or Rules()
     if args.layout is not None and args.deal is not None:
@@ -97,25 +93,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
                         frontier=not args.verdict_only)
     seconds = time.perf_counter() - start
     if args.json:
-        print_json({
-            "variant": rules.spec(),
-            "deal": args.deal,
-            "status": result.status,
-            "solvable": result.solvable,
-            "moves": [str(m) for m in result.moves],
-            "best_score": result.best_score,
-            "start_score": position.score,
-            "nodes": result.nodes,
-            "seconds": round(seconds, 6),
-            "frontier_complete": result.complete or result.status == "solved",
-            "budget_ran_out": result.budget_ran_out,
-            "limit": result.limit,
-            "reachable": [
-                {"foundations": _foundations(r.foundations), "score": r.score,
-                 "moves": [str(m) for m in r.moves]}
-                for r in result.reachable
-            ],
-        })
+        data: dict[str, Any] = {"variant": rules.spec(), "deal": args.deal}
+        data.update(result.to_json())  # the one serialisation of a verdict
+        data.update(start_score=position.score, seconds=round(seconds, 6))
+        print_json(data)
     else:
         print(_("{variant}, {source}: ").format(variant=rules.name(), source=source), end="")
         if result.status == "solved":

@@ -1,17 +1,25 @@
-"""``lucie stats``, ``lucie history`` and ``lucie export``: the store."""
+"""``lucie stats``, ``lucie history``, ``lucie export`` and ``lucie import``: the store."""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, count, print_json
+from lucie.cli.common import add_json, add_variant, count, print_json, write_atomically
 from lucie.engine import status_name
 from lucie.errors import LucieError
+from lucie.files import check_target, read_bytes, same_file
 from lucie.i18n import _, ngettext, pgettext
-from lucie.store import Damaged, Store, default_player
+from lucie.parsing import printable
+from lucie.store import Damaged, Store, default_path, default_player
+
+#: The largest export ``lucie import`` reads (about 100,000 games).
+MAX_IMPORT_BYTES = 256 * 1024 * 1024
+#: How much of an existing ``--output`` file is read to recognise it.
+_HEAD = 4096
 
 #: The largest ``--limit`` (far more games than anyone plays).
 MAX_LIMIT = 1_000_000_000
@@ -54,9 +62,22 @@ def register(sub: Any) -> None:
     _add_db(p)
     p.set_defaults(func=cmd_export)
 
+    p = sub.add_parser("import", help=_("add the games of a JSON export to the store"),
+                       description=_("Add the games of a file written by 'lucie export' "
+                                     "(JSON) to the store. Games already in the store are "
+                                     "left as they are, so importing a file twice adds "
+                                     "nothing the second time."))
+    p.add_argument("file", metavar="FILE", help=_("the JSON export ('-' for standard input)"))
+    _add_db(p)
+    p.set_defaults(func=cmd_import)
+
 
 def _store(args: argparse.Namespace) -> Store:
-    return Store(Path(args.db) if args.db else None)
+    return Store(_db_path(args))
+
+
+def _db_path(args: argparse.Namespace) -> Path:
+    return Path(args.db).expanduser() if args.db else default_path()
 
 
 #: How many damaged games a warning names before it only counts the rest.
@@ -72,7 +93,7 @@ def _warn_damaged(store: Store, damaged: tuple[Damaged, ...]) -> None:
                       "fine):",
                       "lucie: warning: {n} damaged games in {file} left out (the others are "
                       "fine):", n).format(n=n, file=store.path)]
-    lines += [f"  {d}" for d in damaged[:_NAMED]]
+    lines += [f"  {printable(str(d))}" for d in damaged[:_NAMED]]
     if n > _NAMED:
         lines.append(_("  and {n} more").format(n=n - _NAMED))
     print("\n".join(lines), file=sys.stderr)
@@ -94,7 +115,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print_json(stats.to_json())
         return 0
     what = args.variant.name() if args.variant is not None else _("all variants")
-    print(_("{player}, {variant}").format(player=player, variant=what))
+    print(_("{player}, {variant}").format(player=printable(player), variant=what))
     if not stats.games:
         print(_("  no finished game yet"))
         return 0
@@ -171,21 +192,66 @@ def cmd_history(args: argparse.Namespace) -> int:
         deal = (str(r.deal) if r.deal is not None
                 else _("seed {seed}").format(seed=r.seed))
         date = r.started.replace("T", " ")[:16]
-        print(_row([str(r.id), date, r.player, r.variant, deal, status_name(r.status),
+        print(_row([str(r.id), printable(date), printable(r.player), printable(r.variant),
+                    deal, status_name(r.status),
                     str(r.score), str(r.moves), _duration(r.seconds)], widths))
     return 0
 
 
+def export_is_ours(head: bytes) -> bool:
+    """Whether a file beginning with *head* is a ``lucie export``, JSON or CSV."""
+    text = head.decode("utf-8", errors="ignore").lstrip("\ufeff")
+    if re.match(r'\s*\{\s*"format"\s*:\s*"lucie-games"', text):
+        return True
+    return text.startswith("id,player,variant,deal,seed,started,")
+
+
 def cmd_export(args: argparse.Namespace) -> int:
+    to_file = args.output is not None and args.output != "-"
+    if to_file:
+        _check_output(Path(args.output), _db_path(args))
     with _store(args) as store:
         exported = store.export_games(args.format)
         _warn_damaged(store, exported.damaged)
     text = exported.text
-    if args.output is None or args.output == "-":
+    if not to_file:
         sys.stdout.write(text)
         return 0
-    try:
-        Path(args.output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise LucieError(f"{args.output}: {exc.strerror}") from None
+    write_atomically(Path(args.output), text)
+    return 0
+
+
+def _check_output(path: Path, db: Path) -> None:
+    """Refuse an ``--output`` that is the games database or any file that
+    is not an earlier export (nothing is read from the store before)."""
+    if same_file(path, db):
+        raise LucieError(_("--output {path} is the games database itself; choose another "
+                           "file name").format(path=path))
+    check_target(path, what="--output", kind=_("games export"), ours=export_is_ours,
+                 limit=_HEAD)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    what = _("the export")
+    if args.file == "-":
+        data = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)
+        if len(data) > MAX_IMPORT_BYTES:
+            raise LucieError(_("{file}: larger than {size} bytes").format(
+                file=_("standard input"), size=MAX_IMPORT_BYTES))
+    else:
+        if same_file(args.file, _db_path(args)):
+            raise LucieError(_("{file} is the games database itself, not an export").format(
+                file=args.file))
+        data = read_bytes(args.file, what=what, limit=MAX_IMPORT_BYTES)
+    with _store(args) as store:
+        try:
+            done = store.import_games(data)
+        except LucieError as exc:
+            raise type(exc)(f"{args.file}: {exc}") from None
+        print(ngettext("{n} game added to {db}", "{n} games added to {db}", done.added).format(
+            n=done.added, db=store.path))
+        if done.skipped:
+            print(ngettext("{n} game was in the store already and was left as it is",
+                           "{n} games were in the store already and were left as they are",
+                           done.skipped).format(n=done.skipped))
     return 0

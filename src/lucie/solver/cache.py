@@ -42,6 +42,8 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from lucie._sqlite import backoff, is_busy, use_wal
+from lucie.errors import LucieError
+from lucie.files import SQLITE_HEADER, describe, examine
 from lucie.i18n import _, ngettext
 
 _T = TypeVar("_T")
@@ -75,6 +77,25 @@ _COLUMNS: Final = [
 _MAX_REDEALS: Final = 1000
 #: (file, kind) of the warnings already printed by this process.
 _WARNED: set[tuple[str, str]] = set()
+
+
+def _first_page_is_a_cache(path: Path) -> bool:
+    """Whether a SQLite file that SQLite cannot read has lucie's cache table
+    and nothing else in its first page (which holds the schema): a damaged
+    cache of lucie's, not another program's file."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+            size = int.from_bytes(head[16:18], "big")
+            page = f.read((65536 if size == 1 else size) - 100)
+    except OSError:
+        return False
+    return page.count(b"CREATE ") == 1 and b"CREATE TABLE state_values (" in page
+
+
+class CacheError(LucieError):
+    """The cache path holds a file that is not an odds cache (or cannot be
+    one: a pipe, a device, a link to nowhere); it is left as it is."""
 
 
 def _text(raw: bytes) -> str:
@@ -116,11 +137,12 @@ def _check_row(rules: str, row: Sequence[Any]) -> tuple[StateKey, float, int]:
     return key, float(min(max(total, 0.0), float(count))), count
 
 
-def default_cache_path() -> Path | None:
+def default_cache_path(*, ignore_env: bool = False) -> Path | None:
     """Where the cache lives unless told otherwise: ``$LUCIE_CACHE`` (``off``
-    means nowhere), else ``odds.sqlite`` in the user cache directory
-    (``platformdirs`` when installed, else ``~/.cache/lucie``)."""
-    env = os.environ.get(ENV_VAR)
+    means nowhere; not read with ``ignore_env``), else ``odds.sqlite`` in
+    the user cache directory (``platformdirs`` when installed, else
+    ``~/.cache/lucie``)."""
+    env = None if ignore_env else os.environ.get(ENV_VAR)
     if env is not None and env.strip():
         if env.strip().lower() in {"off", "none", "memory", ":memory:"}:
             return None
@@ -164,11 +186,16 @@ class ValueCache:
     # -- sqlite -------------------------------------------------------------
     #
     # The file is only a cache: nothing in it may stop lucie or be believed
-    # blindly.  A file that is not a cache (not SQLite, another program's
-    # tables, damaged pages) is set aside under a new name and a new cache
-    # started; a row that does not hold a sane sum and count is ignored and
-    # deleted; a place where no cache can be written turns the cache into a
-    # memory one.  Each is reported once, as a warning on standard error.
+    # blindly, and no file of another program is ever touched.  A file that
+    # is not a cache (not SQLite, another program's tables, one whose tables
+    # cannot be read, a pipe, a device) is left as it is: :meth:`check`
+    # refuses it (the command line exits with status 2 naming its kind) and
+    # a cache that was not checked keeps its values in memory.  A cache of
+    # lucie's own whose pages are damaged is set aside under a new name and
+    # a new cache started; a row that does not hold a sane sum and count is
+    # ignored and deleted; a place where no cache can be written turns the
+    # cache into a memory one.  Each is reported once, as a warning on
+    # standard error.
 
     def _warn(self, kind: str, message: str) -> None:
         """Report ``message`` once per file and ``kind`` in this process."""
@@ -184,24 +211,45 @@ class ValueCache:
                                      path=self.path, reason=reason))
         self.path = None
 
-    def _examine(self) -> str | None:
-        """Why the file at :attr:`path` is not a usable cache (None if it is,
-        or if there is none yet).  Nothing is written."""
+    def check(self) -> None:
+        """Refuse a cache path that holds a file of another kind: raises
+        :class:`CacheError` naming what is there, and the file is left byte
+        for byte as it was.  Called by the command line before any work."""
+        if self.path is None:
+            return
+        foreign, _damage = self._examine()
+        if foreign is not None:
+            raise CacheError(foreign)
+
+    def _examine(self) -> tuple[str | None, str | None]:
+        """``(foreign, damage)``: why the file at :attr:`path` is not a cache
+        of lucie's (a message; it must be left alone), or why it is a
+        damaged one (it may be set aside); ``(None, None)`` for a usable
+        cache or none yet.  Nothing is written."""
         assert self.path is not None
         path = self.path
+        what = _("the odds cache")
         try:
+            if examine(path, what=what) is None:
+                return None, None
             with open(path, "rb") as f:
                 head = f.read(100)
-        except FileNotFoundError:
-            return None
+        except FileNotFoundError:  # pragma: no cover - removed in between
+            return None, None
+        except LucieError as exc:
+            return str(exc), None
+        except OSError as exc:
+            return f"{what} {path}: {exc.strerror or exc}", None
         if not head:
-            return None  # SQLite's empty database (another process may be making it)
-        if not head.startswith(b"SQLite format 3\x00") or len(head) < 100:
-            return _("not a SQLite database")
+            return None, None  # SQLite's empty database (another process may be making it)
+        if not head.startswith(SQLITE_HEADER) or len(head) < 100:
+            return self._foreign(describe(head)), None
         try:
-            conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                   timeout=BUSY_SECONDS, isolation_level=None)
         except sqlite3.Error as exc:
-            return _("cannot be opened: {error}").format(error=exc)
+            return self._foreign(_("a file SQLite cannot open ({error})").format(
+                error=exc)), None
         try:
             objects = {
                 (str(kind), str(name))
@@ -210,21 +258,31 @@ class ValueCache:
             }
             if objects - {("table", "state_values")}:
                 names = ", ".join(sorted(name for _kind, name in objects))
-                return _("another program's tables: {names}").format(names=names[:80])
+                return self._foreign(_("another program's SQLite database (tables: "
+                                       "{names})").format(names=names[:80])), None
             if objects:
                 columns = [tuple(r[1:3]) for r in conn.execute("PRAGMA table_info(state_values)")]
                 if columns != _COLUMNS:
-                    return _("its table state_values has other columns")
+                    return self._foreign(_("a SQLite database whose table state_values has "
+                                           "other columns")), None
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
-                return _("damaged: {error}").format(error=str(check)[:80])
+                return None, _("damaged: {error}").format(error=str(check)[:80])
         except sqlite3.DatabaseError as exc:
             if is_busy(exc):
-                return None  # someone is using it: it is a database; looked at again later
-            return _("damaged: {error}").format(error=exc)
+                return None, None  # someone is using it: a database; looked at again later
+            if _first_page_is_a_cache(path):
+                return None, _("damaged: {error}").format(error=exc)
+            return self._foreign(_("a SQLite file whose tables cannot be read ({error})")
+                                 .format(error=exc)), None
         finally:
             conn.close()
-        return None
+        return None, None
+
+    def _foreign(self, kind: str) -> str:
+        return _("the odds cache {path} is {kind}, not an odds cache; it was left "
+                 "untouched. Choose another file with --cache (or ${variable}), or "
+                 "'off'.").format(path=self.path, kind=kind, variable=ENV_VAR)
 
     def _set_aside(self, reason: str) -> None:
         """Rename the damaged file (and its -wal, -shm) with a ``.damaged-``
@@ -262,9 +320,11 @@ class ValueCache:
             self._give_up(_("cannot create {folder}: {error}").format(
                 folder=self.path.parent, error=exc.strerror))
             return
-        problem = self._examine()
-        if problem is not None:
-            self._set_aside(problem)
+        foreign, damage = self._examine()
+        if foreign is not None:
+            self._give_up(foreign)
+        elif damage is not None:
+            self._set_aside(damage)
 
     def _transact(self, work: Callable[[sqlite3.Connection], _T]) -> _T | None:
         """Run ``work`` in one transaction on the file, and commit; None if

@@ -92,7 +92,7 @@ from lucie.solver.proofs import (
 from lucie.solver.restarts import RESTART_GROWTH, RESTART_NODES, restarts
 from lucie.solver.results import DealResult, RawResult, Reach, Verdict
 from lucie.solver.search import Search
-from lucie.solver.shorten import shorten_line, wanders
+from lucie.solver.shorten import shorten as shortened
 from lucie.solver.tables import Tables, tables
 
 # The names of the parts before they were split out of this module, for the
@@ -132,11 +132,11 @@ def solve_deal(
     default; ``None``: no cap): when one is exceeded the status is
     ``unknown`` and ``limit`` names it (``reachable`` then holds what was
     found so far).  ``restart_nodes``: see
-    :func:`search_deal`.  ``shorten``: take shortcuts in each line
-    (:func:`lucie.solver.shorten.shorten_line`); by default under builds
-    other than suit-down, where the walk's lines wander (suit-down lines
-    are made of forced and useful moves, and a verdict in a millisecond
-    should stay one).
+    :func:`search_deal`.  ``shorten`` (default true): shorten each line
+    as every line the solver shows is (:func:`lucie.solver.shorten.shorten`:
+    shortcuts where the walk's lines wander or cells can park a card, no
+    round trip; suit-down lines without cells are made of forced and
+    useful moves, and a verdict in a millisecond stays one).
 
     ``verdict_first`` (with ``frontier=True``; by default whenever
     ``max_nodes`` or ``max_seconds`` is given): settle the verdict first
@@ -155,14 +155,12 @@ def solve_deal(
         raw = search_deal(position, max_nodes=max_nodes, max_seconds=max_seconds,
                           frontier=frontier, restart_nodes=restart_nodes,
                           max_positions=max_positions)
-    if shorten is None:
-        shorten = wanders(position.rules)
 
     def engine_line(line: tuple[IMove, ...]) -> tuple[Move, ...]:
         moves = to_engine_moves(position, line)
         # the shortcuts within the same time budget (past it, lines stay as found)
         deadline = None if max_seconds is None else start + max_seconds
-        return shorten_line(position, moves, deadline=deadline) if shorten else moves
+        return shortened(position, moves, deadline=deadline) if shorten is not False else moves
 
     reach = tuple(Reach(found, engine_line(line)) for found, line in raw.lines)
     moves = reach[0].moves if raw.status == "solved" else ()

@@ -15,6 +15,17 @@
     A deal rated below :attr:`Thresholds.hard_below` is hard, from
     :attr:`Thresholds.easy_from` on easy, medium between.
 
+A rating is an estimate with a 95% interval (exact only where the solver
+settles the start).  :func:`rate`, the one computation behind a pick and
+the difficulty told at the end of a game, samples a deal further
+(:data:`DECIDE_TARGETS`) until its interval lies within one third; when it
+still spans two, the rating says so (:attr:`Rated.decided` is false, and
+its sentence names the third only as the likeliest).  A pick prefers a
+decided deal; the end of a picked deal's game tells the very rating it was
+picked by (:func:`deal_difficulty`'s ``picked``), never a new estimate that
+could fall in another third, with a later exact figure beside it only
+where one disagrees.
+
 The thresholds were measured for the main variants by
 ``scripts/difficulty_thresholds.py`` (:data:`TABLE`, each with its command,
 sample size and date).  For other rule sets they are computed on demand
@@ -38,7 +49,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Literal, get_args
 
 from lucie.deals import random_deal_number
@@ -136,8 +147,9 @@ TABLE: Final[dict[str, Thresholds]] = {
 @dataclass(frozen=True, slots=True)
 class Pick:
     """A picked deal: its number, difficulty and value (the rating's
-    chance, with its kind), the thresholds used (None for ``clearable``)
-    and the deals tried."""
+    chance, with its kind), the thresholds used (None for ``clearable``),
+    the deals tried, and its rating (:class:`Rated`, ``picked``): what the
+    end of its game tells (:func:`deal_difficulty`'s ``picked``)."""
 
     variant: str
     deal: int
@@ -145,6 +157,7 @@ class Pick:
     value: Value
     thresholds: Thresholds | None
     tried: int
+    rated: Rated
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -155,6 +168,7 @@ class Pick:
             "value": self.value.to_json(),
             "thresholds": self.thresholds.to_json() if self.thresholds else None,
             "tried": self.tried,
+            "rated": self.rated.to_json(),
         }
 
 
@@ -203,20 +217,28 @@ def estimate_thresholds(
 
 @dataclass(frozen=True, slots=True)
 class Rated:
-    """A deal's difficulty as the screens show it once the game is over:
-    its third (None when its value is not settled in time), whether its
-    first deal can be cleared without a redeal (None: not decided), its
-    start value, and the thresholds used."""
+    """A deal's rating as the screens tell it: its third (None when its
+    value is not settled in time: the third of the estimate itself, even
+    when its interval spans two), whether its first deal can be cleared
+    without a redeal (None: not decided), its start value, the thresholds
+    used; ``decided``: the value's interval lies within one third (an exact
+    value always does); ``picked``: this is the rating a pick chose the deal
+    by; ``later``: a later, exact rating of a picked deal that disagrees
+    with the pick (told beside it, never instead of it)."""
 
     difficulty: Difficulty | None
     clearable: bool | None
     value: Value
     thresholds: Thresholds | None
+    decided: bool = False
+    picked: bool = False
+    later: Rated | None = None
 
     def text(self) -> str:
         """The deal's difficulty in a sentence, in the language in use:
         "This deal is hard, not clearable without a redeal (winning chance
-        8% (5-12%))."."""
+        8% (5-12%))."; then, where so, that its interval does not settle the
+        third, and a later exact figure that disagrees with the pick."""
         name = None if self.difficulty is None else difficulty_name(self.difficulty)
         if name is None and self.clearable is None:
             return _("This deal's difficulty could not be settled in time.")
@@ -233,9 +255,21 @@ class Rated:
                 difficulty=name)
         if self.value.chance is not None:
             words += " " + _("(winning chance {chance})").format(chance=self.value.text())
-        return words + "."
+        words += "."
+        if name is not None and not self.decided:
+            words += " " + _("Its interval spans more than one difficulty: {difficulty} is "
+                             "only the likeliest.").format(difficulty=name)
+        later = self.later
+        if later is not None and later.difficulty is not None:
+            words += " " + _("Since the pick, the solver has found its exact winning chance, "
+                             "{chance}: it is {difficulty} (the pick rested on an "
+                             "estimate).").format(chance=later.value.text(),
+                                                  difficulty=difficulty_name(later.difficulty))
+        return words
 
     def to_json(self) -> dict[str, object]:
+        """The one serialisation of a rating (``lucie pick --json``'s
+        ``rated``, the web's end of game)."""
         return {
             "difficulty": self.difficulty,
             "difficulty_text": (None if self.difficulty is None
@@ -243,8 +277,76 @@ class Rated:
             "clearable": self.clearable,
             "value": self.value.to_json(),
             "thresholds": self.thresholds.to_json() if self.thresholds else None,
+            "decided": self.decided,
+            "picked": self.picked,
+            "later": self.later.to_json() if self.later is not None else None,
             "text": self.text(),
         }
+
+
+#: Samples of a deal's stop values, tried in turn, until the interval of its
+#: winning chance lies within one third (:func:`rate`).
+DECIDE_TARGETS: Final = (96, 384)
+#: Longest the rating of one deal may take within a pick (seconds).
+RATE_SECONDS: Final = 6.0
+#: Longest a pick looks for a deal whose rating is decided, once it has one
+#: of the third asked for by its estimate (seconds).
+DECIDE_SECONDS: Final = 10.0
+
+
+def _classes(table: Thresholds, value: Value) -> set[Difficulty]:
+    """The thirds the interval of ``value`` reaches (empty: not rated)."""
+    if rating(value) is None:
+        return set()
+    score = value.best_score if value.best_score is not None else 0
+    return {table.classify((value.low, score)), table.classify((value.high, score))}
+
+
+def rated_of(value: Value, table: Thresholds | None, *, picked: bool = False) -> Rated:
+    """A start value as a rating against ``table``."""
+    rated = rating(value)
+    difficulty = table.classify(rated) if table is not None and rated is not None else None
+    decided = table is not None and (value.kind == "exact" or len(_classes(table, value)) == 1)
+    return Rated(difficulty, value.clears, value, table, decided and rated is not None, picked)
+
+
+def rate(
+    rules: Rules, number: int, valuer: Valuer, table: Thresholds | None, *,
+    deadline: float | None = None, want: Difficulty | None = None, picked: bool = False,
+) -> Rated:
+    """The rating of deal ``number``: the one computation behind a pick and
+    the difficulty told at the end of a game.  Its start value, sampled
+    further (:data:`DECIDE_TARGETS`, every stop of its first deal) until its
+    interval lies within one third, or ``deadline`` (a
+    :func:`time.monotonic` time) comes, or, with ``want``, the estimate is
+    not of that third."""
+    position = Position.deal(rules, number)
+    value = valuer.value(position)
+    for target in DECIDE_TARGETS:
+        if table is None:
+            break
+        reached = _classes(table, value)
+        if len(reached) <= 1 or value.kind == "exact":
+            break
+        if want is not None and table.classify(rating(value) or (0.0, 0)) != want:
+            break  # most likely not the third wanted: no time spent on it
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        states = valuer.stop_states(position)
+        if not states:
+            break
+        whole = valuer.deadline
+        valuer.set_deadline(whole if deadline is None else
+                            deadline if whole is None else min(whole, deadline))
+        try:
+            valuer.refine(states, target)
+            again = valuer.value(position)
+        finally:
+            valuer.set_deadline(whole)
+        if rating(again) is None:
+            break  # out of time: the figure had stands
+        value = again
+    return rated_of(value, table, picked=picked)
 
 
 def deal_difficulty(
@@ -255,25 +357,40 @@ def deal_difficulty(
     deal_seconds: float = DEAL_SECONDS,
     seed: int | None = 0,
     cache: ValueCache | None = None,
+    picked: Rated | None = None,
 ) -> Rated:
     """The difficulty of deal ``number`` (easy, medium or hard) and whether
     it is clearable, within ``max_seconds`` (thresholds estimated on demand
-    where :data:`TABLE` has none, from at most half the budget)."""
+    where :data:`TABLE` has none, from at most half the budget): :func:`rate`.
+
+    ``picked``: the rating the deal was picked by (:attr:`Pick.rated`).  It
+    is then the answer, the same figure the pick used; only a later figure
+    that is exact (the solver settles the start at once) and disagrees is
+    added to it (:attr:`Rated.later`)."""
     deadline = time.monotonic() + max_seconds
     valuer = Valuer(rules, cache, seed=seed, deadline=deadline, search_seconds=deal_seconds,
                     sample_seconds=deal_seconds)
-    value, rated = rate_deal(rules, number, valuer)
+    if picked is not None:
+        if picked.value.kind == "exact":
+            return picked
+        first = valuer.value(Position.deal(rules, number))
+        valuer.cache.flush()
+        later = rated_of(first, picked.thresholds) if first.kind == "exact" else None
+        if later is not None and later.difficulty != picked.difficulty:
+            return replace(picked, later=later)
+        return picked
+    value = valuer.value(Position.deal(rules, number))
     table = TABLE.get(rules.spec())
-    if table is None and rated is not None:
+    if table is None and rating(value) is not None:
         rng = random.Random(seed)
         try:
             table = estimate_thresholds(rules, valuer, rng,
                                         deadline=time.monotonic() + max_seconds / 2)
         except LucieError:
             table = None
-    difficulty = table.classify(rated) if table is not None and rated is not None else None
+    rated = rate(rules, number, valuer, table, deadline=deadline)
     valuer.cache.flush()
-    return Rated(difficulty, value.clears, value, table)
+    return rated
 
 
 def pick_deal(
@@ -287,7 +404,13 @@ def pick_deal(
 ) -> Pick:
     """A random deal number of ``rules`` that fits ``difficulty`` (see the
     module doc), found within ``max_seconds``; each deal's searches get
-    ``deal_seconds``.  Raises :class:`LucieError` when none is found."""
+    ``deal_seconds``, its rating at most :data:`RATE_SECONDS`.  A deal whose
+    rating is decided (its interval within the third asked for: :func:`rate`)
+    is picked at once; when none is found in time (or in
+    :data:`DECIDE_SECONDS`), the deal of that third by its estimate whose
+    interval reaches least out of it, and its rating says that it is not
+    decided (:attr:`Rated.decided`).  Raises :class:`LucieError` when no deal
+    of that third is found at all."""
     if difficulty not in DIFFICULTIES:
         raise LucieError(_("unknown difficulty {difficulty} (known: {known})").format(
             difficulty=repr(difficulty), known=", ".join(DIFFICULTIES)))
@@ -304,18 +427,43 @@ def pick_deal(
         table = estimate_thresholds(rules, valuer, rng,
                                     deadline=time.monotonic() + max_seconds / 2)
     tried = undecided = 0
+    likeliest: tuple[int, Rated] | None = None
+    settle_by = time.monotonic() + DECIDE_SECONDS
     while time.monotonic() < deadline:
+        if likeliest is not None and time.monotonic() >= settle_by:
+            break
         number = random_deal_number(rng)
         tried += 1
-        value, rated = rate_deal(rules, number, valuer)
-        if rated is None:
+        rated = rate(rules, number, valuer, table, want=difficulty, picked=True,
+                     deadline=min(deadline, time.monotonic() + RATE_SECONDS))
+        if rated.difficulty is None:
             undecided += 1
             continue
-        if table.classify(rated) == difficulty:
-            valuer.cache.flush()
-            return Pick(spec, number, difficulty, value, table, tried)
+        if rated.difficulty == difficulty:
+            if rated.decided:
+                valuer.cache.flush()
+                return Pick(spec, number, difficulty, rated.value, table, tried, rated)
+            # its interval reaches another third: kept in case no deal is decided in time
+            undecided += 1
+            if likeliest is None or _doubt(rated) < _doubt(likeliest[1]):
+                likeliest = (number, rated)
     valuer.cache.flush()
+    if likeliest is not None:  # said so: its rating is not decided
+        number, rated = likeliest
+        return Pick(spec, number, difficulty, rated.value, table, tried, rated)
     raise _not_found(difficulty, spec, max_seconds, tried, undecided)
+
+
+def _doubt(rated: Rated) -> float:
+    """How far an undecided rating reaches out of its third: the high end
+    of a hard deal's interval, the low end's shortfall for an easy one,
+    the width for a medium one (smaller is surer)."""
+    value = rated.value
+    if rated.difficulty == "hard":
+        return value.high
+    if rated.difficulty == "easy":
+        return 1.0 - value.low
+    return value.high - value.low
 
 
 def _pick_clearable(
@@ -333,8 +481,9 @@ def _pick_clearable(
         result = search_deal(Position.deal(rules, number), frontier=False,
                              max_seconds=min(deal_seconds, left))
         if result.status == "solved":
-            return Pick(rules.spec(), number, "clearable",
-                        Value.exact(1.0, clears=True, best_score=52), None, tried)
+            value = Value.exact(1.0, clears=True, best_score=52)
+            return Pick(rules.spec(), number, "clearable", value, None, tried,
+                        rated_of(value, TABLE.get(rules.spec()), picked=True))
         undecided += result.status == "unknown"
     raise _not_found("clearable", rules.spec(), max_seconds, tried, undecided)
 

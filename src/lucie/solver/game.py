@@ -1,12 +1,13 @@
 """Whole numbered games: search across the redeals for a win.
 
-A numbered deal fixes its redeal shuffles (``RULES.md``, "The redeal,
-exactly"): the generator continues from the state after the deal, so the
-shuffle of a pile of n cards is a fixed permutation.  But the pile is
-gathered fan by fan, so *which* cards land where after a redeal depends on
-the whole arrangement of the fans when the player redeals, not only on the
-foundations.  States at a redeal are therefore told apart by their exact
-arrangement (the gathered pile) and the generator state.
+A numbered deal fixes its redeal shuffles
+(``docs/rules.md#the-redeal-exactly``): the generator continues from the
+state after the deal, so the shuffle of a pile of n cards is a fixed
+permutation.  But the pile is gathered fan by fan, so *which* cards land
+where after a redeal depends on the whole arrangement of the fans when the
+player redeals, not only on the foundations.  States at a redeal are
+therefore told apart by their exact arrangement (the gathered pile) and the
+generator state.
 
 :func:`solve_game` searches deal by deal:
 

@@ -29,7 +29,11 @@ Kinds (:attr:`Hint.kind`):
 ``no-useful-move``
     moves remain but none can bring another card home: redeal;
 ``lost``
-    the game can no longer be won (the move, if any, still raises the score);
+    the game can no longer be won, proved by the solver (the move, if any,
+    still raises the score);
+``none``
+    the search was cut short before finding a useful move: nothing is
+    claimed (the game is not said to be lost);
 ``won``
     the game is won.
 """
@@ -48,14 +52,14 @@ from lucie.i18n import N_, _, ngettext
 from lucie.solver.budget import PLAYER_MAX_POSITIONS
 from lucie.solver.cache import ValueCache
 from lucie.solver.odds import Evaluator, Stop, _reaches
-from lucie.solver.shorten import SHORTCUT_NODES, shorten_line, wanders
+from lucie.solver.shorten import shorten
 
 if TYPE_CHECKING:
     from lucie.solver.deal import RawResult
 
 KINDS: Final = (
     "foundation", "unblock", "safe-build", "build", "cell", "merci", "redeal",
-    "no-useful-move", "lost", "won",
+    "no-useful-move", "lost", "none", "won",
 )
 
 #: Notes added at the end of a hint's text (marked here, translated when a
@@ -107,8 +111,14 @@ def hint(
     max_seconds: float = 2.0,
     cache: ValueCache | None = None,
     seed: int | None = 0,
+    tell_clears: bool = False,
 ) -> Hint:
     """The best move from ``position`` and why (see the module doc).
+
+    ``tell_clears``: end the text with "(this deal can be cleared)" when
+    the line found clears the deal.  Off by default: a hint during a game
+    does not give the deal's difficulty away (the screens tell it at the
+    end); :attr:`Hint.clears` holds it for programs either way.
 
     ``max_seconds`` budgets the whole hint (the one-deal search gets about
     half, or all of it in a last deal, where no value is sampled);
@@ -125,7 +135,7 @@ def hint(
     with _LINES_LOCK:
         known = _LINES.get(position)
     if known is not None:
-        return _follow(position, known)
+        return _told(_follow(position, known), tell_clears)
     ev = Evaluator(
         position.rules, cache if cache is not None else _SHARED_CACHE,
         rng=random.Random(seed), target=HINT_TARGET, deadline=start + max_seconds,
@@ -177,7 +187,21 @@ def hint(
         _remember(position, _Line(end.moves, sum(end.foundations), not cut_short,
                                   end_movers, clears))
     advice = _explain(position, result, stop, legal, budget_note, movers)
-    return replace(advice, budget_ran_out=budget_note is not None, clears=clears)
+    return _told(replace(advice, budget_ran_out=budget_note is not None, clears=clears),
+                 tell_clears)
+
+
+def _told(advice: Hint, tell_clears: bool) -> Hint:
+    """``advice`` with the note that the deal can be cleared, if asked for
+    and so (the note goes before any budget note)."""
+    if not tell_clears or advice.move is None or not advice.clears:
+        return advice
+    note = " " + _(GOAL_NOTE)
+    for budget in (BUDGET_NOTE, FOLLOW_NOTE):
+        said = " " + _(budget)
+        if advice.text.endswith(said):
+            return replace(advice, text=advice.text[: -len(said)] + note + said)
+    return replace(advice, text=advice.text + note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,26 +262,22 @@ def _follow(position: Position, line: _Line) -> Hint:
     _remember(position, line)
     first = line.moves[0]
     if not line.exact:
-        advice = _classify(position, first, line.movers, line.won, FOLLOW_NOTE)
+        advice = _classify(position, first, line.movers, FOLLOW_NOTE)
     elif line.won or position.redeals_left > 0:
-        advice = _classify(position, first, line.movers, line.won, None)
+        advice = _classify(position, first, line.movers, None)
     else:
         advice = _lost(position, first, line.score)
     return replace(advice, clears=line.clears)
 
 
 def _shortened(stop: Stop, deadline: float) -> Stop:
-    """``stop`` with a line of shortcuts to it, where the search's lines
-    wander (:func:`~lucie.solver.shorten.wanders`), as far as the hint's
-    time allows: the hints then follow a line of useful moves."""
-    rules = stop.start.rules
-    # with free cells even a suit-down line parks cards for nothing
-    # (reserve deal 4: g>4, 4>k where g>k was legal): one-move shortcuts
-    # (nodes=1) remove those, at a small cost
-    if len(stop.line) < 2 or not (wanders(rules) or rules.cells):
+    """``stop`` with the line every solver answer shows
+    (:func:`~lucie.solver.shorten.shorten`: shortcuts, no round trip), as
+    far as the hint's time allows: the hints then follow a line of useful
+    moves."""
+    if len(stop.line) < 2:
         return stop
-    nodes = SHORTCUT_NODES if wanders(rules) else 1
-    moves = shorten_line(stop.start, stop.moves, nodes=nodes, deadline=deadline)
+    moves = shorten(stop.start, stop.moves, deadline=deadline)
     return Stop(stop.start, stop.foundations, stop.line, moves)
 
 
@@ -296,7 +316,10 @@ def _explain(
         return Hint(None, "lost", _("the game can no longer be won"))
     if not stop.moves or (not won and stop.foundations == position.foundations):
         if REDEAL not in legal:
-            return Hint(None, "lost", _("the game can no longer be won") + _notes(note))
+            # a last deal whose search was cut short (a complete one is
+            # handled above): nothing is proved
+            return Hint(None, "none", _("no move found that brings a card home before "
+                                        "the time budget ran out"))
         if legal == [REDEAL]:
             left = position.cards_in_play()
             return Hint(REDEAL, "redeal", ngettext(
@@ -310,17 +333,15 @@ def _explain(
         return Hint(REDEAL, "redeal",
                     _("redeal now: stopping here gives the best odds for the next deal")
                     + _notes(note))
-    return _classify(position, stop.moves[0], movers, won, note)
+    return _classify(position, stop.moves[0], movers, note)
 
 
 def _classify(
-    position: Position, move: Move, movers: tuple[Card | None, ...], won: bool,
-    note: str | None,
+    position: Position, move: Move, movers: tuple[Card | None, ...], note: str | None,
 ) -> Hint:
     """The hint for ``move``, the first of a line whose moves play
-    ``movers`` (:func:`_movers`); ``won``: the line clears the deal;
-    ``note``: a note to end the text with, or None."""
-    tail = _notes(GOAL_NOTE if won else None, note)
+    ``movers`` (:func:`_movers`); ``note``: a note to end the text with, or None."""
+    tail = _notes(note)
     said = position.describe(move)
     if move.src_kind == "card":
         card = Card(move.src)

@@ -120,6 +120,19 @@ class Odds:
     searches: int = 0
     searches_cut: int = 0
 
+    @property
+    def proved(self) -> bool:
+        """Whether the figure is proved by the solver (exact: the game is won,
+        the deal in play can be cleared, or a last deal is proved lost), not
+        measured by playouts nor cut short before any figure."""
+        return self.samples == 0 and self.ci95[0] == self.ci95[1]
+
+    @property
+    def measured(self) -> bool:
+        """Whether there is a figure at all: proved, or at least one playout
+        (a search cut short before either leaves the win rate unknown)."""
+        return self.samples > 0 or self.proved
+
     def text(self) -> str:
         """The estimate in words, in the language in use: the win rate, its
         interval, how it was found (playouts, exact, or not measured) and
@@ -129,11 +142,12 @@ class Odds:
         win rate 25.0% (95% CI 20.0-30.0%, 400 playouts, mean score 40.2)
         """
         low, high = self.ci95
+        if not self.measured:
+            text = _("win rate unknown: not measured in the time given")
+            return text + "\n" + self._ran_out_text()
         if self.samples:
             how = ngettext("{count} playout", "{count} playouts", self.samples).format(
                 count=self.samples)
-        elif self.budget_ran_out and low < high:
-            how = _("not measured")
         else:
             how = pgettext("odds", "exact")
         fields = {"rate": f"{100 * self.win_rate:.1f}", "low": f"{100 * low:.1f}",
@@ -144,20 +158,27 @@ class Odds:
             text = _("win rate {rate}% (95% CI {low}-{high}%, {how}, mean score {score})").format(
                 score=f"{self.mean_score:.1f}", **fields)
         if self.budget_ran_out:
-            text += "\n" + ngettext(
-                "the budget ran out: {cut} of {count} search cut short; the figure is what "
-                "the time and memory allowed",
-                "the budget ran out: {cut} of {count} searches cut short; the figure is what "
-                "the time and memory allowed", self.searches,
-            ).format(cut=self.searches_cut, count=self.searches)
+            text += "\n" + self._ran_out_text()
         return text
 
+    def _ran_out_text(self) -> str:
+        return ngettext(
+            "the budget ran out: {cut} of {count} search cut short; the figure is what "
+            "the time and memory allowed",
+            "the budget ran out: {cut} of {count} searches cut short; the figure is what "
+            "the time and memory allowed", self.searches,
+        ).format(cut=self.searches_cut, count=self.searches)
+
     def to_json(self) -> dict[str, object]:
+        """The one serialisation of odds (``lucie odds --json`` and the web's
+        odds alike): ``win_rate`` and ``mean_score`` are null when not
+        measured; ``proved`` is true only for a figure the solver proved."""
         return {
-            "win_rate": self.win_rate,
+            "win_rate": self.win_rate if self.measured else None,
             "ci95": [self.ci95[0], self.ci95[1]],
             "samples": self.samples,
-            "mean_score": self.mean_score,
+            "mean_score": self.mean_score if self.measured else None,
+            "proved": self.proved,
             "budget_ran_out": self.budget_ran_out,
             "searches": self.searches,
             "searches_cut": self.searches_cut,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from lucie.cards import SUITS
 from lucie.engine import Move
 from lucie.i18n import _
 from lucie.solver.budget import Limit
@@ -91,7 +92,27 @@ class DealResult:
         """True, False, or None when the budget ran out."""
         return solvable_of(self.status)
 
-
+    def to_json(self) -> dict[str, object]:
+        """The one serialisation of a verdict (``lucie solve --json``):
+        ``solvable`` is null unless proved either way; ``budget_ran_out``
+        and ``limit`` say what a budget cut short."""
+        return {
+            "status": self.status,
+            "solvable": self.solvable,
+            "moves": [str(m) for m in self.moves],
+            "best_score": self.best_score,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "frontier_complete": self.complete or self.status == "solved",
+            "budget_ran_out": self.budget_ran_out,
+            "limit": self.limit,
+            "reachable": [
+                {"foundations": {SUITS[i]: n for i, n in enumerate(r.foundations)},
+                 "score": r.score,
+                 "moves": [str(m) for m in r.moves]}
+                for r in self.reachable
+            ],
+        }
 
 
 @dataclass(frozen=True, slots=True)

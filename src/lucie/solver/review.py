@@ -44,6 +44,15 @@ best reachable score is an ``inaccuracy`` (1 or 2 cards) or a ``mistake``
 (3 or more), else ``best`` (a move is labelled by the worse of its
 chance and its score losses).
 
+Only what is known is judged.  A move is labelled only when the values
+before and after it are both exact or estimates: a bound or an unknown
+value gives no loss, so the move has no label, is counted in
+:attr:`Review.unjudged` and is left out of the accuracy and of the chance
+thrown away (never counted as best or good).  A ``best`` move never comes
+with a better move: :attr:`MoveReview.better_move` names the hint's move
+only beside a worse label (the hint's move beside a ``best`` label is
+another move as good, "the solver's move").
+
 Cost.  Each position is searched once (a millisecond under suit builds);
 its best line is then *carried*: when the player plays the line's next
 move, the position after has the same value (the line's stop is still
@@ -51,7 +60,10 @@ reachable, and nothing better is) and needs no search.  ``W`` values are
 cached per between-deal state (pass a disk :class:`ValueCache` to keep them
 across calls), and the frontier states of one deal mostly repeat from move
 to move.  The whole call is budgeted (``max_seconds``); values not reached
-in time are ``unknown`` and the review says so.
+in time are ``unknown`` and the review says so.  The budget is shared out
+between the positions (each value gets its share of the time left, so a
+slow search makes that value unknown or a bound rather than starve the
+rest).
 
 Noise.  Estimates of ``W`` differ by chance, so a move can seem to lose
 a few points that it does not.  After a first pass, the between-deal
@@ -82,12 +94,13 @@ import contextlib
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Final, Literal
 
 from lucie.engine import Game, Move, Position
-from lucie.i18n import _, ngettext, pgettext
+from lucie.i18n import N_, _, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.budget import BudgetExhaustedError
 from lucie.solver.cache import StateKey, ValueCache
@@ -244,6 +257,8 @@ class Valuer:
         self._values: dict[Position, Value] = {}
         #: the between-deal state of each position's best stop (estimates only)
         self._states: dict[Position, StateKey] = {}
+        #: the between-deal states of all the stops of each position searched
+        self._stops: dict[Position, set[StateKey]] = {}
         #: the rest of a best line from a position (see "Cost" in the module doc)
         self._carried: dict[Position, tuple[Value, tuple[Move, ...], StateKey | None]] = {}
         self.searches = 0
@@ -251,6 +266,11 @@ class Valuer:
     @property
     def cache(self) -> ValueCache:
         return self.ev.cache
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """From now on nothing is searched or sampled past ``deadline``."""
+        self.deadline = deadline
+        self.ev.deadline = deadline
 
     def _left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.monotonic()
@@ -291,6 +311,11 @@ class Valuer:
         """The between-deal state whose estimate gave ``position`` its value
         (None when the value is not an estimate of one)."""
         return self._states.get(position)
+
+    def stop_states(self, position: Position) -> set[StateKey]:
+        """The between-deal states of every stop the search of ``position``
+        listed (empty when it was not searched, or its value is exact)."""
+        return set(self._stops.get(position, ()))
 
     def redeal_state(self, position: Position) -> StateKey | None:
         """The between-deal state of redealing now (None without a redeal)."""
@@ -340,8 +365,11 @@ class Valuer:
         result = self.ev.solve(position, budget)
         if result.status == "solved":
             return Value.exact(1.0, clears=True), _reaches(position, result)[0].moves, None
-        rated = [(stop, self._stop_value(position, stop.foundations))
-                 for stop in _reaches(position, result)]
+        reaches = _reaches(position, result)
+        self._stops[position] = {key for key in (
+            self.redeal_state_at(position, stop.foundations) for stop in reaches)
+            if key is not None}
+        rated = [(stop, self._stop_value(position, stop.foundations)) for stop in reaches]
         known = [(s, v) for s, v in rated if v.chance is not None]
         if not known:
             return Value.unknown(), (), None
@@ -438,12 +466,22 @@ class MoveReview:
         return None if self.label is None else label_name(self.label)
 
     @property
+    def better_move(self) -> Move | None:
+        """The best move, where it is better than the one played: only for a
+        judged move that is not ``best`` (never beside a ``best`` label, nor
+        for a move whose value is unknown: the solver's move is then no
+        proved improvement)."""
+        if self.label in (None, "best") or self.best_move == self.move:
+            return None
+        return self.best_move
+
+    @property
     def better_text(self) -> str | None:
         """"the better move was ...", with the hint's words, for a move that
         is not the best (None for a best move or when none was found)."""
-        if self.label in (None, "best") or self.best_move is None:
+        if self.better_move is None:
             return None
-        return _("the better move was {move}: {text}").format(move=self.best_move,
+        return _("the better move was {move}: {text}").format(move=self.better_move,
                                                               text=self.text)
 
     @property
@@ -463,6 +501,7 @@ class MoveReview:
             "index": self.index,
             "move": str(self.move),
             "best_move": str(self.best_move) if self.best_move is not None else None,
+            "better_move": str(self.better_move) if self.better_move is not None else None,
             "value_before": self.value_before.to_json(),
             "value_after": self.value_after.to_json(),
             "loss": self.loss,
@@ -505,6 +544,13 @@ class Review:
         return lost[:count]
 
     @property
+    def unjudged(self) -> int:
+        """Moves without a label: a value before or after them is unknown (or
+        only bounded), so they are left out of the accuracy and the chance
+        thrown away rather than counted as best or good."""
+        return sum(m.label is None for m in self.moves)
+
+    @property
     def accuracy(self) -> float | None:
         """Percent of the labelled moves that are ``best`` or ``good``
         (None when no move is labelled)."""
@@ -534,7 +580,16 @@ class Review:
                               counts["mistake"]).format(count=counts["mistake"]),
             inaccuracies=ngettext("{count} inaccuracy", "{count} inaccuracies",
                                   counts["inaccuracy"]).format(count=counts["inaccuracy"]),
-        )
+        ) + self.unjudged_text()
+
+    def unjudged_text(self) -> str:
+        """"; 3 moves not judged ..." when some moves are not labelled, else ""."""
+        if not self.unjudged:
+            return ""
+        return "; " + ngettext(
+            "{count} move not judged (its value is unknown: left out of the accuracy)",
+            "{count} moves not judged (their value is unknown: left out of the accuracy)",
+            self.unjudged).format(count=self.unjudged)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -547,6 +602,7 @@ class Review:
             "labels": self.counts(),
             "thrown_away": self.thrown_away,
             "accuracy": self.accuracy,
+            "unjudged": self.unjudged,
             "costliest": [m.index for m in self.costliest()],
             "summary": self.summary(),
             "budget_ran_out": self.budget_ran_out,
@@ -600,29 +656,22 @@ def review_game(
     seems to lose chance (see "Noise" in the module doc);
     ``search_seconds``, ``hint_seconds``: budgets of each one-deal search
     and each hint; ``progress(done, total)`` is called as the work goes on.
-    """
-    from lucie.solver.hints import hint
 
+    The budget is shared out: each position's value gets its share of the
+    time left for values (a value not settled in it is ``unknown``, and
+    the next position gets on), and the best moves keep theirs, so the
+    progress moves on and the answer comes within the budget.
+    """
     start = time.monotonic()
     deadline = None if max_seconds is None else start + max_seconds
     valuer = Valuer(game.rules, cache, seed=seed, target=target, deadline=deadline,
                     search_seconds=search_seconds)
     positions = game.positions
     moves = game.moves
-    total = 2 * len(moves)
-
-    def values_pass(report: bool) -> list[tuple[Value, Value]]:
-        out = []
-        for i, move in enumerate(moves):
-            before = valuer.value(positions[i])
-            after = (valuer.redeal_value(positions[i]) if move.is_redeal
-                     else valuer.value(positions[i + 1]))
-            out.append((before, after))
-            if report and progress is not None:
-                progress(i + 1, total)
-        return out
-
-    values = values_pass(True)
+    # the values' time: what the best moves (the hints) do not need
+    until = None if deadline is None or max_seconds is None else \
+        deadline - min(len(moves) * hint_seconds, 0.3 * max_seconds)
+    values = _values_pass(valuer, positions, moves, until, progress)
     disputed = [
         i for i, (before, after) in enumerate(values)
         if before.chance is not None and after.chance is not None
@@ -633,34 +682,12 @@ def review_game(
         keys = {valuer.state_of(positions[i]) for i in disputed}
         keys |= {valuer.state_of(positions[i + 1]) if not moves[i].is_redeal
                  else valuer.redeal_state(positions[i]) for i in disputed}
+        valuer.set_deadline(until)
         if valuer.refine({k for k in keys if k is not None}, refine_target):
-            values = values_pass(False)
-    ran_out = False
-    out: list[MoveReview] = []
-    for i, move in enumerate(moves):
-        before, after = values[i]
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
-            best_move, text = None, _("not reviewed: the time budget ran out")
-            ran_out = True
-        else:
-            seconds = hint_seconds if left is None else min(hint_seconds, left)
-            advice = hint(positions[i], max_seconds=max(0.05, seconds), cache=valuer.cache,
-                          seed=seed)
-            best_move, text = advice.move, advice.text
-        loss: float | None = None
-        label: Label | None = None
-        score_loss = 0
-        if before.chance is not None and after.chance is not None:
-            loss = max(0.0, before.chance - after.chance)
-            if (before.best_score is not None and after.best_score is not None
-                    and before.chance == 0.0):
-                score_loss = max(0, before.best_score - after.best_score)
-            label = label_for(loss, score_loss, is_best=best_move == move)
-        out.append(MoveReview(i + 1, move, best_move, before, after, loss, label, text,
-                              score_loss))
-        if progress is not None:
-            progress(len(moves) + i + 1, total)
+            values = _values_pass(valuer, positions, moves, until, None)
+    valuer.set_deadline(deadline)
+    out, ran_out = _judge_moves(valuer, positions, moves, values, deadline, hint_seconds,
+                                seed, progress)
     start_value = valuer.value(positions[0])
     final_value = valuer.value(positions[-1])
     valuer.cache.flush()
@@ -669,6 +696,95 @@ def review_game(
     ) or start_value.kind == "unknown"
     return Review(game.rules.spec(), game.deal, start_value, tuple(out), ran_out,
                   time.monotonic() - start, final_value)
+
+
+#: A move whose best move was not looked for (the budget ran out first).
+NOT_LOOKED: Final = N_("no best move looked for: the time budget ran out")
+
+
+def _values_pass(
+    valuer: Valuer, positions: Sequence[Position], moves: Sequence[Move], until: float | None,
+    progress: Callable[[int, int], None] | None,
+) -> list[tuple[Value, Value]]:
+    """The value before and after each move, each value in its share of the
+    time left before ``until`` (a value already known takes none, and its
+    share goes to the next); progress is reported after each (two steps a
+    move, of three: the third is its best move).  Then the valuer's
+    deadline is ``until``."""
+    out = []
+    total = 3 * len(moves)
+    done = 0
+
+    def timed(compute: Callable[[], Value]) -> Value:
+        nonlocal done
+        if until is not None:
+            now = time.monotonic()
+            valuer.set_deadline(now + max(0.0, until - now) / (2 * len(moves) - done))
+        value = compute()
+        done += 1
+        if progress is not None:
+            progress(done, total)
+        return value
+
+    for i, move in enumerate(moves):
+        before = timed(partial(valuer.value, positions[i]))
+        after = timed(partial(valuer.redeal_value, positions[i]) if move.is_redeal
+                      else partial(valuer.value, positions[i + 1]))
+        out.append((before, after))
+    valuer.set_deadline(until)
+    return out
+
+
+def _settled(value: Value) -> bool:
+    """Whether a value can judge a move: exact or an estimate (a bound or
+    an unknown value cannot: a loss read off them could be anything)."""
+    return value.chance is not None and value.kind in ("exact", "estimate")
+
+
+def _judge_moves(
+    valuer: Valuer, positions: Sequence[Position], moves: Sequence[Move],
+    values: list[tuple[Value, Value]], deadline: float | None, hint_seconds: float,
+    seed: int | None, progress: Callable[[int, int], None] | None,
+) -> tuple[list[MoveReview], bool]:
+    """Each move with the best move (the hint's), its loss and label: a
+    move whose values are not both settled (:func:`_settled`) has neither;
+    and whether the time ran out before some best move was looked for."""
+    from lucie.solver.hints import hint
+
+    out: list[MoveReview] = []
+    ran_out = False
+    for i, move in enumerate(moves):
+        before, after = values[i]
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            best_move, text = None, _(NOT_LOOKED)
+            ran_out = True
+        else:
+            seconds = hint_seconds if left is None else min(hint_seconds, left)
+            # after the game: the best move may say that it clears the deal
+            advice = hint(positions[i], max_seconds=max(0.05, seconds), cache=valuer.cache,
+                          seed=seed, tell_clears=True)
+            best_move, text = advice.move, advice.text
+        loss: float | None = None
+        label: Label | None = None
+        score_loss = 0
+        if _settled(before) and _settled(after):
+            assert before.chance is not None and after.chance is not None
+            loss = max(0.0, before.chance - after.chance)
+        elif after.chance is not None and after.kind != "unknown" and after.low >= before.high:
+            loss = 0.0  # nothing was lost, whatever the value before (a win found after)
+        if loss is not None:
+            if (before.best_score is not None and after.best_score is not None
+                    and before.chance == 0.0 and after.chance == 0.0):
+                score_loss = max(0, before.best_score - after.best_score)
+            label = label_for(loss, score_loss, is_best=best_move == move)
+        elif best_move is None and left is not None and left <= 0:
+            text = _("not reviewed: the time budget ran out")
+        out.append(MoveReview(i + 1, move, best_move, before, after, loss, label, text,
+                              score_loss))
+        if progress is not None:
+            progress(2 * len(moves) + i + 1, 3 * len(moves))
+    return out, ran_out
 
 
 __all__ = [

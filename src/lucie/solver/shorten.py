@@ -19,6 +19,14 @@ so the shortened line is legal by construction, and a shortcut can never be
 longer than the part of the line it replaces.  It is greedy, not the
 shortest line: that would be a search of its own.
 
+:func:`drop_round_trips` then removes what a small breadth-first search
+cannot see: a card carried away and brought back to where it was (Fan with
+reserve deal 4: ``f>4`` and, four moves later, ``4>F``) when no move in
+between needed it (the moves in between are still legal without the pair,
+and they reach the same position).  :func:`shorten` is the one policy the
+solver's lines, :func:`~lucie.solver.deal.solve_deal` and the hints, go
+through (:func:`shortcut_nodes`).
+
 >>> from lucie.engine import Position
 >>> from lucie.rules import Rules
 >>> from lucie.solver.deal import solve_deal
@@ -41,6 +49,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Final
 
+from lucie.cards import Card
 from lucie.engine import Move, Position
 from lucie.rules import Rules
 
@@ -52,6 +61,109 @@ def wanders(rules: Rules) -> bool:
     other than suit-down: no build is forced, the walk tries moves in
     whatever order), so that shortening them pays."""
     return (rules.build, rules.direction) != ("suit", "down")
+
+
+def shortcut_nodes(rules: Rules) -> int:
+    """Positions each shortcut search of :func:`shorten` expands under
+    ``rules``: :data:`SHORTCUT_NODES` where the lines wander, 1 with free
+    cells (even a suit-down line parks cards for nothing: reserve deal 4,
+    ``g>4``, ``4>k`` where ``g>k`` was legal), else 0 (no shortcut search:
+    suit-down lines are made of forced and useful moves, and a verdict in a
+    millisecond should stay one)."""
+    if wanders(rules):
+        return SHORTCUT_NODES
+    return 1 if rules.cells else 0
+
+
+def shorten(
+    position: Position, moves: Sequence[Move], *, deadline: float | None = None,
+) -> tuple[Move, ...]:
+    """The line every solver answer shows: ``moves`` with the shortcuts of
+    :func:`shorten_line` (as :func:`shortcut_nodes` says) and without round
+    trips (:func:`drop_round_trips`), as far as ``deadline`` allows; as it
+    is where :func:`shortcut_nodes` is 0."""
+    nodes = shortcut_nodes(position.rules)
+    line = tuple(moves)
+    if not nodes or len(line) < 2:
+        return line
+    line = shorten_line(position, line, nodes=nodes, deadline=deadline)
+    return drop_round_trips(position, line, deadline=deadline)
+
+
+def _round_trip_candidates(position: Position, line: Sequence[Move]) -> list[tuple[int, int]]:
+    """Pairs ``(i, j)``: move ``j`` is the next move of the card move ``i``
+    moves, and it puts the card back where it was before move ``i``."""
+    pending: dict[Card, tuple[int, tuple[str, int]]] = {}
+    pairs: list[tuple[int, int]] = []
+    here = position
+    for k, move in enumerate(line):
+        if move.src_kind == "redeal":
+            pending.clear()
+            continue
+        card = here.moving_card(move)
+        if card is None:  # pragma: no cover - the line is legal
+            return pairs
+        before = here.where(card)
+        here = here.apply(move)
+        earlier = pending.get(card)
+        if earlier is not None and here.where(card) == earlier[1]:
+            pairs.append((earlier[0], k))
+        pending[card] = (k, before)
+    return pairs
+
+
+def _without(start: Position, line: Sequence[Move], i: int, j: int) -> Position | None:
+    """The position after ``line[i + 1:j]`` played from ``start`` (the
+    position before move ``i``) without moves ``i`` and ``j``; None when one
+    of them is then illegal."""
+    here = start
+    for move in line[i + 1:j]:
+        if here.why_illegal(move) is not None:
+            return None
+        here = here.apply(move)
+    return here
+
+
+def drop_round_trips(
+    position: Position, moves: Sequence[Move], *, deadline: float | None = None,
+) -> tuple[Move, ...]:
+    """``moves`` without the round trips no move in between needed: a card
+    carried away (to a cell, another fan, the foundation) and brought back
+    to the same place by its next move, where the moves in between, played
+    without the pair, are legal and reach the position the line reaches
+    after bringing it back.  The rest of the line is then unchanged, and so
+    is its end.  Inner pairs go first (a card parked while another waits).
+
+    >>> from lucie.engine import Position
+    >>> from lucie.rules import Rules
+    >>> start = Position.deal(Rules.parse("reserve"), 5)
+    >>> line = [Move.parse(m) for m in ("d>1", "e>2", "2>E", "1>D")]
+    >>> drop_round_trips(start, line)
+    ()
+    """
+    line = list(moves)
+    changed = True
+    while changed and len(line) >= 2:
+        changed = False
+        pairs = sorted(_round_trip_candidates(position, line), key=lambda p: p[1] - p[0])
+        if not pairs:
+            break
+        states = [position]
+        for move in line:
+            if move.src_kind == "redeal":
+                break  # (a line is one deal: a round trip never spans a redeal)
+            states.append(states[-1].apply(move))
+        for i, j in pairs:
+            if deadline is not None and time.monotonic() > deadline:
+                return tuple(line)
+            if j + 1 >= len(states):
+                continue
+            if _without(states[i], line, i, j) == states[j + 1]:
+                del line[j]
+                del line[i]
+                changed = True
+                break
+    return tuple(line)
 
 
 def _moves(position: Position) -> list[Move]:
@@ -127,4 +239,5 @@ def shorten_line(
     return tuple(out)
 
 
-__all__ = ["SHORTCUT_NODES", "shorten_line", "wanders"]
+__all__ = ["SHORTCUT_NODES", "drop_round_trips", "shortcut_nodes", "shorten", "shorten_line",
+           "wanders"]

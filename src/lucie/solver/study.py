@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import sys
 import time
 from collections import Counter
@@ -43,6 +44,8 @@ from lucie.errors import LucieError
 from lucie.i18n import _, ngettext, pgettext
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
+from lucie.solver.checkpoint import Row, Saved, Writer, settings_differ
+from lucie.solver.checkpoint import read as read_checkpoint
 from lucie.solver.odds import DEFAULT_TARGET, Evaluator, Stop, check_rules, wilson
 
 Policy = Literal["optimal", "hint"]
@@ -86,6 +89,14 @@ class StudyResult:
     jobs: int
     target: int = DEFAULT_TARGET
     extra: dict[str, Any] = field(default_factory=dict)
+    #: why the study stopped before its last game ("interrupted", "time
+    #: limit"), None when it played them all
+    stopped: str | None = None
+    #: the games it was to play (None: as many as it played)
+    planned: int | None = None
+    #: the games read back from the checkpoint, not played by this run
+    resumed: int = 0
+    checkpoint: str | None = None
 
     @property
     def games(self) -> int:
@@ -132,6 +143,11 @@ class StudyResult:
             "score_capped_searches": sum(r.score_capped for r in self.records),
             "value_samples_per_state": self.target,
             "redeals": "PySolFC-exact (the redeals of each numbered deal)",
+            "partial": self.stopped is not None,
+            "stopped": self.stopped,
+            "games_planned": self.planned if self.planned is not None else n,
+            "games_resumed": self.resumed,
+            "checkpoint": self.checkpoint,
             **self.extra,
         }
 
@@ -299,13 +315,141 @@ def _chunks(deals: Sequence[int], size: int) -> Iterator[list[int]]:
         yield list(deals[i:i + size])
 
 
-def _progress_bar(games: int, desc: str) -> Any:
+def _progress_bar(games: int, desc: str, initial: int = 0) -> Any:
     """A tqdm bar on stderr (None without tqdm)."""
     try:
         from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
     except ImportError:  # pragma: no cover - tqdm is in the study extra
         return None
-    return tqdm(total=games, unit="game", desc=desc, file=sys.stderr)
+    return tqdm(total=games, initial=initial, unit="game", desc=desc, file=sys.stderr)
+
+
+def _ignore_sigint() -> None:  # pragma: no cover - runs in the workers
+    """Workers leave Ctrl+C (sent to the whole process group) to the study,
+    which stops them itself: no traceback from each of them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _OutOfTimeError(Exception):
+    """The study's time limit was reached."""
+
+
+@dataclass(slots=True)
+class _Run:
+    """The state of a running study: the records by chunk, the checkpoint,
+    the progress shown."""
+
+    games: int
+    chunks: list[list[int]]
+    done: dict[int, list[GameRecord]]
+    writer: Writer | None = None
+    bar: Any = None
+    progress_seconds: float | None = None
+    on_chunk: Callable[[int], None] | None = None
+    start: float = field(default_factory=time.monotonic)
+    shown: float = field(default_factory=time.monotonic)
+    deadline: float | None = None
+    #: the time of the runs before this one (from the checkpoint)
+    before: float = 0.0
+
+    @property
+    def seconds(self) -> float:
+        return self.before + time.monotonic() - self.start
+
+    @property
+    def count(self) -> int:
+        return sum(len(r) for r in self.done.values())
+
+    def add(self, index: int, batch: list[GameRecord]) -> None:
+        """Keep one chunk's games: in the checkpoint first (nothing played is
+        lost), then in the report and the progress shown."""
+        if self.writer is not None:
+            self.writer.add(index, [_row(r) for r in batch], self.seconds)
+        self.done[index] = batch
+        if self.bar is not None:
+            self.bar.update(len(batch))
+        elif self.progress_seconds is not None:
+            now = time.monotonic()
+            if now - self.shown >= self.progress_seconds:
+                self.shown = now
+                self._line()
+        if self.on_chunk is not None:
+            self.on_chunk(self.count)
+
+    def _line(self) -> None:
+        count = self.count
+        wins = sum(r.won for rows in self.done.values() for r in rows)
+        low, high = wilson(wins, count)
+        print(_("study: {done} of {games} games, {wins} won ({rate:.1f}%, 95% CI "
+                "{low:.1f}-{high:.1f}%), {minutes:.1f} min").format(
+            done=count, games=self.games, wins=wins, rate=100 * wins / max(count, 1),
+            low=100 * low, high=100 * high, minutes=self.seconds / 60),
+            file=sys.stderr, flush=True)
+
+    def remaining(self) -> float | None:
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise _OutOfTimeError
+        return left
+
+    def records(self) -> list[GameRecord]:
+        return [r for index in sorted(self.done) for r in self.done[index]]
+
+
+def _row(record: GameRecord) -> Row:
+    return (record.deal, record.won, record.score, record.first_deal_clear, record.unknown,
+            record.score_capped)
+
+
+def _play(run: _Run, spec: str, args: tuple[Any, ...], n_jobs: int,
+          scheduler: str | None) -> None:
+    """Play the chunks not done yet, in this process, in worker processes or
+    on Dask; stops at the time limit (:class:`_OutOfTimeError`) or on Ctrl+C
+    (:class:`KeyboardInterrupt`), the worker processes then ended at once."""
+    todo = [(i, part) for i, part in enumerate(run.chunks) if i not in run.done]
+    if scheduler is not None:
+        _run_dask(scheduler, spec, todo, args, run)
+    elif n_jobs == 1 and run.deadline is None:
+        for index, part in todo:
+            run.add(index, run_chunk(spec, part, *args))
+    else:
+        _run_pool(run, spec, todo, args, n_jobs)
+
+
+def _run_pool(run: _Run, spec: str, todo: list[tuple[int, list[int]]],
+              args: tuple[Any, ...], n_jobs: int) -> None:
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = ProcessPoolExecutor(max_workers=n_jobs, initializer=_ignore_sigint)
+    finished = False
+    try:
+        futures = {pool.submit(run_chunk, spec, part, *args): index for index, part in todo}
+        pending = set(futures)
+        while pending:
+            ready, pending = wait(pending, timeout=run.remaining(),
+                                  return_when=FIRST_COMPLETED)
+            for future in ready:
+                try:
+                    run.add(futures[future], future.result())
+                except BrokenProcessPool:
+                    raise _worker_died(run.count, run.games) from None
+            run.remaining()
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            # stop now: the chunks in play are lost (they are not in the
+            # checkpoint), the games done are kept
+            workers = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in workers:
+                process.terminate()
+            for process in workers:
+                process.join(5)
 
 
 def run_study(
@@ -324,6 +468,10 @@ def run_study(
     chunk: int | None = None,
     progress: bool | None = None,
     on_chunk: Callable[[int], None] | None = None,
+    checkpoint: str | Path | None = None,
+    resume: bool = False,
+    time_limit: float | None = None,
+    progress_seconds: float | None = None,
 ) -> StudyResult:
     """Play ``games`` random deals with ``policy`` and measure it.
 
@@ -334,8 +482,75 @@ def run_study(
     search that runs out counts as ``unknown`` and plays the best line it
     found); ``sample_seconds``: the same for the searches that sample
     values (see :class:`~lucie.solver.odds.Evaluator`); ``progress``: a
-    tqdm bar (default: only when stderr is a terminal).
+    tqdm bar (default: only when stderr is a terminal), else, with
+    ``progress_seconds``, a line on stderr at most that often.
+
+    ``checkpoint``: a file where each chunk of games played is kept as it
+    finishes (:mod:`lucie.solver.checkpoint`); with ``resume`` the games
+    it holds are not played again (``seed`` None: the checkpoint's) and the
+    result is the one an uninterrupted study gets; without, a checkpoint of
+    an unfinished study there is an error.  ``time_limit`` (seconds) or
+    Ctrl+C (:class:`KeyboardInterrupt`, which the command line also raises
+    for SIGTERM) stop the study at once with what it has: a result with
+    :attr:`StudyResult.stopped` set.
     """
+    _check_args(games, policy, jobs)
+    check_rules(rules)
+    path = Path(checkpoint).expanduser() if checkpoint is not None else None
+    saved = read_checkpoint(path) if path is not None else None
+    if seed is None:
+        seed = int(saved.header["seed"]) if resume and saved is not None else \
+            random.SystemRandom().randint(1, MAX_DRAWN)
+    deals = draw_deals(seed, games)
+    n_jobs = jobs or os.cpu_count() or 1
+    size = chunk or max(1, min(25, games // (n_jobs * 4) or 1))
+    spec = rules.spec()
+    identity = {"variant": spec, "policy": policy, "seed": seed, "games": games,
+                "target": target, "hint_seconds": hint_seconds if policy == "hint" else None,
+                "solve_seconds": solve_seconds if policy == "optimal" else None,
+                "sample_seconds": sample_seconds if policy == "optimal" else None}
+    done: dict[int, list[GameRecord]] = {}
+    if saved is not None:
+        size, done = _resumed(path, saved, identity, deals, resume, size)
+    run = _Run(games, list(_chunks(deals, size)), done, on_chunk=on_chunk,
+               progress_seconds=progress_seconds,
+               before=saved.seconds if saved is not None and done else 0.0)
+    if path is not None:
+        run.writer = Writer(path, saved if done else None, {**identity, "chunk": size})
+    if time_limit is not None:
+        run.deadline = run.start + time_limit
+    show = sys.stderr.isatty() if progress is None else progress
+    if show:
+        run.bar = _progress_bar(games, f"{spec} ({policy})", run.count)
+    resumed = run.count
+    args = (policy, str(cache_path) if cache_path is not None else None, target,
+            hint_seconds, solve_seconds, sample_seconds)
+    stopped: str | None = None
+    try:
+        _play(run, spec, args, n_jobs, scheduler)
+    except _OutOfTimeError:
+        stopped = "time limit"
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    finally:
+        if run.bar is not None:
+            run.bar.close()
+        if run.writer is not None:
+            run.writer.close()
+    if stopped is not None and path is not None:
+        # stopped at any point, even between writing a chunk and counting
+        # it: the report is what the checkpoint holds, no more, no less
+        kept = read_checkpoint(path)
+        if kept is not None:
+            run.done = {i: [GameRecord(*row) for row in rows] for i, rows in kept.chunks.items()}
+    result = _result(rules, policy, seed, run, hint_seconds, solve_seconds, sample_seconds,
+                     target, 0 if scheduler is not None else n_jobs)
+    result.stopped, result.planned, result.resumed = stopped, games, resumed
+    result.checkpoint = str(path) if path is not None else None
+    return result
+
+
+def _check_args(games: int, policy: str, jobs: int | None) -> None:
     if games < 1:
         raise LucieError(_("games={games}: at least one game is needed").format(games=games))
     if policy not in POLICIES:
@@ -343,62 +558,51 @@ def run_study(
             policy=repr(policy), known=", ".join(POLICIES)))
     if jobs is not None and jobs < 1:
         raise LucieError(_("jobs={jobs}: at least one job is needed").format(jobs=jobs))
-    check_rules(rules)
-    if seed is None:
-        seed = random.SystemRandom().randint(1, MAX_DRAWN)
-    deals = draw_deals(seed, games)
-    n_jobs = jobs or os.cpu_count() or 1
-    size = chunk or max(1, min(25, games // (n_jobs * 4) or 1))
-    path = str(cache_path) if cache_path is not None else None
-    spec = rules.spec()
-    args = (policy, path, target, hint_seconds, solve_seconds, sample_seconds)
-    show = sys.stderr.isatty() if progress is None else progress
-    bar = _progress_bar(games, f"{spec} ({policy})") if show else None
-    records: list[GameRecord] = []
 
-    def done(batch: list[GameRecord]) -> None:
-        records.extend(batch)
-        if bar is not None:
-            bar.update(len(batch))
-        if on_chunk is not None:
-            on_chunk(len(records))
 
-    start = time.perf_counter()
-    chunks = list(_chunks(deals, size))
-    try:
-        if scheduler is not None:
-            _run_dask(scheduler, spec, chunks, args, done)
-            n_jobs = 0
-        elif n_jobs == 1:
-            for part in chunks:
-                done(run_chunk(spec, part, *args))
-        else:
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-            from concurrent.futures.process import BrokenProcessPool
+def _resumed(
+    path: Path | None, saved: Saved, identity: dict[str, Any], deals: list[int], resume: bool,
+    size: int,
+) -> tuple[int, dict[int, list[GameRecord]]]:
+    """The chunk size and the games of a checkpoint found where a study is
+    to write one (``size`` and none when a new study replaces a finished
+    one); an error when it is another study's or not to be resumed."""
+    if not resume:
+        if saved.finished or not saved.chunks:
+            return size, {}  # (replaced: its study was reported, or had no game yet)
+        raise LucieError(_(
+            "{file} holds an unfinished study ({done} of {games} games of {variant}, seed "
+            "{seed}): add --resume to go on with it, or give another file with --checkpoint"
+        ).format(file=path, done=saved.games_done, games=saved.header["games"],
+                 variant=saved.header["variant"], seed=saved.header["seed"]))
+    differ = settings_differ(saved.header, identity)
+    if differ:
+        raise LucieError(_("{file} is the checkpoint of another study ({differences}); it is "
+                           "left as it is").format(file=path, differences="; ".join(differ)))
+    size = int(saved.header["chunk"])
+    chunks = list(_chunks(deals, max(1, size)))
+    done: dict[int, list[GameRecord]] = {}
+    for index, rows in saved.chunks.items():
+        if not 0 <= index < len(chunks) or [r[0] for r in rows] != chunks[index]:
+            raise LucieError(_("{file} is damaged: its chunk {index} is not the study's "
+                               "deals; it is left as it is").format(file=path, index=index))
+        done[index] = [GameRecord(*row) for row in rows]
+    return size, done
 
-            with ProcessPoolExecutor(max_workers=n_jobs) as pool:
-                futures = [pool.submit(run_chunk, spec, part, *args) for part in chunks]
-                try:
-                    for future in as_completed(futures):
-                        done(future.result())
-                except BrokenProcessPool:
-                    for future in futures:
-                        future.cancel()
-                    raise _worker_died(len(records), games) from None
-    finally:
-        if bar is not None:
-            bar.close()
-    seconds = time.perf_counter() - start
-    order = {d: i for i, d in enumerate(deals)}
-    records.sort(key=lambda r: order.get(r.deal, 0))
+
+def _result(
+    rules: Rules, policy: str, seed: int, run: _Run, hint_seconds: float,
+    solve_seconds: float | None, sample_seconds: float | None, target: int, jobs: int,
+) -> StudyResult:
+    seconds = run.seconds
     if policy == "hint":
         from lucie.solver.hints import HINT_TARGET
 
         # the hints sample their own target and have their own budget
-        result = StudyResult(rules, policy, seed, records, seconds, n_jobs, HINT_TARGET)
+        result = StudyResult(rules, policy, seed, run.records(), seconds, jobs, HINT_TARGET)
         result.extra["hint_seconds"] = hint_seconds
     else:
-        result = StudyResult(rules, policy, seed, records, seconds, n_jobs, target)
+        result = StudyResult(rules, policy, seed, run.records(), seconds, jobs, target)
         result.extra["solve_seconds"] = solve_seconds
         result.extra["sample_seconds"] = sample_seconds
     return result
@@ -419,8 +623,8 @@ def _worker_died(done: int, games: int) -> LucieError:
 
 
 def _run_dask(
-    address: str, spec: str, chunks: list[list[int]], args: tuple[Any, ...],
-    done: Callable[[list[GameRecord]], None],
+    address: str, spec: str, todo: list[tuple[int, list[int]]], args: tuple[Any, ...],
+    run: _Run,
 ) -> None:
     try:
         from dask.distributed import Client, as_completed
@@ -434,12 +638,15 @@ def _run_dask(
         raise LucieError(_("cannot reach the Dask scheduler at {address}: {error}").format(
             address=address, error=exc)) from None
     try:
+        chunks = [part for _index, part in todo]
         futures = client.map(
             run_chunk, [spec] * len(chunks), chunks,
             *[[a] * len(chunks) for a in args], pure=False,
         )
+        index = {future.key: i for (i, _part), future in zip(todo, futures, strict=True)}
         for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            done(future.result())
+            run.add(index[future.key], future.result())
+            run.remaining()  # (the time limit is looked at as each chunk ends)
     finally:
         client.close()  # type: ignore[no-untyped-call]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lucie.store import Store, default_player
+from lucie.session import Store, default_player
 from lucie.tui.app import LucieApp
 from lucie.tui.settings import default_settings_path
 

@@ -5,17 +5,17 @@ Data flows one way: a key or a click goes to the
 plays through it (one undoable step per move); its
 :class:`~lucie.tui.controller.Reply` sets the app's reactive state (the
 ``board`` to draw and the ``notice`` in the status line), whose watchers
-redraw the :class:`~lucie.tui.table.TableScreen`; the store saves the move
-list after every change.
+redraw the :class:`~lucie.tui.table.TableScreen`.  The game's life
+(recording, results, the clock, the claim) is its
+:class:`~lucie.session.Session`'s.
 """
 
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import ClassVar, Final, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -27,8 +27,9 @@ from lucie import i18n
 from lucie.engine import Game, Move, Position, status_name
 from lucie.errors import LucieError
 from lucie.i18n import N_, _
+from lucie.parsing import printable
 from lucie.rules import VARIANTS, Rules
-from lucie.store import Store, StoreError, open_game
+from lucie.session import NotSavedError, Session, Store, StoreError, proved_lost
 from lucie.tui.controller import (
     Board,
     Reply,
@@ -55,6 +56,9 @@ from lucie.tui.table import TableScreen, duration, glyphs
 from lucie.tui.widgets import CellsView, FanView, FoundationsView
 
 __all__ = ["LucieApp", "Notice"]
+
+if TYPE_CHECKING:
+    from lucie.solver.difficulty import Rated
 
 
 class Notice(NamedTuple):
@@ -155,27 +159,34 @@ class LucieApp(App[int]):
         self.store = store
         self.player = player
         self.clock = clock
-        opened = open_game(store, player, rules, deal)
-        self.game_id = opened.game_id
-        self.controller = TableController(opened.game, autoplay=autoplay)
-        self.resumed = opened.resumed
-        self._base_seconds = opened.seconds
-        self._t0 = time.monotonic()
-        #: the time played, frozen at the end of the game (None: running)
-        self._stopped: float | None = None
-        self.finished_recorded = False
+        #: the game's life: recording, results, the clock, the claim
+        self.session = Session.open(store, player, rules, deal)
+        self.controller = TableController(self.session, autoplay=autoplay)
+        self.resumed = self.session.resumed
         self._end_shown = False
+        #: the rating each deal picked by difficulty was picked by, by (variant
+        #: spec, deal): the end of its game tells that same figure
+        self.picked: dict[tuple[str, int], Rated] = {}
 
     # -- state -------------------------------------------------------------
 
     @property
     def game(self) -> Game:
-        return self.controller.game
+        return self.session.game
 
     @game.setter
     def game(self, game: Game) -> None:
-        self.controller.reset(game)
+        """Show ``game`` from now on, not recorded (tests and snapshots)."""
+        self.session.close()
+        self.session = Session.unrecorded(game)
+        self.controller.session = self.session
+        self.controller.reset()
         self.refresh_board()
+
+    @property
+    def game_id(self) -> int | None:
+        """The game's id in the store."""
+        return self.session.game_id
 
     @property
     def selection(self) -> Selection | None:
@@ -233,6 +244,7 @@ class LucieApp(App[int]):
     # -- set-up --------------------------------------------------------------
 
     def on_mount(self) -> None:
+        self.session.show()
         self.push_screen(TableScreen(self))
         self.call_after_refresh(self._first_draw)
         if self.clock:
@@ -303,21 +315,9 @@ class LucieApp(App[int]):
     # -- time ------------------------------------------------------------------
 
     def seconds(self) -> float:
-        """Time played on this game; it stops at the end of the game."""
-        if self._stopped is not None:
-            return self._stopped
-        return self._base_seconds + time.monotonic() - self._t0
-
-    def _stop_clock(self) -> None:
-        if self._stopped is None:
-            self._stopped = self.seconds()
-
-    def _run_clock(self) -> None:
-        """The game is in play again (taken back after its end)."""
-        if self._stopped is not None:
-            self._base_seconds = self._stopped
-            self._t0 = time.monotonic()
-            self._stopped = None
+        """Time played on this game (the session's clock: it runs while the
+        game is shown and in play, and stops at its end)."""
+        return self.session.seconds()
 
     def _tick(self) -> None:
         if not self.game.outcome.finished:
@@ -344,14 +344,11 @@ class LucieApp(App[int]):
             return True
         if reply.text is not None:
             self.say(reply.text, reply.kind)
-        if reply.changed:
-            if not self.game.outcome.finished:
-                self._run_clock()
-            if self.finished_recorded and not self.game.outcome.finished:
-                self._reopen()
-            self.save()
+        outcome = reply.outcome
+        if outcome is not None and outcome.new_game:
+            self._new_game_shown()
         self.refresh_board()
-        if reply.step is not None or reply.resigned:
+        if outcome is not None and outcome.ended is not None:
             self.check_end()
         if reply.changed and not self.game.outcome.finished and self.controller.hopeless():
             self.say(_("No useful move is left (only taking cards back from home): "
@@ -425,8 +422,8 @@ class LucieApp(App[int]):
             return
         move = getattr(result, "move", None)
         text = str(getattr(result, "text", "") or "")
-        lost = (getattr(result, "clears", None) is False and position.redeals_left == 0
-                and not position.merci_available)
+        lost = proved_lost(position, getattr(result, "clears", None),
+                           bool(getattr(result, "budget_ran_out", False)))
         if lost:
             text = _("{hint}.  This deal can no longer be won: F8 resigns.").format(
                 hint=text.rstrip("."))
@@ -445,10 +442,13 @@ class LucieApp(App[int]):
             if yes:
                 self.respond(self.controller.resign())
 
-        self.push_screen(ConfirmScreen(_("Resign this game? It counts as lost "
-                                         "(u takes it back)."), yes=_("Resign")), done)
+        self.push_screen(ConfirmScreen(_("Resign this game? It counts as lost in your "
+                                         "statistics."), yes=_("Resign")), done)
 
     def action_restart(self) -> None:
+        if self.session.result is not None:  # over: a new game of the deal
+            self.respond(self.controller.restart())
+            return
         if not self.game.moves:
             self.say(_("This is the start of the deal already."))
             return
@@ -498,6 +498,7 @@ class LucieApp(App[int]):
             return
 
         def start() -> None:
+            self.picked[(rules.spec(), pick.deal)] = pick.rated
             self.start_new(rules, pick.deal)
             found = FOUND.get(difficulty)
             if found:
@@ -518,7 +519,8 @@ class LucieApp(App[int]):
             if game_id is None:
                 return
             try:
-                game = self.game.copy() if game_id == self.game_id else self.store.game(game_id)
+                game = (self.game.copy() if game_id == self.game_id
+                        else self.store.game(game_id))
             except (StoreError, LucieError) as exc:
                 self.say(_("Could not open game {game}: {error}").format(
                     game=game_id, error=exc), "error")
@@ -569,7 +571,7 @@ class LucieApp(App[int]):
     def action_stats(self) -> None:
         rules = self.game.rules
         s = self.store.stats(self.player, rules)
-        text = [f"## {self.player}: {rules.name()}", ""]
+        text = [f"## {printable(self.player)}: {rules.name()}", ""]
         if not s.games:
             text.append(_("No finished game yet in this variant."))
         else:
@@ -592,36 +594,28 @@ class LucieApp(App[int]):
         text += daily or [_("None played yet: F2, then \"Deal of the day\".")]
         self.push_screen(TextScreen("\n".join(text)))
 
-    # -- the store and the end of a game ---------------------------------------
+    # -- the end of a game ----------------------------------------------------
 
     def save(self) -> None:
-        try:
-            self.store.record_move(self.game_id, self.game, self.seconds())
-        except StoreError as exc:
-            self.say(_("Could not save: {error}").format(error=exc), "error")
-
-    def _reopen(self) -> None:
-        """A finished game was taken back: it is in play again in the store."""
-        if not self.finished_recorded:
-            return
-        try:
-            self.store.reopen(self.game_id)
-        except StoreError as exc:
-            self.say(_("Could not save: {error}").format(error=exc), "error")
-        self.finished_recorded = False
+        """Save the time played (every change is recorded as it is made)."""
+        session = self.session
+        if session.recording and session.result is None and session.game_id is not None:
+            try:
+                self.store.record_move(session.game_id, self.game, self.seconds())
+            except StoreError as exc:
+                self.say(_("Could not save: {error}").format(error=exc), "error")
 
     def check_end(self) -> None:
+        """Show the end of a game whose result was just recorded."""
         game = self.game
         outcome = game.outcome
         if not outcome.finished or self._end_shown:
             return
-        self._stop_clock()
+        if self.session.practice:
+            self.say(_("Practice over: score {score}/52 (not recorded). F2 starts a new "
+                       "game.").format(score=outcome.score), "info")
+            return
         seconds = self.seconds()
-        try:
-            self.store.finish_game(self.game_id, game, seconds)
-            self.finished_recorded = True
-        except StoreError as exc:
-            self.say(_("Could not save the result: {error}").format(error=exc), "error")
         stats = self.store.stats(self.player, game.rules)
         summary = (
             _("{variant}, deal {deal}").format(variant=game.rules.name(), deal=game.deal)
@@ -631,7 +625,7 @@ class LucieApp(App[int]):
         )
         stats_text = (
             _("{player}: {games}, {wins} won ({rate}%), average score {average}").format(
-                player=self.player, games=games_count(stats.games), wins=stats.wins,
+                player=printable(self.player), games=games_count(stats.games), wins=stats.wins,
                 rate=decimal(100 * stats.win_rate, 0),
                 average=decimal(stats.average_score))
             + "\n"
@@ -652,7 +646,8 @@ class LucieApp(App[int]):
         try:
             from lucie.solver.difficulty import deal_difficulty
 
-            rated = deal_difficulty(rules, deal, max_seconds=10.0)
+            rated = deal_difficulty(rules, deal, max_seconds=10.0,
+                                    picked=self.picked.get((rules.spec(), deal)))
         except (ImportError, LucieError):
             return
         self.call_from_thread(self._show_difficulty, rated.text())
@@ -670,16 +665,28 @@ class LucieApp(App[int]):
         elif choice == "review":
             self.push_screen(ReviewScreen(self.game.copy()))
         elif choice == "same":
-            self.start_new(game.rules, game.deal)
+            self._again()
         elif choice == "next":
             self.start_new(game.rules, (game.deal or 0) + 1 if game.deal is not None else None)
         else:
-            self.say(_("The game is over: u undoes, F2 starts a new game, v another variant."))
+            self.say(_("The game is over: u goes on as practice (not recorded), F4 plays "
+                       "this deal again, F2 starts a new game."))
+
+    def _again(self) -> None:
+        """A new game of the same deal (the finished one stays recorded)."""
+        try:
+            self.session.again()
+        except NotSavedError as exc:
+            self.say(str(exc), "error")
+            return
+        self._new_game_shown()
+        self.say(_("New game: {variant}, deal {deal}.").format(
+            variant=self.game.rules.name(), deal=self.game.deal), "info")
 
     def _leave(self, then: Callable[[], None]) -> None:
         """Ask before abandoning a game in progress, then call ``then``."""
         game = self.game
-        if game.moves and not game.outcome.finished:
+        if game.moves and not game.outcome.finished and self.session.result is None:
             def done(yes: bool | None) -> None:
                 if yes:
                     then()
@@ -692,42 +699,27 @@ class LucieApp(App[int]):
 
     def start_new(self, rules: Rules, deal: int | None) -> None:
         """Leave the current game (counted as resigned if it was played and
-        is not finished; dropped if no move was made) and start another."""
-        old = self.game
-        if not old.outcome.finished:
-            try:
-                if old.moves:
-                    self.store.finish_game(self.game_id, old, self.seconds(), "resigned")
-                else:
-                    self.store.discard(self.game_id)
-            except StoreError as exc:
-                self.say(_("Could not save: {error}").format(error=exc), "error")
-        self._release()
-        game = Game(rules, deal)
-        self.game_id = self.store.start_game(game, self.player)
+        is not finished; forgotten if no move was made) and start another."""
         try:
-            self.store.claim(self.game_id)
-        except StoreError as exc:
-            self.say(_("Could not save: {error}").format(error=exc), "error")
-        self._base_seconds = 0.0
-        self._t0 = time.monotonic()
-        self._stopped = None
-        self.finished_recorded = False
-        self.game = game
-        self.bindings_changed()
+            self.session.replace(Game(rules, deal))
+        except NotSavedError as exc:
+            self.say(str(exc), "error")
+            return
+        self._new_game_shown()
         self.say(_("New game: {variant}, deal {deal}.").format(
-            variant=rules.name(), deal=game.deal), "info")
+            variant=rules.name(), deal=self.game.deal), "info")
 
-
-    def _release(self) -> None:
-        # on failure the claim lapses by itself when this program ends
-        with contextlib.suppress(StoreError):
-            self.store.release(self.game_id)
+    def _new_game_shown(self) -> None:
+        """The session plays a new game: show it, its clock running."""
+        self.session.show()
+        self._end_shown = False
+        self.controller.reset()
+        self.refresh_board()
+        self.bindings_changed()
 
     async def action_quit(self) -> None:
-        self.save()
-        self._release()
+        self.session.close()
         self.exit(0)
 
     def on_unmount(self) -> None:
-        self._release()
+        self.session.close()

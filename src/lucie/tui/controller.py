@@ -2,14 +2,15 @@
 
 :class:`TableController` holds the game and the player's pick (a fan's
 top card, a cell, or a card lifted by the merci), and turns each key or
-click into engine calls: it asks the engine which moves the picked card
-has, plays a move with :meth:`lucie.engine.Game.play` (one undoable step,
-with the autoplay when it is on) and says what happened, or why not.  It
+click into calls on the game's :class:`~lucie.session.Session`: it asks
+the engine which moves the picked card has, plays a move through
+:meth:`lucie.session.Session.play` (one undoable step, with the autoplay
+when it is on, applied once recorded) and says what happened, or why not.  It
 returns a :class:`Reply` for the app to show; :meth:`TableController.board`
 is the snapshot the app draws.
 
 >>> from lucie.engine import Game
->>> table = TableController(Game(deal=1))
+>>> table = TableController(Game(deal=1))  # a game not recorded (else a Session)
 >>> table.fan_key(5).text
 '7D from fan f: it can go to fan i.  Esc drops it.'
 >>> table.fan_key(8).text
@@ -27,6 +28,7 @@ from lucie.cards import Card
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position, Step
 from lucie.errors import MoveError
 from lucie.i18n import _, ngettext, pgettext
+from lucie.session import NotSavedError, Outcome, Session
 
 SelKind = Literal["fan", "cell", "card"]
 #: How a message is shown: plain, ``info``, ``error`` (a refusal) or ``hint``.
@@ -52,7 +54,8 @@ class Reply:
     ``step``: the step played or redone; ``undone``: the step taken back;
     ``confirm``: a question to ask before playing :attr:`pending` (a
     redeal while moves remain); ``restarted``: back to the deal's start;
-    ``resigned``: the player gave the game up.
+    ``resigned``: the player gave the game up; ``outcome``: what the
+    session did (the result reached, practice begun, a new game opened).
     """
 
     text: str | None = None
@@ -63,12 +66,13 @@ class Reply:
     pending: Move | None = None
     restarted: bool = False
     resigned: bool = False
+    outcome: Outcome | None = None
 
     @property
     def changed(self) -> bool:
-        """Whether the game changed (to save)."""
+        """Whether the game changed (it is recorded already)."""
         return (self.step is not None or self.undone is not None or self.restarted
-                or self.resigned)
+                or self.resigned or (self.outcome is not None and self.outcome.changed))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,30 +149,32 @@ def not_allowed(why: str) -> str:
     return _("Not allowed: {why}.").format(why=why)
 
 
-def is_ace_home(
-position: Position, move: Move) -> bool:
-    """Whether ``move`` sends an ace to its foundation."""
-    if move.dst_kind != "foundation":
-        return False
-    card = position.moving_card(move)
-    return card is not None and card.rank == 1
+def not_saved(exc: NotSavedError) -> Reply:
+    """A change the store could not record (nothing changed)."""
+    return Reply(_("Not played: the game could not be saved ({error}). Nothing changed; "
+                   "try again in a moment.").format(error=exc.error), "error")
 
 
 class TableController:
     """The table's interaction: selection, picking a card, choosing a
     target, and the commands (undo, redo, redeal, merci, autoplay)."""
 
-    def __init__(self, game: Game, *, autoplay: bool = False) -> None:
+    def __init__(self, game: Game | Session, *, autoplay: bool = False) -> None:
         self.auto = autoplay
-        self.game = game
+        #: the game's life (a bare game is played without recording)
+        self.session = game if isinstance(game, Session) else Session.unrecorded(game)
         self.selection: Selection | None = None
         self.merci_mode = False
         self.merci_fan: int | None = None
         self.hint_move: Move | None = None
 
-    def reset(self, game: Game) -> None:
-        """Play another game from now on (nothing picked)."""
-        self.game = game
+    @property
+    def game(self) -> Game:
+        """The game in play (the session's: each recorded change replaces it)."""
+        return self.session.game
+
+    def reset(self) -> None:
+        """The session plays another game from now on (nothing picked)."""
         self._drop()
         self.hint_move = None
 
@@ -401,15 +407,19 @@ class TableController:
         """Play ``move`` (and the autoplay when it is on) as one step, or
         say why not and change nothing (the pick stays)."""
         try:
-            step = self.game.play(move, autoplay=self.auto)
+            outcome = self.session.play(move, autoplay=self.auto)
+        except NotSavedError as exc:
+            return not_saved(exc)
         except MoveError as exc:
             why = exc.reason or str(exc)
             text = not_allowed(why)
             if self.selection is not None:
                 text += "  " + _("(Esc drops the picked card.)")
             return Reply(text, "error")
+        step = outcome.step
+        assert step is not None
         self._settle()
-        return Reply(_sentence(step.text), step=step)
+        return Reply(_sentence(step.text), step=step, outcome=outcome)
 
     def _settle(self) -> None:
         self._drop()
@@ -419,16 +429,30 @@ class TableController:
         """Take back the last step (a move and what autoplay sent home)."""
         if not self.game.can_undo:
             return Reply(_("Nothing to undo."), "error")
-        step = self.game.undo_step()
+        try:
+            outcome = self.session.undo()
+        except NotSavedError as exc:
+            return not_saved(exc)
+        step = outcome.undone
+        assert step is not None
         self._settle()
-        return Reply(_("Undone: {step}.").format(step=step.text), undone=step)
+        text = _("Undone: {step}.").format(step=step.text)
+        if outcome.practice:
+            text = _("Practice: the result of this game stays recorded; what you play now "
+                     "is not.") + "  " + text
+        return Reply(text, undone=step, outcome=outcome)
 
     def redo(self) -> Reply:
         if not self.game.can_redo:
             return Reply(_("Nothing to redo."), "error")
-        step = self.game.redo_step()
+        try:
+            outcome = self.session.redo()
+        except NotSavedError as exc:
+            return not_saved(exc)
+        step = outcome.step
+        assert step is not None
         self._settle()
-        return Reply(_("Redone: {step}.").format(step=step.text), step=step)
+        return Reply(_("Redone: {step}.").format(step=step.text), step=step, outcome=outcome)
 
     def redeal(self) -> Reply:
         """Redeal, or ask first while other moves remain."""
@@ -460,43 +484,39 @@ class TableController:
         holds a two that could go home after it.  Each ace is a step of
         its own (with the safe cards it lets go home after it).
         """
-        if self.game.resigned:
+        if self.game.outcome.finished:
             return Reply(_("The game is over."), "error")
-        moves = self.game.autoplay()
-        if moves:
-            self._settle()
-            return Reply(_("Sent home: {moves} (u takes them back).").format(
-                moves=" ".join(str(m) for m in moves)), step=self.game.steps[-1])
-        step: Step | None = None
-        aces: list[Move] = []
-        while True:
-            p = self.game.position
-            ace = next((m for m in p.legal_moves() if is_ace_home(p, m)), None)
-            if ace is None:
-                break
-            step = self.game.play(ace, autoplay=True)
-            aces.extend(step.moves)
-        if step is None:
+        try:
+            outcome = self.session.send_home()
+        except NotSavedError as exc:
+            return not_saved(exc)
+        if outcome.step is None:
             return Reply(_("No card can safely go home now."), "error")
         self._settle()
-        return Reply(_("Sent home: {moves} (no card is strictly safe here, so x sends the "
-                       "aces; u takes them back one by one).").format(
-                           moves=" ".join(str(m) for m in aces)), step=step)
+        if outcome.aces:
+            return Reply(_("Sent home: {moves} (no card is strictly safe here, so x sends the "
+                           "aces; u takes them back one by one).").format(
+                               moves=" ".join(str(m) for m in outcome.aces)),
+                         step=outcome.step, outcome=outcome)
+        return Reply(_("Sent home: {moves} (u takes them back).").format(
+            moves=" ".join(str(m) for m in outcome.step.moves)), step=outcome.step,
+            outcome=outcome)
 
     def resign(self) -> Reply:
-        """Give the game up (it counts as lost; undo takes it back)."""
+        """Give the game up (it counts as lost, for good)."""
         if self.game.outcome.finished:
             return Reply(_("The game is over already."), "error")
-        self.game.resign()
+        try:
+            outcome = self.session.resign()
+        except NotSavedError as exc:
+            return not_saved(exc)
         self._settle()
-        return Reply(_("Resigned."), resigned=True)
+        return Reply(_("Resigned."), resigned=True, outcome=outcome)
 
     def hopeless(self) -> bool:
-        """Whether no move is left but pointless ones: every legal move
-        takes a card back from a foundation (which only returns there)."""
-        moves = self.game.legal_moves
-        return bool(moves) and all(m.src_kind == "card" for m in moves) and \
-            not self.game.position.merci_available
+        """Whether no move is left but pointless ones (see
+        :meth:`lucie.session.Session.hopeless`)."""
+        return self.session.hopeless()
 
     def toggle_autoplay(self) -> Reply:
         self.auto = not self.auto
@@ -504,9 +524,17 @@ class TableController:
                      else _("Autoplay off."))
 
     def restart(self) -> Reply:
-        self.game.restart()
+        """Back to the start; after a recorded result, a new game of the deal."""
+        try:
+            outcome = self.session.restart()
+        except NotSavedError as exc:
+            return not_saved(exc)
         self._settle()
-        return Reply(_("Back to the start (y redoes the moves)."), restarted=True)
+        if outcome.new_game:
+            return Reply(_("A new game of the same deal (the last one's result stays "
+                           "recorded)."), restarted=True, outcome=outcome)
+        return Reply(_("Back to the start (y redoes the moves)."), restarted=True,
+                     outcome=outcome)
 
     # -- hints -------------------------------------------------------------------
 

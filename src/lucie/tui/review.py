@@ -26,7 +26,7 @@ from lucie.cards import Card
 from lucie.engine import FAN_NAMES, Game, Move, Position, status_name
 from lucie.errors import LucieError
 from lucie.i18n import N_, _, ngettext, pgettext
-from lucie.store import GameRecord
+from lucie.session import GameRecord
 from lucie.tui.controller import moves_count
 from lucie.tui.table import duration, glyphs
 
@@ -214,7 +214,8 @@ class ReviewScreen(ModalScreen[None]):
         if accuracy is not None:
             summary.append(_("accuracy {accuracy}%").format(accuracy=f"{accuracy:.0f}"))
         summary.append(_("costliest moves: {moves}").format(moves=costly))
-        self.query_one("#review-summary", Static).update("; ".join(summary))
+        self.query_one("#review-summary", Static).update("; ".join(summary)
+                                                         + review.unjudged_text())
         self.query_one("#sparkline", Static).update(
             _("chance {bars}  (start to end, one bar a move)").format(
                 bars=sparkline(chances(review))))
@@ -228,7 +229,8 @@ class ReviewScreen(ModalScreen[None]):
 
     def row(self, m: MoveReview) -> tuple[str | Text, ...]:
         style = LABEL_STYLES.get(m.label or "", "")
-        better = "" if m.best_move is None or m.best_move == m.move else str(m.best_move)
+        # only a move that lost something has a better one (never a best move)
+        better = "" if m.better_move is None else str(m.better_move)
         return (
             str(m.index), str(m.move), Text(m.label_text or "?", style=style),
             str(m.value_before), str(m.value_after), better,
@@ -245,9 +247,14 @@ class ReviewScreen(ModalScreen[None]):
             n=m.index, move=glyphs(position.describe(m.move)), label=m.label_text or "?")
             + "\n", style="bold")
         better = ""
-        if m.best_move is not None and m.best_move != m.move:
-            better = glyphs(position.describe(m.best_move))
+        if m.better_move is not None:
+            better = glyphs(position.describe(m.better_move))
             text.append(_("Better: {move}").format(move=better) + "\n", style="cyan")
+        elif m.best_move is not None and m.best_move != m.move:
+            # as good as the move played (never "better" beside a best move)
+            better = glyphs(position.describe(m.best_move))
+            text.append(_("The solver's move: {move}").format(move=better) + "\n",
+                        style="cyan")
         why = glyphs(m.text)
         if why and why != better:
             text.append(why + "\n", style="italic")

@@ -154,6 +154,8 @@ def create_app(
         Route(game + "/redeal", api(a.redeal), methods=["POST"]),
         Route(game + "/merci", api(a.merci), methods=["POST"]),
         Route(game + "/autoplay", api(a.autoplay), methods=["POST"]),
+        Route(game + "/home", api(a.send_home), methods=["POST"]),
+        Route(game + "/visibility", api(a.visibility), methods=["POST"]),
         Route(game + "/undo", api(a.undo), methods=["POST"]),
         Route(game + "/redo", api(a.redo), methods=["POST"]),
         Route(game + "/restart", api(a.restart), methods=["POST"]),

@@ -1,8 +1,17 @@
-"""The one exception of the web API's handlers: a bad request and its answer."""
+"""The one exception of the web API's handlers: a bad request and its answer,
+and how the errors of the layers below become answers (:func:`from_lucie`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
+
+from lucie.errors import LucieError
+from lucie.session import NotSavedError, StoreBusy, StoreFull
+
+#: Seconds a client is told to wait (``Retry-After``) after a full disk or
+#: a locked database: long enough for a person to free space or close the
+#: other program.
+RETRY_AFTER: Final = 30
 
 
 class ApiError(Exception):
@@ -18,4 +27,14 @@ class ApiError(Exception):
         self.extra = extra
 
 
-__all__ = ["ApiError"]
+def from_lucie(exc: LucieError) -> ApiError:
+    """The answer to an error of the engine or the store: a full disk or a
+    database locked by another program is the server's passing trouble,
+    503 with ``Retry-After`` (nothing was recorded, the request may be sent
+    again); anything else the request's fault, 422."""
+    if isinstance(exc, StoreFull | StoreBusy | NotSavedError):  # nothing changed
+        return ApiError(503, str(exc), retry_after=RETRY_AFTER)
+    return ApiError(422, str(exc))
+
+
+__all__ = ["RETRY_AFTER", "ApiError", "from_lucie"]

@@ -12,7 +12,7 @@ from typing import Any, Final
 from starlette.requests import Request
 
 from lucie.daily import daily_date
-from lucie.deals import check_deal_number
+from lucie.deals import MAX_DEAL, check_deal_number
 from lucie.errors import LucieError
 from lucie.i18n import _
 from lucie.parsing import excerpt, parse_int, parse_json
@@ -165,8 +165,12 @@ def deal_from(value: object) -> int | None:
         raise ApiError(400, _("field 'deal' must be a whole number"))
     try:
         return check_deal_number(value)
-    except LucieError as exc:
-        raise ApiError(422, str(exc)) from None
+    except LucieError:
+        # said to a person, not in the engine's terms (the CLI keeps those)
+        raise ApiError(422, _("{value} is not a deal number: deals are numbered with whole "
+                              "numbers from 1 to {most}.").format(
+            value=excerpt(value.strip() if isinstance(value, str) else value),
+            most=MAX_DEAL)) from None
 
 
 _DECIMAL: Final = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", re.ASCII)

@@ -1,8 +1,13 @@
 """The games being played: sessions in memory, keyed by an id that cannot
 be guessed (:func:`secrets.token_urlsafe`), and their link to the store.
 
-Each game has its own :class:`asyncio.Lock`, so concurrent requests never
-interleave on one game.
+Each game's life (recording, results, the clock, the claim) is a
+:class:`lucie.session.Session`; what is kept here is the browser's side:
+the page's id, a lock per game (:class:`asyncio.Lock`, so concurrent
+requests never interleave on one game), the solver calls under way.  The
+clock of a browser game runs while its page says it is shown
+(:meth:`Registry.visible`), with a lease (:data:`~lucie.session.PAGE_LEASE`)
+so that a page that goes silent stops it too.
 """
 
 from __future__ import annotations
@@ -10,17 +15,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
 from lucie.engine import Game
 from lucie.errors import LucieError
 from lucie.i18n import _
 from lucie.parsing import excerpt
+from lucie.session import PAGE_LEASE
+from lucie.session import Session as Life
 from lucie.web.errors import ApiError
 from lucie.web.store_link import StoreLink
+
+T = TypeVar("T")
 
 #: Games kept in memory at most (the least recently used go first).
 MAX_GAMES: Final = 20_000
@@ -31,12 +40,9 @@ class Session:
     """One game being played in a browser."""
 
     id: str
-    game: Game
-    started: float = field(default_factory=time.time)
+    #: the game's life (recording, results, clock, claim)
+    life: Life
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    store_id: int | None = None
-    recorded: str | None = None
-    finished_seconds: float | None = None
     #: The solver calls (``hint``, ``odds``) being worked out for this game.
     thinking: set[str] = field(default_factory=set)
     #: The difficulty the player asked for (shown once the game is over).
@@ -44,10 +50,17 @@ class Session:
     #: The date (UTC) whose deal of the day this is, if the player asked for it.
     daily: str | None = None
 
+    @property
+    def game(self) -> Game:
+        return self.life.game
+
+    @property
+    def store_id(self) -> int | None:
+        """The game's id in the store while its changes are recorded."""
+        return self.life.game_id if self.life.recording or self.life.result else None
+
     def seconds(self) -> float:
-        if self.finished_seconds is not None:
-            return self.finished_seconds
-        return max(0.0, time.time() - self.started)
+        return self.life.seconds()
 
 
 class Registry:
@@ -59,22 +72,41 @@ class Registry:
         self.store = store
         self.lock = asyncio.Lock()
 
+    async def run(self, session: Session, fn: Callable[[], T]) -> T:
+        """Run a change of ``session``'s life (store work in the store's
+        thread when the game is recorded)."""
+        if self.store is not None and session.life.store is not None:
+            return await self.store.run(fn)
+        return fn()
+
     async def add(self, game: Game, *, record: bool = True) -> Session:
         """A new session of *game*; ``record``: keep it in the store (a
         loaded game is not: it never enters the statistics)."""
-        session = Session(secrets.token_urlsafe(18), game)
-        if game.outcome.finished:
-            session.finished_seconds = 0.0
-            session.recorded = game.outcome.status
-        if self.store is not None and record:
-            session.store_id = await self.store.start(session.id, game)
-            if game.outcome.finished:
-                await self.store.finished(session.store_id, game, 0.0)
+        token = secrets.token_urlsafe(18)
+        store = self.store
+        if store is not None and record:
+            def start() -> Life:
+                life = Life.new(store.store, store.player, game=game, lease=PAGE_LEASE)
+                assert life.game_id is not None
+                store.link(token, life.game_id)
+                return life
+            life = await store.run(start)
+        else:
+            life = Life.unrecorded(game, lease=PAGE_LEASE)
+        life.show()  # the page that asked for it shows it
+        session = Session(token, life)
+        await self._keep(session)
+        return session
+
+    async def _keep(self, session: Session) -> None:
         async with self.lock:
             self.sessions[session.id] = session
+            dropped = []
             while len(self.sessions) > MAX_GAMES:
-                self.sessions.popitem(last=False)
-        return session
+                dropped.append(self.sessions.popitem(last=False)[1])
+        for old in dropped:  # its time is saved, its claim given back
+            with contextlib.suppress(LucieError):
+                await self.run(old, old.life.close)
 
     async def get(self, game_id: str) -> Session:
         session = self.sessions.get(game_id)
@@ -82,72 +114,54 @@ class Registry:
             self.sessions.move_to_end(game_id)
             return session
         if self.store is not None and 10 <= len(game_id) <= 64:
-            found = await self.store.resume(game_id)
-            if found is not None:
-                store_id, game, seconds, status = found
+            try:
+                life = await self.store.resume(game_id, lease=PAGE_LEASE)
+            except LucieError as exc:
+                raise ApiError(409, str(exc)) from None
+            if life is not None:
                 async with self.lock:
-                    session = self.sessions.get(game_id)
-                    if session is None:
-                        session = Session(game_id, game, started=time.time() - seconds)
-                        session.store_id = store_id
-                        if status != "playing":
-                            session.recorded = status
-                            session.finished_seconds = seconds
-                        self.sessions[game_id] = session
+                    found = self.sessions.get(game_id)
+                if found is not None:  # another request resumed it meanwhile
+                    await self.store.run(life.close)
+                    return found
+                session = Session(game_id, life)
+                await self._keep(session)
                 return session
         raise ApiError(404, _("no game with id {id} (it may have been dropped: "
                               "start a new game)").format(id=excerpt(game_id)))
 
-    async def changed(self, session: Session) -> None:
-        """Record the game after a change; finish it in the store when it ends."""
-        game = session.game
-        outcome = game.outcome
-        if outcome.finished:
-            if session.finished_seconds is None:
-                session.finished_seconds = max(0.0, time.time() - session.started)
-        elif session.finished_seconds is not None:
-            # undone back into play: the clock runs again from where it stopped
-            session.started = time.time() - session.finished_seconds
-            session.finished_seconds = None
-        if self.store is None or session.store_id is None:
-            return
-        if outcome.finished:
-            if session.recorded != outcome.status:
-                session.recorded = outcome.status
-                await self.store.finished(session.store_id, game, session.seconds())
-            else:
-                await self.store.moved(session.store_id, game, session.seconds())
-        else:
-            if session.recorded is not None:
-                session.recorded = None
-                await self.store.reopened(session.store_id)
-            await self.store.moved(session.store_id, game, session.seconds())
-
     def save_clocks(self) -> int:
         """Save the seconds played of every game in memory still being
-        played (the server is stopping: the clock resumes from them after a
-        restart); returns how many were saved.  Not in the event loop."""
+        played and give its claim back (the server is stopping: the clock
+        resumes from them after a restart); returns how many were saved.
+        Not in the event loop."""
         if self.store is None:
             return 0
         saved = 0
         for session in list(self.sessions.values()):
-            if session.store_id is None or session.game.outcome.finished:
+            life = session.life
+            if not life.recording or life.result is not None:
                 continue
             with contextlib.suppress(LucieError):
-                self.store.save_clock(session.store_id, session.game, session.seconds())
+                self.store.call(life.close)
                 saved += 1
         return saved
 
     async def abandon(self, game_id: object) -> None:
-        """The player left a game for a new one: a game with moves that is
-        still being played counts as resigned (as in the terminal game)."""
+        """The player left a game for a new one (the page asked first): a
+        game with moves still in play counts as resigned, one without a
+        move is forgotten (see :meth:`lucie.session.Session.leave`)."""
         if not isinstance(game_id, str):
             return
         session = self.sessions.get(game_id)
         if session is None:
             return
         async with session.lock:
-            game = session.game
-            if game.moves and not game.outcome.finished:
-                game.resign()
-                await self.changed(session)
+            await self.run(session, session.life.leave)
+
+    async def visible(self, session: Session, shown: bool) -> None:
+        """The page says whether it shows the game: its clock runs only then."""
+        if shown:
+            session.life.show()
+        else:
+            session.life.hide()

@@ -21,11 +21,12 @@ from lucie.cards import Card
 from lucie.daily import daily_deal, today
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Step
 from lucie.errors import DealError, LucieError, MoveError, SaveFileError
-from lucie.formats import game_from_json, save_game
+from lucie.formats import SAVE_FORMAT, game_from_json, save_game
 from lucie.i18n import N_, _, ngettext
-from lucie.parsing import parse_json
+from lucie.parsing import excerpt, parse_json
 from lucie.rules import VARIANTS, Rules
-from lucie.web.errors import ApiError
+from lucie.session import Outcome, proved_lost
+from lucie.web.errors import ApiError, from_lucie
 from lucie.web.inputs import (
     check_post,
     check_same_origin,
@@ -56,7 +57,7 @@ from lucie.web.thinking import (
     pick_job,
     review_job,
 )
-from lucie.web.views import deals_as_text, state_json, target_key
+from lucie.web.views import deals_as_text, game_version, state_json, target_key
 
 #: Longest a hint or an odds estimate may think (seconds).
 MAX_THINK: Final = 30.0
@@ -65,6 +66,8 @@ REVIEW_SECONDS: Final = 30.0
 MAX_REVIEW: Final = 120.0
 #: Longest the search for a deal of a difficulty may take (seconds).
 PICK_SECONDS: Final = 20.0
+#: Ratings of picked deals kept for the end of their games (the oldest go first).
+PICKS_KEPT: Final = 4096
 
 #: The most moves of a saved game the browser game loads (each move of a
 #: game in memory costs about 550 bytes, and its replay about 0.2 ms).
@@ -129,18 +132,47 @@ def api(handler: Callable[[Request], Awaitable[Any]], *, thinks: bool = False) -
             result = await handler(request)
         except ClientDisconnect:  # the client left while sending its body: no one to answer
             return Response(status_code=400)
+        except LucieError as exc:  # e.g. the store naming a damaged game, a full disk
+            return _answer(from_lucie(exc))
         except ApiError as exc:
-            headers = {"Retry-After": exc.retry_after} if exc.retry_after else None
-            return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status,
-                                headers=headers)
-        except LucieError as exc:  # e.g. the store naming a damaged game
-            return JSONResponse({"error": str(exc)}, status_code=422)
+            return _answer(exc)
         if isinstance(result, Response):
             return result
         return JSONResponse(result, headers={"Cache-Control": "no-store"})
 
     endpoint.__name__ = handler.__name__
     return endpoint
+
+
+def _answer(exc: ApiError) -> JSONResponse:
+    headers = {"Retry-After": exc.retry_after} if exc.retry_after else None
+    return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status,
+                        headers=headers)
+
+
+def check_version(session: Session, data: dict[str, Any]) -> None:
+    """Refuse (409, with the game as it is now) a command sent with a
+    ``version`` the game has left: the page that sent it shows an older
+    position (another tab or window played on).  Without ``version`` the
+    command is taken as it is.  Called under ``session.lock``."""
+    if "version" not in data:
+        return
+    sent = data["version"]
+    if isinstance(sent, bool) or not isinstance(sent, int):
+        raise ApiError(400, _("field 'version' must be a whole number"))
+    if sent != game_version(session.game):
+        raise ApiError(409, _("This game has moved on in another tab or window: here it is "
+                              "as it is now."), stale=True, state=state_json(session))
+
+
+def summary(step: Step, autoplay_only: bool = False) -> str:
+    """What a step did, in one short line (an autoplay cascade is one
+    count, not a line per card)."""
+    if autoplay_only:
+        n = len(step.moves)
+        return ngettext("Autoplay sent {n} card home", "Autoplay sent {n} cards home",
+                        n).format(n=n)
+    return step.text
 
 
 class Api:
@@ -151,11 +183,17 @@ class Api:
         self.pool = pool
         #: the stored games being reviewed
         self.reviewing: set[str] = set()
+        #: the rating each deal picked by difficulty was picked by, by (variant
+        #: spec, deal): the end of its game tells that same figure
+        self.picked: dict[tuple[str, int], Any] = {}
         #: the loaded games in memory, oldest first, and their moves
         self.loaded: OrderedDict[str, int] = OrderedDict()
 
     async def _session(self, request: Request) -> Session:
-        return await self.registry.get(request.path_params["game_id"])
+        session = await self.registry.get(request.path_params["game_id"])
+        if request.method == "POST":  # the page acts on it: it shows it
+            session.life.show()
+        return session
 
     # -- games ------------------------------------------------------------
 
@@ -178,10 +216,10 @@ class Api:
             game = Game(rules, deal)
         except LucieError as exc:
             raise ApiError(422, str(exc)) from None
-        # the new game exists before the old one is left: a refused new game
-        # leaves the game in play as it was
-        await self.registry.abandon(data.get("abandon"))
+        # the new game exists before the old one is left (the page asked the
+        # player first): a refused new game leaves the game in play as it was
         session = await self.registry.add(game)
+        await self.registry.abandon(data.get("abandon"))
         session.difficulty = difficulty
         session.daily = day.isoformat() if day is not None else None
         return state_json(session)
@@ -190,12 +228,16 @@ class Api:
         """A deal of ``difficulty``, picked by the solver in the pool."""
         _import_solver("difficulty", N_("a deal by difficulty"))
         try:
-            deal = await self._think(request, set(), "pick", pick_job, rules.spec(),
+            pick = await self._think(request, set(), "pick", pick_job, rules.spec(),
                                      difficulty, think=PICK_SECONDS)
         except PoolBudgetError as exc:
             raise ApiError(503, _("no deal of the difficulty asked for was found in time "
                                   "({reason}): try again").format(reason=exc)) from None
+        deal = pick.deal
         assert isinstance(deal, int)
+        while len(self.picked) >= PICKS_KEPT:
+            del self.picked[next(iter(self.picked))]
+        self.picked[(rules.spec(), deal)] = pick.rated
         return deal
 
     async def load_game(self, request: Request) -> Any:
@@ -205,7 +247,10 @@ class Api:
                 data = parse_json(data["text"], what="the saved game")
             except LucieError as exc:
                 raise ApiError(422, str(exc)) from None
-        moves = data.get("moves") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise ApiError(422, _("This file is not a game saved by lucie: load a file "
+                                  "made with Save."))
+        moves = data.get("moves")
         if isinstance(moves, list) and len(moves) > MAX_LOADED_MOVES:
             raise ApiError(422, ngettext(
                 "the saved game has {count} move, more than the {most} the browser game loads",
@@ -234,28 +279,33 @@ class Api:
         session = await self._session(request)
         return state_json(session)
 
-    async def _changed(self, session: Session, step: Step | None) -> dict[str, Any]:
-        """Record a change and answer with the new state, the moves the
-        step applied and what each did.  Called under ``session.lock``."""
-        if step is not None:
-            await self.registry.changed(session)
+    async def _changed(self, session: Session, step: Step | None,
+                       autoplay_only: bool = False) -> dict[str, Any]:
+        """Answer a recorded change with the new state, the moves the step
+        applied, what each did and the step in one line (``summary``).
+        Called under ``session.lock``."""
         data = state_json(session)
         data["applied"] = [str(m) for m in step.moves] if step is not None else []
         data["messages"] = list(step.texts) if step is not None else []
+        data["summary"] = summary(step, autoplay_only) if step is not None else ""
         return data
 
-    async def _play(self, session: Session, move: Move, autoplay: bool) -> Any:
+    async def _play(self, session: Session, move: Move, data: dict[str, Any]) -> Any:
         """Play ``move`` as the player's step (with the safe foundation
-        moves after it if ``autoplay``); an illegal one changes nothing."""
+        moves after it if the request asks for ``autoplay``); an illegal
+        one changes nothing."""
         game = session.game
+        autoplay = flag(data, "autoplay")
         async with session.lock:
+            check_version(session, data)
             if game.resigned:
                 raise ApiError(409, _("the game was resigned: undo or start a new game"))
             why = game.position.why_illegal(move)
             if why is not None:
                 raise ApiError(409, f"{move}: {why}", reason=why, move=str(move))
-            step = game.play(move, autoplay=autoplay)
-            return await self._changed(session, step)
+            outcome = await self.registry.run(
+                session, lambda: session.life.play(move, autoplay=autoplay))
+            return await self._changed(session, outcome.step)
 
     async def move(self, request: Request) -> Any:
         session = await self._session(request)
@@ -265,12 +315,12 @@ class Api:
             move = Move.parse(text)
         except MoveError as exc:
             raise ApiError(400, str(exc)) from None
-        return await self._play(session, move, flag(data, "autoplay"))
+        return await self._play(session, move, data)
 
     async def redeal(self, request: Request) -> Any:
         session = await self._session(request)
         data = await read_object(request)
-        return await self._play(session, REDEAL, flag(data, "autoplay"))
+        return await self._play(session, REDEAL, data)
 
     async def merci(self, request: Request) -> Any:
         session = await self._session(request)
@@ -283,7 +333,7 @@ class Api:
             raise ApiError(400, str(exc)) from None
         if len(fan_text) != 1 or fan_text not in FAN_NAMES:
             raise ApiError(400, _("field 'fan' must be a fan letter, not {value}").format(
-                value=repr(fan_text)))
+                value=excerpt(fan_text)))
         position = session.game.position
         kind, where = position.where(card)
         if kind == "fan" and position.top(where) != card:  # a buried card: the merci
@@ -291,60 +341,95 @@ class Api:
             if why is not None:
                 raise ApiError(409, _("no merci now: {reason}").format(reason=why), reason=why)
         move = Move.card_to_fan(card, FAN_NAMES.index(fan_text))
-        return await self._play(session, move, flag(data, "autoplay"))
+        return await self._play(session, move, data)
 
     async def autoplay(self, request: Request) -> Any:
         session = await self._session(request)
-        await read_object(request)
-        game = session.game
+        data = await read_object(request)
         async with session.lock:
-            played = [] if game.resigned else game.autoplay()
-            return await self._changed(session, game.steps[-1] if played else None)
+            check_version(session, data)
+            outcome = await self.registry.run(session, session.life.autoplay)
+            return await self._changed(session, outcome.step, autoplay_only=True)
+
+    async def send_home(self, request: Request) -> Any:
+        """Every safe card home now, or the aces where none is strictly
+        safe (:meth:`lucie.session.Session.send_home`)."""
+        session = await self._session(request)
+        sent = await read_object(request)
+        async with session.lock:
+            check_version(session, sent)
+            outcome = await self.registry.run(session, session.life.send_home)
+            data = await self._changed(session, outcome.step)
+        if outcome.aces:
+            data["applied"] = [str(m) for m in outcome.aces]
+            data["messages"] = [_("No card is strictly safe here, so the aces went home: "
+                                  "{moves}.").format(moves=" ".join(map(str, outcome.aces)))]
+        elif outcome.step is None:
+            data["messages"] = [_("No card can safely go home now.")]
+        return data
+
+    async def visibility(self, request: Request) -> Any:
+        """The page says whether it shows the game (the Page Visibility
+        API): the game's clock runs only while it does."""
+        session = await self.registry.get(request.path_params["game_id"])
+        data = await read_object(request)
+        shown = flag(data, "visible")
+        await self.registry.visible(session, shown)
+        return {"seconds": session.seconds(), "running": session.life.clock.running}
 
     async def undo(self, request: Request) -> Any:
         """Take back the player's last step: the move and the cards autoplay
         sent home after it."""
         session = await self._session(request)
-        await read_object(request)
+        data = await read_object(request)
         async with session.lock:
+            check_version(session, data)
             if not session.game.can_undo:
                 raise ApiError(409, _("nothing to undo"))
-            step = session.game.undo_step()
-            await self.registry.changed(session)
+            outcome = await self.registry.run(session, session.life.undo)
             data = state_json(session)
+        step = outcome.undone
+        assert step is not None
         data["undone"] = [str(m) for m in step.moves]
-        data["messages"] = [_("Undone: {what}").format(what=step.text)]
+        data["messages"] = [*_practice(outcome), _("Undone: {what}").format(what=step.text)]
         return data
 
     async def redo(self, request: Request) -> Any:
         session = await self._session(request)
-        await read_object(request)
+        data = await read_object(request)
         async with session.lock:
+            check_version(session, data)
             if not session.game.can_redo:
                 raise ApiError(409, _("nothing to redo"))
             try:
-                step = session.game.redo_step()
+                outcome = await self.registry.run(session, session.life.redo)
             except MoveError as exc:  # pragma: no cover - redo replays a legal move
                 raise ApiError(409, str(exc)) from None
-            return await self._changed(session, step)
+            return await self._changed(session, outcome.step)
 
     async def restart(self, request: Request) -> Any:
         session = await self._session(request)
-        await read_object(request)
+        data = await read_object(request)
         async with session.lock:
-            session.game.restart()
-            await self.registry.changed(session)
-            return state_json(session)
+            check_version(session, data)
+            outcome = await self.registry.run(session, session.life.restart)
+            if outcome.new_game:
+                session.life.show()
+            data = state_json(session)
+        if outcome.new_game:
+            data["messages"] = [_("A new game of the same deal (the last one's result stays "
+                                  "recorded).")]
+        return data
 
     async def resign(self, request: Request) -> Any:
         session = await self._session(request)
-        await read_object(request)
+        data = await read_object(request)
         async with session.lock:
+            check_version(session, data)
             if session.game.outcome.finished:
                 raise ApiError(409, _(_OVER.get(session.game.outcome.status,
                                                 N_("the game is already over"))))
-            session.game.resign()
-            await self.registry.changed(session)
+            await self.registry.run(session, session.life.resign)
             return state_json(session)
 
     async def save(self, request: Request) -> Any:
@@ -412,6 +497,9 @@ class Api:
                      "text": _("No hint: {reason}.").format(reason=exc)}
         # the hint's own JSON (as `lucie hint --json`), plus where it moves
         data: dict[str, Any] = {**found, "card": None, "target": None}
+        # offer resigning only where the search proves the game lost
+        data["proved_lost"] = (found.get("kind") == "lost" or proved_lost(
+            position, found.get("clears"), bool(found.get("budget_ran_out"))))
         move = Move.parse(found["move"]) if isinstance(found.get("move"), str) else None
         if move is not None and not move.is_redeal and position.is_legal(move):
             card = position.moving_card(move)
@@ -424,16 +512,17 @@ class Api:
         session = await self._session(request)
         samples = int_param(request, "samples", 200, 1, 100_000)
         seconds = float_param(request, "seconds", 10.0, 0.1, MAX_THINK)
-        _import_solver("odds", N_("the odds"))
+        odds = _import_solver("odds", N_("the odds"))
         position = session.game.position
         moves = len(session.game.moves)
         try:
+            # the estimate's own JSON (Odds.to_json, as `lucie odds --json`)
             data = await self._think(request, session.thinking, "odds", odds_job, position,
                                      samples, think=seconds)
-            data["budget_ran_out"] = False
         except PoolBudgetError as exc:
-            data = {"win_rate": None, "ci95": None, "samples": 0, "mean_score": None,
-                    "budget_ran_out": True, "text": _("No odds: {reason}.").format(reason=exc)}
+            # no figure at all: the same shape, measured on nothing
+            data = odds.Odds(0.0, (0.0, 1.0), 0, None, budget_ran_out=True).to_json()
+            data["text"] = _("No odds: {reason}.").format(reason=exc)
         data["moves_played"] = moves
         return data
 
@@ -486,8 +575,11 @@ class Api:
         seconds = float_param(request, "seconds", 10.0, 0.5, MAX_THINK)
         _import_solver("difficulty", N_("the deal's difficulty"))
         try:
+            # a deal picked by difficulty is told the rating it was picked by
+            picked = self.picked.get((game.rules.spec(), game.deal))
             data = await self._think(request, session.thinking, "difficulty", difficulty_job,
-                                     game.rules.spec(), game.deal, think=seconds, slack=3)
+                                     game.rules.spec(), game.deal, picked, think=seconds,
+                                     slack=3)
         except PoolBudgetError as exc:
             raise ApiError(503, _("the deal could not be rated in time ({reason})").format(
                 reason=exc)) from None
@@ -514,11 +606,26 @@ class Api:
         variant = request.query_params.get("variant")
         rules = None if variant in (None, "", "all") else rules_from(variant)
         limit = int_param(request, "limit", 1000, 1, 100_000)
-        games = await store.history(rules, limit)
+        # a page of the list: ``offset`` rows left out first; ``played=1``
+        # leaves out the games dealt and never played (no move, not over)
+        offset = int_param(request, "offset", 0, 0, 2**31)
+        played = request.query_params.get("played", "0")
+        if played not in ("0", "1"):
+            raise ApiError(400, _("parameter 'played' must be 0 or 1, not {value}").format(
+                value=excerpt(played)))
+        if played == "0" and offset == 0:
+            games = await store.history(rules, limit)
+            total = None
+        else:
+            every = await store.history(rules, None)
+            if played == "1":
+                every = [g for g in every if g.get("moves") or g.get("status") != "playing"]
+            games, total = every[offset:offset + limit], len(every)
         for row in games:
             row["daily"] = daily_mark(row)
             deals_as_text(row)
-        return {"games": games}
+        return {"games": games} if total is None else {"games": games, "total": total,
+                                                       "offset": offset}
 
     async def features(self, request: Request) -> Any:
         """What this server can do: the page hides what is missing."""
@@ -532,3 +639,11 @@ class Api:
              "spec": v.rules.spec(), "settings": v.rules.settings()}
             for v in VARIANTS.values()
         ]
+
+
+def _practice(outcome: Outcome) -> list[str]:
+    """What the page says when a finished game goes on as practice."""
+    if not outcome.practice:
+        return []
+    return [_("Practice: the result of this game stays recorded; what you play now is "
+              "not.")]

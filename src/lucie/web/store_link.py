@@ -3,8 +3,9 @@
 The store numbers games with integers; the page knows a game by an id it
 cannot guess (:func:`secrets.token_urlsafe`).  This module keeps the
 pairs in a table of its own, ``web_games``, in the same database file, so
-a game is found again after the server restarts.  Store calls run in a
-worker thread (the store serialises its connection with a lock), so a slow
+a game is found again after the server restarts.  The games' life is
+:class:`lucie.session.Session`'s; its store work, and every other store
+call, runs in a worker thread (the store serialises its connection with a lock), so a slow
 disk never stalls the other players' requests.
 """
 
@@ -18,10 +19,17 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from lucie.engine import Game
 from lucie.formats import save_game
 from lucie.rules import Rules
-from lucie.store import Store, StoreError, default_player
+from lucie.session import (
+    Session,
+    Store,
+    StoreBusy,
+    StoreError,
+    StoreFull,
+    default_player,
+    write_error,
+)
 
 T = TypeVar("T")
 
@@ -46,6 +54,9 @@ class StoreLink:
             self._conn.execute("PRAGMA busy_timeout = 10000")
             self._conn.execute(_TABLE)
         except sqlite3.Error as exc:
+            error = write_error(store.path, exc, opening=True)
+            if isinstance(error, StoreFull | StoreBusy):
+                raise error from None
             raise StoreError(f"{store.path}: cannot prepare the web games table ({exc})") \
                 from None
 
@@ -62,50 +73,51 @@ class StoreLink:
     async def _run(self, fn: Callable[[], T]) -> T:
         return await asyncio.wrap_future(self._worker.submit(fn))
 
-    # -- the life of a game ----------------------------------------------
+    async def run(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` (store work: a :class:`~lucie.session.Session` action)
+        in the store's worker thread."""
+        return await self._run(fn)
 
-    async def start(self, token: str, game: Game) -> int:
-        def work() -> int:
-            game_id = self.store.start_game(game, self.player)
-            with self._lock:
+    def call(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` in the store's worker thread and wait (outside the
+        event loop: the server's shutdown)."""
+        return self._worker.submit(fn).result()
+
+    # -- the pages' tokens -------------------------------------------------
+
+    def link(self, token: str, game_id: int) -> None:
+        """Remember that the page's ``token`` names stored game ``game_id``
+        (in the worker thread)."""
+        with self._lock:
+            try:
                 self._conn.execute(
                     "INSERT OR REPLACE INTO web_games (token, game_id) VALUES (?, ?)",
                     (token, game_id),
                 )
-            return game_id
+            except sqlite3.Error as exc:  # a full disk, a lock: a 503, not a 500
+                raise write_error(self.store.path, exc) from None
 
-        return await self._run(work)
+    async def resume(self, token: str, lease: float | None = None) -> Session | None:
+        """The stored game of ``token`` as a :class:`~lucie.session.Session`
+        (claimed if still in play); None if unknown or damaged.  A
+        :class:`~lucie.errors.LucieError` if another program plays it."""
 
-    async def moved(self, game_id: int, game: Game, seconds: float | None = None) -> None:
-        await self._run(lambda: self.store.record_move(game_id, game, seconds))
-
-    async def finished(self, game_id: int, game: Game, seconds: float,
-                       status: str | None = None) -> None:
-        await self._run(lambda: self.store.finish_game(game_id, game, seconds, status))
-
-    async def reopened(self, game_id: int) -> None:
-        await self._run(lambda: self.store.reopen(game_id))
-
-    async def resume(self, token: str) -> tuple[int, Game, float, str] | None:
-        """The stored game of ``token``: its store id, the game replayed,
-        the seconds played and its stored status; None if unknown."""
-
-        def work() -> tuple[int, Game, float, str] | None:
+        def work() -> Session | None:
             with self._lock:
-                row = self._conn.execute(
-                    "SELECT game_id FROM web_games WHERE token = ?", (token,)
-                ).fetchone()
+                try:
+                    row = self._conn.execute(
+                        "SELECT game_id FROM web_games WHERE token = ?", (token,)
+                    ).fetchone()
+                except sqlite3.Error as exc:
+                    raise write_error(self.store.path, exc) from None
             if row is None:
                 return None
-            game_id = int(row[0])
             try:
-                record = self.store.record(game_id)
-                game = self.store.game(game_id)
+                return Session.stored(self.store, int(row[0]), self.player, lease=lease)
+            except (StoreFull, StoreBusy):
+                raise
             except StoreError:
                 return None
-            if record.status == "resigned" and not game.outcome.finished:
-                game.resign()
-            return game_id, game, record.seconds, record.status
 
         return await self._run(work)
 
@@ -121,15 +133,12 @@ class StoreLink:
                 if record.player != (self.player or default_player()):
                     return None
                 return save_game(self.store.game(game_id))
+            except (StoreFull, StoreBusy):
+                raise
             except StoreError:
                 return None
 
         return await self._run(work)
-
-    def save_clock(self, game_id: int, game: Game, seconds: float) -> None:
-        """Save the seconds played of a game still being played, now (in
-        the calling thread: for the server's shutdown)."""
-        self._worker.submit(lambda: self.store.record_move(game_id, game, seconds)).result()
 
     async def stats(self, rules: Rules | None) -> dict[str, Any]:
         def work() -> dict[str, Any]:
@@ -139,7 +148,7 @@ class StoreLink:
 
         return await self._run(work)
 
-    async def history(self, rules: Rules | None, limit: int) -> list[dict[str, Any]]:
+    async def history(self, rules: Rules | None, limit: int | None) -> list[dict[str, Any]]:
         def work() -> list[dict[str, Any]]:
             records = self.store.history(self.player or default_player(), rules, limit)
             return [r.to_json() for r in records]

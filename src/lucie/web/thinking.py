@@ -368,13 +368,11 @@ def hint_job(position: Position, seconds: float) -> dict[str, Any]:
 
 
 def odds_job(position: Position, samples: int, seconds: float) -> dict[str, Any]:
-    """``lucie.solver.odds.estimate_odds`` as JSON."""
+    """``lucie.solver.odds.estimate_odds`` as JSON (:meth:`Odds.to_json`,
+    as ``lucie odds --json``: ``proved`` and ``budget_ran_out`` included)."""
     from lucie.solver.odds import estimate_odds
 
-    result = estimate_odds(position, samples=samples, max_seconds=seconds)
-    low, high = result.ci95
-    return {"win_rate": result.win_rate, "ci95": [low, high],
-            "samples": result.samples, "mean_score": result.mean_score}
+    return estimate_odds(position, samples=samples, max_seconds=seconds).to_json()
 
 
 def _board(position: Position) -> dict[str, Any]:
@@ -414,24 +412,27 @@ def review_job(saved: str, seconds: float) -> dict[str, Any]:
     return data
 
 
-def pick_job(spec: str, difficulty: str, seconds: float) -> int:
-    """A deal number of the variant ``spec`` that fits ``difficulty``
-    (:func:`lucie.solver.difficulty.pick_deal`)."""
+def pick_job(spec: str, difficulty: str, seconds: float) -> Any:
+    """A deal of the variant ``spec`` that fits ``difficulty``
+    (:func:`lucie.solver.difficulty.pick_deal`): the :class:`Pick`, whose
+    rating the end of the game tells."""
     from lucie.rules import Rules
     from lucie.solver.difficulty import DIFFICULTIES, pick_deal
 
     if difficulty not in DIFFICULTIES:
         raise LucieError(f"unknown difficulty {difficulty!r}")
-    return pick_deal(Rules.parse(spec), difficulty, max_seconds=seconds).deal
+    return pick_deal(Rules.parse(spec), difficulty, max_seconds=seconds)
 
 
-def difficulty_job(spec: str, deal: int, seconds: float) -> dict[str, Any]:
+def difficulty_job(spec: str, deal: int, picked: Any, seconds: float) -> dict[str, Any]:
     """How hard deal ``deal`` of ``spec`` is
-    (:func:`lucie.solver.difficulty.deal_difficulty`), as JSON."""
+    (:func:`lucie.solver.difficulty.deal_difficulty`, ``picked``: the
+    rating it was picked by, if it was), as JSON (:meth:`Rated.to_json`)."""
     from lucie.rules import Rules
     from lucie.solver.difficulty import deal_difficulty
 
-    return deal_difficulty(Rules.parse(spec), deal, max_seconds=seconds).to_json()
+    return deal_difficulty(Rules.parse(spec), deal, max_seconds=seconds,
+                           picked=picked).to_json()
 
 
 __all__ = ["Answer", "PoolBudgetError", "PoolFullError", "SolverFailedError", "SolverPool",

@@ -4,11 +4,13 @@ table (which card may go where, in the engine's own notation)."""
 from __future__ import annotations
 
 import functools
+import hashlib
 from typing import Any
 
 from lucie.cards import DECK, Card
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move
 from lucie.formats import position_json
+from lucie.rules import Rules  # noqa: F401 (doctest)
 from lucie.web.registry import Session
 
 
@@ -101,6 +103,20 @@ def deals_as_text(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def game_version(game: Game) -> int:
+    """A number that changes whenever the game does (a move, an undo, a
+    restart, a resignation) and is the same for the same moves and status,
+    also after the server restarts: a page sends it with each command, so a
+    command made against a position the game has left (a second tab) is
+    refused.  48 bits: exact in JavaScript.
+
+    >>> game_version(Game(Rules(), 1)) == game_version(Game(Rules(), 1))
+    True
+    """
+    text = " ".join(str(m) for m in game.moves) + "|" + game.outcome.status
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+
+
 def state_json(session: Session) -> dict[str, Any]:
     """The full state of a game for the page."""
     game = session.game
@@ -109,14 +125,20 @@ def state_json(session: Session) -> dict[str, Any]:
     rules = game.rules
     data.update(
         id=session.id,
+        version=game_version(game),
         variant_title=data["variant_name"],
         can_undo=game.can_undo,
         can_redo=game.can_redo,
         redeals_total=rules.redeals,
         has_merci=rules.merci,
-        seconds=round(session.seconds(), 1),
+        # one value, the one stored (hundredths), shown cut to whole seconds
+        seconds=session.seconds(),
+        clock_running=session.life.clock.running,
         finished=data["status"] != "playing",
-        recorded=session.store_id is not None,
+        recorded=session.life.recording,
+        # a recorded game that went on after its end: nothing more is recorded
+        practice=session.life.practice,
+        result=session.life.result,
         daily=session.daily,
         # the difficulty asked for, once the game is over (no spoilers before)
         difficulty=session.difficulty if game.outcome.finished else None,

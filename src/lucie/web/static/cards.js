@@ -41,8 +41,11 @@ function makeCard(code) {
   const svg = svgEl("svg", { viewBox: "0 0 60 84", "aria-hidden": "true" });
   svg.appendChild(svgEl("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "face" }));
   const r = rankText(code);
-  const corner = svgEl("text", { x: r.length > 1 ? 1.5 : 3.5, y: 19, class: "rank" });
-  if (r.length > 1) corner.setAttribute("textLength", "17"), corner.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  const corner = svgEl("text", { x: r.length > 1 ? 1.5 : 2.5, y: 19, class: "rank" });
+  // the widest ranks a little narrower, so a corner is at most 17 units
+  // wide (the part of a card a long fan shows)
+  const wide = { 10: "15.5", Q: "13.5", K: "13.5", A: "13.5" }[r];
+  if (wide) corner.setAttribute("textLength", wide), corner.setAttribute("lengthAdjust", "spacingAndGlyphs");
   corner.textContent = r;
   svg.appendChild(corner);
   svg.appendChild(useSuit(suit, 3, 22, 14));

@@ -24,6 +24,12 @@
     svg.appendChild(t);
   }
 
+  // A chart's width in its own units: the width it is shown at (down to
+  // 340), so its 12-unit text is about 12 px on a phone as on a desktop.
+  function chartWidth() {
+    return Math.round(Math.max(340, Math.min(640, document.documentElement.clientWidth - 36)));
+  }
+
   function frame(width, height) {
     return svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "chart-svg" });
   }
@@ -31,7 +37,7 @@
   // games: oldest first, each {score, status}
   // The legend sits above the plot (a band of its own), never over a point.
   function timeChart(games) {
-    const W = 640, H = 236, L = 34, R = 10, T = 30, B = 28;
+    const W = chartWidth(), H = 236, L = 34, R = 10, T = 30, B = 28;
     const svg = frame(W, H);
     const n = games.length;
     svg.setAttribute("aria-label", format(ngettext("Score of {n} finished game", "Scores of the last {n} finished games, oldest first", n), { n }));
@@ -77,7 +83,7 @@
   }
 
   function scoreChart(games) {
-    const W = 640, H = 200, L = 34, R = 10, T = 12, B = 30;
+    const W = chartWidth(), H = 200, L = 34, R = 10, T = 12, B = 30;
     const svg = frame(W, H);
     const bins = new Array(14).fill(0); // 0-3, 4-7, ... 48-51, 52
     for (const g of games) bins[g.score >= 52 ? 13 : Math.floor(g.score / 4)] += 1;
@@ -109,7 +115,7 @@
   // is unknown.  onPick(i) is called with the move's index when a point is
   // clicked (or chosen with Enter).
   function reviewChart(review, onPick) {
-    const W = 640, H = 230, L = 40, R = 12, T = 14, B = 28;
+    const W = chartWidth(), H = 230, L = 40, R = 12, T = 14, B = 28;
     const svg = frame(W, H);
     const values = review.moves.map((m) => m.value_before);
     values.push(review.final_value);

@@ -24,10 +24,6 @@
     clearable: N_("Finding a clearable deal…"), easy: N_("Finding an easy deal…"),
     medium: N_("Finding a medium deal…"), hard: N_("Finding a hard deal…"),
   };
-  const RATED = {
-    clearable: N_("This deal is clearable"), easy: N_("This deal is easy"),
-    medium: N_("This deal is medium"), hard: N_("This deal is hard"),
-  };
   const { statusWord, labelWord } = window.LucieCharts;
   const difficultyWord = (s) => DIFFICULTY_WORDS[s] || s;
   const suitWord = (s) => _(SUIT_WORDS[s]);
@@ -44,7 +40,16 @@
   let held = null;             // {code, el, source, targets: Map(key -> move), at}
   let press = null;            // pointer press in progress
   let merciMode = false;
-  let autoplay = saved.get("lucie.autoplay") === "1";
+  // autoplay of safe cards is on unless the player turned it off
+  let autoplay = saved.get("lucie.autoplay") !== "0";
+  // the settings dialog's choices (remembered in localStorage)
+  const prefs = {
+    oneClick: saved.get("lucie.oneclick") !== "0",
+    sounds: saved.get("lucie.sounds") === "1",
+    theme: saved.get("lucie.theme") || "green",
+    back: saved.get("lucie.back") || "red",
+  };
+  let oneClickAt = -1e9;       // when a click last played a card (its double's second click is ignored)
   let features = { hint: false, odds: false, stats: false };
   let variants = [];
   let endShownFor = null;
@@ -89,16 +94,34 @@
 
   function gamePath(tail) { return `/api/games/${encodeURIComponent(state.id)}${tail}`; }
 
+  // A command's body carries the version of the game this page shows: the
+  // server refuses it if the game has moved on (another tab played).
+  function versioned(body) { return { ...(body || {}), version: state.version }; }
+
+  // The server refused a command made against an older position: show the
+  // game as it is now and say so.
+  function staleAnswer(e) {
+    if (!(e.status === 409 && e.data && e.data.stale && e.data.state)) return false;
+    render(e.data.state);
+    setStatus(e.message, "error");
+    sound("refused");
+    return true;
+  }
+
+  // What a command did, in one line (an autoplay cascade is one count).
+  function said(data) { return data.summary || (data.messages || []).join("; "); }
+
   function act(method, tail, body) {
     return enqueue(async () => {
       if (!state) return null;
       try {
-        const data = await call(method, gamePath(tail), body);
+        const data = await call(method, gamePath(tail), method === "POST" ? versioned(body) : body);
         render(data);
         // what the command did; a message about the position before no longer applies
-        setStatus((data.messages || []).join("; "), "info");
+        setStatus(said(data), "info");
         return data;
       } catch (e) {
+        if (staleAnswer(e)) return null;
         setStatus(e.message, "error");
         if (e.status === 404) await newGame(null, null);
         return null;
@@ -108,10 +131,18 @@
 
   // -- status line and facts --------------------------------------------------
 
+  // Messages show in a box fixed at the bottom of the window (seen without
+  // scrolling, on a phone as on a desktop); an info fades after a while.
+  let statusTimer = 0;
   function setStatus(text, kind) {
     const el = $("status");
     el.textContent = text || "";
     el.className = kind || "";
+    clearTimeout(statusTimer);
+    $("messages").classList.remove("faded");
+    if (text && (kind || "info") === "info") {
+      statusTimer = setTimeout(() => $("messages").classList.add("faded"), 9000);
+    }
   }
 
   // A number with one decimal, written as the page's language writes it ("12.5", "12,5").
@@ -126,9 +157,25 @@
     return (h ? h + ":" : "") + mm + ":" + String(sec).padStart(2, "0");
   }
 
+  // The server's clock (the one stored): it runs only while this page shows
+  // the game in play, which the page tells it (visibility, below).
   function seconds() {
     if (!state) return 0;
-    return state.seconds + (state.finished ? 0 : (performance.now() - stateAt) / 1000);
+    return state.seconds + (state.finished || !state.clock_running || document.hidden ? 0 : (performance.now() - stateAt) / 1000);
+  }
+
+  // Tell the server whether the game is shown (Page Visibility API): its
+  // clock counts only then. Said again every minute while shown (the
+  // server stops a clock whose page has gone silent).
+  function tellVisibility() {
+    if (!state) return;
+    const visible = !document.hidden;
+    fetch(gamePath("/visibility"), {
+      method: "POST", keepalive: true, credentials: "same-origin",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ visible }),
+    }).then((r) => r.ok ? r.json() : null).then((d) => {
+      if (d && state) { state.seconds = d.seconds; state.clock_running = d.running; stateAt = performance.now(); tick(); }
+    }).catch(() => {});
   }
 
   function tick() { $("f-time").textContent = fmtTime(seconds()); }
@@ -220,26 +267,81 @@
     return slot;
   }
 
+  // Smallest card drawn: its corner's rank is still 12 px tall.
+  const MIN_CARD = 34;
+  // The part of a card's width its corner label needs ("10" included).
+  const LABEL = 0.3;
+
+  // The fans' lengths, row by row, with ``c`` fans a row.
+  function rowsOf(c) {
+    const fans = state ? state.fans.map((f) => f.length) : new Array(18).fill(3);
+    const rows = [];
+    for (let i = 0; i < fans.length; i += c) rows.push(fans.slice(i, i + c));
+    return rows;
+  }
+
+  // The largest card width with ``c`` fans a row: every row of fans (and
+  // the top row) within the window's height, a fan of three at ease in
+  // its column, and each card's corner label showing in every row.
+  function cardWidthFor(c, width, gap, roomH) {
+    const rows = rowsOf(c);
+    const avail = width - gap * (c - 1);
+    const n = rows.length + 1;
+    const byHeight = Math.floor((roomH - n * (gap + 12) + 12) / (n * 1.4));
+    const byColumn = Math.floor(avail / c / 1.88);
+    const byLabels = Math.min(...rows.map((r) =>
+      Math.floor((avail - 2 * c) / (c + LABEL * r.reduce((a, k) => a + Math.max(0, k - 1), 0)))));
+    const fit = Math.min(byHeight, byColumn, byLabels);
+    // every label showing comes first, then the size (a long fan on a small phone may scroll)
+    return { cols: c, fit, labels: byLabels >= MIN_CARD, cardW: Math.max(MIN_CARD, fit), avail };
+  }
+
   function geometry() {
     const table = $("table");
-    const width = table.clientWidth - 2 * 8;
+    const pad = getComputedStyle(table);
+    const width = table.clientWidth - parseFloat(pad.paddingLeft) - parseFloat(pad.paddingRight);
     const nf = state ? state.fans.length : 18;
-    cols = width < 560 ? 3 : width < 900 ? 4 : nf % 4 === 0 && width < 1100 ? 4 : 6;
+    const first = width < 560 ? 3 : width < 900 ? 4 : nf % 4 === 0 && width < 1100 ? 4 : 6;
     const gap = width < 560 ? 6 : 12;
-    const slotW = (width - gap * (cols - 1)) / cols;
-    // cards as large as the window allows: half a column wide, and every
-    // row of fans (and the top row) within the window's height
-    const rows = Math.ceil(nf / cols) + 1;
     const top = table.getBoundingClientRect().top + window.scrollY;
-    const roomH = window.innerHeight - top - 90;
-    const fitH = Math.floor((roomH - rows * (gap + 12)) / (rows * 1.4));
-    const cardW = Math.max(36, Math.min(Math.floor(slotW / 2.0), Math.max(86, fitH)));
+    // the fan names under the last row, and the message box at the bottom
+    const roomH = window.innerHeight - top - 70;
+    // more columns when they give larger cards (a phone held sideways, a short window)
+    let best = cardWidthFor(first, width, gap, roomH);
+    for (const c of [4, 6, nf % 4 === 0 ? 8 : 9]) {
+      if (c <= first || c > nf) continue;
+      const g = cardWidthFor(c, width, gap, roomH);
+      if (g.labels > best.labels || (g.labels === best.labels && g.fit > best.fit + 1)) best = g;
+    }
+    cols = best.cols;
+    const cardW = best.cardW;
     const root = document.documentElement.style;
     root.setProperty("--cols", String(cols));
     root.setProperty("--gap", gap + "px");
     root.setProperty("--card-w", cardW + "px");
     root.setProperty("--card-h", Math.round(cardW * 1.4) + "px");
-    return { slotW, cardW };
+    // the header and the toolbar grow with the cards on a large screen
+    root.setProperty("--ui", String(Math.min(1.6, Math.max(1, cardW / 110)).toFixed(2)));
+    return { widths: fanWidths(best.avail, cardW), cardW };
+  }
+
+  // The width of each fan's place: equal columns while every fan shows its
+  // cards' corners in them; else a row's long fans take the room its short
+  // ones leave.
+  function fanWidths(avail, cardW) {
+    const widths = [];
+    const slotW = Math.floor(avail / cols);
+    for (const row of rowsOf(cols)) {
+      const need = row.map((k) => cardW + 2 + Math.max(0, k - 1) * LABEL * cardW);
+      if (need.every((w) => w <= slotW)) {
+        widths.push(...row.map(() => slotW));
+        continue;
+      }
+      const room = avail - (cols - row.length) * slotW;
+      const sum = need.reduce((a, w) => a + w, 0);
+      widths.push(...need.map((w) => Math.floor(sum <= room ? w + (room - sum) * w / sum : room * w / sum)));
+    }
+    return widths;
   }
 
   function render(next) {
@@ -249,6 +351,8 @@
       if (el.isConnected) before.set(code, el.getBoundingClientRect());
     }
     const changed = !state || state.id !== next.id || state.moves.join(" ") !== next.moves.join(" ");
+    // won by a move made here (not a won game opened again)
+    const justWon = !!state && state.id === next.id && !state.finished && next.status === "won";
     state = next;
     stateAt = performance.now();
     if (changed) $("odds").hidden = true;
@@ -276,12 +380,12 @@
         { duration: 220, easing: "cubic-bezier(.2,.7,.3,1)" });
       }
     }
-    if (state.finished) maybeShowEnd();
+    if (state.finished) maybeShowEnd(justWon);
   }
 
   function layout() {
     if (!state) return;
-    const { slotW, cardW } = geometry();
+    const { widths, cardW } = geometry();
     const placed = new Set();
     for (const el of cardEls.values()) {
       el.classList.remove("liftable", "top");
@@ -296,11 +400,12 @@
       slot.dataset.target = `fan:${i}`;
       slot.querySelector(".fan-name").textContent = letter;
       slot.classList.toggle("empty", fan.length === 0);
-      const room = slotW - cardW - 4;
+      slot.style.width = `${widths[i]}px`;
+      const room = widths[i] - cardW - 2;
       const step = fan.length > 1 ? Math.min(cardW * 0.44, room / (fan.length - 1)) : 0;
       fan.forEach((code, k) => {
         const el = cardEl(code);
-        el.style.left = `${Math.round(k * step)}px`;
+        el.style.left = `${(k * step).toFixed(2)}px`;
         el.style.zIndex = String(k + 1);
         el.dataset.where = `fan:${i}`;
         if (k === fan.length - 1) el.classList.add("top");
@@ -434,13 +539,16 @@
   function sendMove(move, el, key) {
     return enqueue(async () => {
       try {
-        const data = await call("POST", gamePath("/move"), { move, autoplay });
+        const data = await call("POST", gamePath("/move"), versioned({ move, autoplay }));
         render(data);
-        setStatus((data.messages || []).join("; "), "info");
+        setStatus(said(data), "info");
+        if (data.status !== "won") sound("move");
         return data;
       } catch (e) {
         if (el) slideBack(el);
         drop();
+        if (staleAnswer(e)) return null;
+        sound("refused");
         if (key) {
           const slot = targetSlot(key);
           if (slot && slot.animate) {
@@ -466,9 +574,23 @@
     return slot ? slot.dataset.target : null;
   }
 
-  // A click (or tap, or Enter) on a card or a slot.
-  function activate(code, key) {
+  // One-click moves: a click on a card with exactly one place to go (as
+  // the server lists its legal moves) plays it there.  True if it did.
+  function oneClick(code) {
+    if (!prefs.oneClick || !state || merciMode || buried(code)) return false;
+    const src = state.sources[code];
+    if (!src || src.targets.length !== 1) return false;
+    oneClickAt = performance.now();
+    sendMove(src.targets[0].move, cardEls.get(code), src.targets[0].target);
+    return true;
+  }
+
+  // A click (or tap, or Enter) on a card or a slot; ``pointer``: by a
+  // click or a tap (one-click moves are for those, the keys pick and put).
+  function activate(code, key, pointer) {
     const now = performance.now();
+    // the second click of a double-click whose first already played the card
+    if (pointer && now - oneClickAt < DOUBLE_MS) return null;
     if (held) {
       if (code === held.code) {
         if (now - held.at < DOUBLE_MS) return toFoundation(held);
@@ -486,6 +608,7 @@
       return null;
     }
     if (code && pickable(code)) {
+      if (pointer && oneClick(code)) return null;
       pick(code);
       return null;
     }
@@ -538,9 +661,11 @@
       const under = document.elementsFromPoint(e.clientX, e.clientY)
         .find((n) => n !== h.el && !h.el.contains(n) && n.closest && n.closest("[data-target]"));
       const key = under ? slotKey(under) : null;
-      if (!key || key === h.el.dataset.where) {
+      // its own fan is a place to go only for a buried card (the merci)
+      if (!key || (key === h.el.dataset.where && !h.targets.has(key))) {
         slideBack(h.el);
         drop();
+        setStatus("", "");
         return;
       }
       h.el.classList.remove("dragging");
@@ -551,7 +676,7 @@
       redeal();
       return;
     }
-    activate(p.code, p.key);
+    activate(p.code, p.key, true);
   }
 
   function onPointerCancel(e) {
@@ -636,7 +761,7 @@
     if ((e.ctrlKey || e.metaKey) && (k === "y" || k === "Y")) { e.preventDefault(); redo(); return; }
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const keys = {
-      u: undo, y: redo, d: redeal, m: toggleMerci, h: hint, a: toggleAuto, R: restart,
+      u: undo, y: redo, x: sendHome, d: redeal, m: toggleMerci, h: hint, a: toggleAuto, R: restart,
       n: openNew, o: odds, s: () => showStats(true), "?": openRules,
       "/": () => $("move-input").focus(),
       Escape: () => { drop(); merciMode = false; clearHint(); layout(); renderFacts(); setStatus("", ""); },
@@ -648,16 +773,21 @@
   // -- commands -----------------------------------------------------------------
 
   function undo() { drop(); return act("POST", "/undo", {}); }
+  // Every safe card home now (the aces where none is strictly safe).
+  function sendHome() { drop(); return act("POST", "/home", {}); }
   function redo() { drop(); return act("POST", "/redo", {}); }
+  // (autoplay, when on, plays after the player's moves, not on a deal: a
+  // game dealt and left without a move is not a game played and lost)
   function restart() { drop(); return act("POST", "/restart", {}); }
   function redeal() {
     drop();
     return enqueue(async () => {
       try {
-        const data = await call("POST", gamePath("/redeal"), { autoplay });
+        const data = await call("POST", gamePath("/redeal"), versioned({ autoplay }));
         render(data);
-        setStatus((data.messages || []).join("; "), "info");
-      } catch (e) { setStatus(e.message, "error"); }
+        setStatus(said(data), "info");
+        sound("move");
+      } catch (e) { if (!staleAnswer(e)) setStatus(e.message, "error"); }
     });
   }
 
@@ -693,11 +823,12 @@
 
   function toggleAuto() {
     autoplay = !autoplay;
+    $("set-autoplay").checked = autoplay;
     saved.set("lucie.autoplay", autoplay ? "1" : "0");
     renderFacts();
     if (autoplay) {
       act("POST", "/autoplay", {}).then((d) => {
-        if (d && d.applied && d.applied.length) setStatus(d.messages.join("; "), "info");
+        if (d && d.applied && d.applied.length) setStatus(said(d), "info");
         else setStatus(_("Autoplay on: safe cards go home by themselves."), "info");
       });
     } else setStatus(_("Autoplay off."), "info");
@@ -725,23 +856,30 @@
         if (askedAt() !== asked) { setStatus(_("That hint was for an earlier position."), "info"); return; }
         clearHint();
         setStatus(h.move ? format(_("Hint: {text}"), { text: h.text }) : h.text || _("No hint."), "hint");
-        if (h.kind === "lost") offerResign(_("The solver has proved this game can no longer be won."));
+        if (h.proved_lost) offerResign(_("The solver has proved this game can no longer be won."));
         if (h.move === "R") $("stock").classList.add("hint");
         if (h.card && h.target) {
           const el = cardEls.get(h.card), slot = targetSlot(h.target);
           if (el) el.classList.add("hint");
           if (slot) slot.classList.add("hint-target");
-          if (el && slot) { arrow = [el, slot]; drawArrow(el, slot); }
+          if (el && slot) { arrow = [el, slot]; drawArrow(el, arrowEnd(slot)); }
         }
       } catch (e) { setStatus(e.message, "error"); }
     })();
+  }
+
+  // Where a hint's arrow ends: on the top card of the place it goes to
+  // (the card it goes onto), else on the empty place.
+  function arrowEnd(slot) {
+    const cards = slot.querySelectorAll(".card");
+    return cards.length ? cards[cards.length - 1] : slot;
   }
 
   function drawArrow(from, to) {
     const box = $("table").getBoundingClientRect();
     const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
     const x1 = a.left + a.width / 2 - box.left, y1 = a.top + a.height / 2 - box.top;
-    const x2 = b.left + Math.min(b.width, 60) / 2 - box.left, y2 = b.top + b.height / 2 - box.top;
+    const x2 = b.left + Math.min(b.width, 2 * b.height) / 2 - box.left, y2 = b.top + b.height / 2 - box.top;
     const overlay = $("overlay");
     overlay.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
     const defs = svgEl("defs");
@@ -762,15 +900,18 @@
         const o = await call("GET", gamePath("/odds"));
         const pc = (x) => `${Math.round(x * 100)}%`;
         const when = askedAt() === asked ? _("Odds from here") : format(_("Odds from move {n}"), { n: o.moves_played });
+        // the claims are the server's: "proved" and "exact" only where it says proved
         if (o.win_rate == null) { box.textContent = o.text || _("No odds."); return; }
-        if (askedAt() === asked && o.win_rate === 0 && o.samples === 0) {
+        if (askedAt() === asked && o.proved && o.win_rate === 0) {
           offerResign(_("The solver has proved this game can no longer be won."));
         }
         const parts = [format(_("{when}: {chance} to win ({level} interval {low}–{high})"),
           { when, chance: pc(o.win_rate), level: "95%", low: pc(o.ci95[0]), high: pc(o.ci95[1]) })];
         if (o.mean_score != null) parts.push(format(_("mean score {score}"), { score: decimal(o.mean_score) }));
-        parts.push(o.samples ? format(ngettext("from {n} play-out", "from {n} play-outs", o.samples), { n: o.samples }) : _("exact"));
-        box.textContent = parts.join(", ") + ".";
+        if (o.samples) parts.push(format(ngettext("from {n} play-out", "from {n} play-outs", o.samples), { n: o.samples }));
+        else if (o.proved) parts.push(_("exact"));
+        box.textContent = parts.join(", ") + "." +
+          (o.budget_ran_out ? " " + _("The time budget ran out: the figure is what the time allowed.") : "");
       } catch (e) { box.textContent = e.message; }
     })();
   }
@@ -781,6 +922,12 @@
     cardEls.forEach((el) => el.remove());
     cardEls.clear();
     render(data);
+  }
+
+  // Leaving a game in play that has moves counts it as lost: ask first.
+  function mayLeave() {
+    if (!state || state.finished || state.practice || !state.moves.length) return true;
+    return window.confirm(_("Leave this game? It counts as lost in your statistics."));
   }
 
   async function newGame(variant, deal, extra) {
@@ -829,6 +976,7 @@
     const difficulty = features.difficulty && !deal && !daily ? $("new-difficulty").value : "any";
     const extra = daily ? { daily: true } : difficulty !== "any" ? { difficulty } : {};
     $("new-error").textContent = "";
+    if (!mayLeave()) { $("new-error").textContent = _("You stay in this game."); return; }
     $("new-busy").textContent = difficulty !== "any" ? _(FINDING[difficulty] || difficulty) : "";
     for (const b of ["new-ok", "new-daily"]) $(b).disabled = true;
     try {
@@ -848,10 +996,15 @@
     $("d-rules").showModal();
   }
 
-  function maybeShowEnd() {
+  function maybeShowEnd(justWon) {
     const mark = `${state.id}/${state.moves.length}/${state.status}`;
     if (endShownFor === mark) return;
     endShownFor = mark;
+    let wait = 260;
+    if (justWon) {
+      sound("win");
+      wait = Math.max(wait, celebrate());
+    }
     const won = state.status === "won";
     $("d-end-title").textContent = won ? _("You won!") : state.status === "resigned" ? _("Game resigned") : _("No move left");
     $("d-end-text").textContent = format(ngettext("Score {score}/52 in {time}, {n} move. {variant}, deal {deal}.",
@@ -861,7 +1014,11 @@
     $("end-stats").hidden = !features.stats;
     $("end-review").hidden = !features.review || !state.moves.length;
     showDifficulty();
-    setTimeout(() => { if (!$("d-end").open) $("d-end").showModal(); }, 260);
+    const id = state.id;
+    setTimeout(() => {
+      $("celebrate").replaceChildren(); // the cascade is over
+      if (state && state.id === id && state.finished && !$("d-end").open) $("d-end").showModal();
+    }, wait);
   }
 
   // The deal's difficulty, told once the game is over (never before).
@@ -874,12 +1031,9 @@
     try {
       const r = await call("GET", gamePath("/difficulty"));
       if (!state || state.id !== id) return;
-      const parts = [];
-      if (r.difficulty) parts.push(_(RATED[r.difficulty] || r.difficulty));
-      if (r.clearable === true) parts.push(_("its first deal can be cleared without a redeal"));
-      else if (r.clearable === false) parts.push(_("its first deal cannot be cleared without a redeal"));
-      if (r.value && r.value.chance != null) parts.push(format(_("winning chance {value}"), { value: window.LucieCharts.fmtValue(r.value) }));
-      if (parts.length) box.textContent = asked + parts.join("; ") + ".";
+      // the server's sentence (Rated.text): the rating the deal was picked
+      // by, whether its interval settles it, a later exact figure beside it
+      if (r.text) box.textContent = asked + r.text;
     } catch (err) { /* the difficulty is a bonus: the dialog stands without it */ }
   }
 
@@ -888,7 +1042,8 @@
   let reviewFrom = "game";   // the view to go back to
   let reviewed = null;       // the review shown
 
-  async function openReview(path, title) {
+  // ``status``: how the game ended ("resigned": the chance left then was given up).
+  async function openReview(path, title, status) {
     reviewFrom = !$("stats-page").hidden ? "stats" : "game";
     $("game").hidden = true;
     $("tools").hidden = true;
@@ -911,9 +1066,14 @@
     const fmt = window.LucieCharts.fmtValue;
     const summary = [format(ngettext("{n} move. Winning chance at the start: {value}", "{n} moves. Winning chance at the start: {value}", r.moves.length),
       { n: r.moves.length, value: fmt(r.start_value) }),
-    format(_("chance thrown away: {chance}"), { chance: pc(r.thrown_away) }),
+    format(_("chance lost by the moves: {chance}"), { chance: pc(r.thrown_away) }),
     format(ngettext("{n} mistake", "{n} mistakes", r.mistakes), { n: r.mistakes })];
+    // the moves' losses leave out what resigning gave up: the chance left then
+    if (status === "resigned" && r.final_value && r.final_value.chance > 0) {
+      summary.push(format(_("given up by resigning: {value}"), { value: fmt(r.final_value) }));
+    }
     if (r.accuracy != null) summary.push(format(_("accuracy {percent}"), { percent: `${Math.round(r.accuracy)}%` }));
+    if (r.unjudged) summary.push(format(ngettext("{n} move not judged (its value is unknown)", "{n} moves not judged (their value is unknown)", r.unjudged), { n: r.unjudged }));
     $("review-summary").textContent = summary.join("; ") + "." +
       (r.budget_ran_out ? " " + _("The time budget ran out: some values are unknown.") : "");
     $("chart-review").replaceChildren(window.LucieCharts.reviewChart(r, pickReviewed));
@@ -929,7 +1089,7 @@
       const li = document.createElement("li");
       li.tabIndex = 0;
       li.textContent = format(_("Move {n}, {move}: {label} (lost {loss}); better: {best}"),
-        { n: m.index, move: m.move, label: labelWord(m.label), loss: pc(m.loss), best: m.best_move || "?" });
+        { n: m.index, move: m.move, label: labelWord(m.label), loss: pc(m.loss), best: m.better_move || "?" });
       li.onclick = () => pickReviewed(m.index - 1);
       li.onkeydown = (e) => { if (e.key === "Enter") pickReviewed(m.index - 1); };
       list.appendChild(li);
@@ -954,10 +1114,13 @@
     const fields = { n: m.index, move: m.move, label: labelWord(m.label), before: fmt(m.value_before), after: fmt(m.value_after), best: m.best_move };
     let t = format(m.label ? _("Move {n}: {move} ({label}). Winning chance before: {before}; after: {after}.")
       : _("Move {n}: {move}. Winning chance before: {before}; after: {after}."), fields);
-    if (m.best_move && m.best_move !== m.move) {
-      t += " " + format(m.label === "best" || m.label === "good" ? _("The solver's move: {best}.") : _("Better: {best}."), fields) + " " + m.text;
+    if (!m.label) t += " " + _("Not judged: its value is unknown.");
+    // "better" only where the server names a better move (never beside "best")
+    if (m.better_move) t += " " + format(_("Better: {best}."), { best: m.better_move }) + " " + m.text;
+    else if (m.best_move && m.best_move !== m.move) {
+      t += " " + format(_("The solver's move: {best}."), fields) + " " + m.text;
     }
-    else if (m.best_move) t += " " + _("The best move.") + " " + m.text;
+    else if (m.best_move && m.label) t += " " + _("The best move.") + " " + m.text;
     else t += ` ${m.text}`;
     $("review-move-text").textContent = t;
     drawBoard(m.board, m.card, m.best_move !== m.move ? m.best_card : null);
@@ -1042,33 +1205,8 @@
       }
       $("chart-time").replaceChildren(window.LucieCharts.timeChart(done));
       $("chart-scores").replaceChildren(window.LucieCharts.scoreChart(done));
-      const body = $("stats-games").tBodies[0];
-      body.replaceChildren();
-      for (const g of h.games.slice(0, 25)) {
-        const tr = document.createElement("tr");
-        const when = g.finished ? g.finished.replace("T", " ").slice(0, 16) : "—";
-        const cells = [g.id, (g.deal ?? _("custom")) + (g.daily ? " ★" : ""), statusWord(g.status), g.score, g.moves,
-          fmtTime(g.seconds), when];
-        cells.forEach((cell, k) => {
-          const td = document.createElement("td");
-          td.textContent = String(cell);
-          if (k === 4 || k === 6) td.className = "wide";
-          tr.appendChild(td);
-        });
-        const td = document.createElement("td");
-        if (features.review && g.moves > 0) {
-          const b = document.createElement("button");
-          b.type = "button";
-          b.className = "review";
-          b.textContent = pgettext("button", "Review");
-          b.setAttribute("aria-label", format(_("Review game {n}"), { n: g.id }));
-          b.onclick = () => openReview(`/api/history/${g.id}/review`, format(_("Review of game {n} (deal {deal})"), { n: g.id, deal: g.deal ?? _("custom") }));
-          td.appendChild(b);
-        }
-        tr.appendChild(td);
-        tr.className = g.status;
-        body.appendChild(tr);
-      }
+      gamesFrom = 0;
+      await loadGamesPage();
       // the player's own result for each deal of the day
       const daily = $("stats-daily").tBodies[0];
       daily.replaceChildren();
@@ -1088,6 +1226,54 @@
     } catch (e) {
       $("stats-numbers").textContent = e.message;
     }
+  }
+
+  // -- the recent games, a page at a time (games dealt and never played left out) --
+
+  const GAMES_PAGE = 25;
+  let gamesFrom = 0;
+
+  async function loadGamesPage() {
+    const v = $("stats-variant").value || "classic";
+    const h = await call("GET", `/api/history?variant=${encodeURIComponent(v)}&played=1&offset=${gamesFrom}&limit=${GAMES_PAGE}`);
+    const body = $("stats-games").tBodies[0];
+    body.replaceChildren();
+    const total = h.total ?? h.games.length;
+    $("games-pager").hidden = total <= GAMES_PAGE;
+    $("games-newer").disabled = gamesFrom === 0;
+    $("games-older").disabled = gamesFrom + GAMES_PAGE >= total;
+    $("games-range").textContent = format(_("games {first}–{last} of {total}, newest first"),
+      { first: Math.min(total, gamesFrom + 1), last: gamesFrom + h.games.length, total });
+    for (const g of h.games) {
+      const tr = document.createElement("tr");
+      const when = g.finished ? g.finished.replace("T", " ").slice(0, 16) : "—";
+      const cells = [g.id, (g.deal ?? _("custom")) + (g.daily ? " ★" : ""), statusWord(g.status), g.score, g.moves,
+        fmtTime(g.seconds), when];
+      cells.forEach((cell, k) => {
+        const td = document.createElement("td");
+        td.textContent = String(cell);
+        if (k === 4 || k === 6) td.className = "wide";
+        tr.appendChild(td);
+      });
+      const td = document.createElement("td");
+      if (features.review && g.moves > 0) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "review";
+        b.textContent = pgettext("button", "Review");
+        b.setAttribute("aria-label", format(_("Review game {n}"), { n: g.id }));
+        b.onclick = () => openReview(`/api/history/${g.id}/review`, format(_("Review of game {n} (deal {deal})"), { n: g.id, deal: g.deal ?? _("custom") }), g.status);
+        td.appendChild(b);
+      }
+      tr.appendChild(td);
+      tr.className = g.status;
+      body.appendChild(tr);
+    }
+  }
+
+  function pageGames(step) {
+    gamesFrom = Math.max(0, gamesFrom + step * GAMES_PAGE);
+    loadGamesPage().catch((e) => { $("games-range").textContent = e.message; });
   }
 
   // -- loading a saved game ------------------------------------------------------
@@ -1135,6 +1321,117 @@
     return true;
   }
 
+  // -- sounds: made here with the Web Audio API (nothing fetched); off by default --
+
+  let audio = null;
+  let soundsMade = 0;
+
+  // ``kind``: "move", "refused" or "win".
+  function sound(kind) {
+    if (!prefs.sounds) return;
+    const AC = window.AudioContext || window.webkitAudioContext;
+    if (!AC) return;
+    try {
+      if (!audio) audio = new AC();
+      if (audio.state === "suspended") audio.resume();
+      const notes = kind === "win" ? [[523, 0, 0.14], [659, 0.12, 0.14], [784, 0.24, 0.14], [1047, 0.36, 0.4]]
+        : kind === "refused" ? [[196, 0, 0.18]] : [[740, 0, 0.06]];
+      const type = kind === "refused" ? "square" : kind === "win" ? "triangle" : "sine";
+      for (const [freq, at, len] of notes) {
+        const osc = audio.createOscillator(), gain = audio.createGain();
+        osc.type = type;
+        osc.frequency.value = freq;
+        const t = audio.currentTime + at;
+        gain.gain.setValueAtTime(0.0001, t);
+        gain.gain.exponentialRampToValueAtTime(kind === "refused" ? 0.05 : 0.12, t + 0.01);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t + len);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(t);
+        osc.stop(t + len + 0.02);
+      }
+      soundsMade += 1;
+    } catch (err) { /* no sound: the game goes on */ }
+  }
+
+  // -- the win: the cards cascade from the foundations ------------------------------
+
+  function reducedMotion() {
+    return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  }
+
+  // Throw the 52 cards off the foundations, kings first, each in an arc to
+  // the bottom of the window; nothing under prefers-reduced-motion.  Returns
+  // how long it lasts (ms).
+  function celebrate() {
+    if (reducedMotion()) return 0;
+    const layer = $("celebrate");
+    layer.replaceChildren();
+    const slots = [...$("foundations").children];
+    const H = window.innerHeight, W = window.innerWidth;
+    const w = cardEls.size ? [...cardEls.values()][0].getBoundingClientRect().width : 60;
+    let k = 0, last = 0;
+    for (let r = 12; r >= 0; r--) {
+      slots.forEach((slot, s) => {
+        const from = slot.getBoundingClientRect();
+        const el = makeCard("A23456789TJQK"[r] + SUIT_ORDER[s]);
+        el.classList.add("flying");
+        el.style.left = `${from.left}px`;
+        el.style.top = `${from.top}px`;
+        el.style.width = `${w}px`;
+        el.style.height = `${Math.round(w * 1.4)}px`;
+        layer.appendChild(el);
+        const side = (k % 2 ? 1 : -1) * (0.25 + ((k * 7) % 10) / 14);
+        const dx = side * W * 0.55, fall = H - from.top + 20, up = 60 + ((k * 13) % 5) * 25;
+        const delay = k * 28, time = 1100;
+        const frames = [];
+        for (let i = 0; i <= 8; i++) {
+          const t = i / 8;
+          frames.push({ transform: `translate(${dx * t}px, ${fall * t * t - up * 4 * t * (1 - t)}px) rotate(${side * 240 * t}deg)`,
+            opacity: t < 0.85 ? 1 : 1 - (t - 0.85) / 0.15 });
+        }
+        const anim = el.animate(frames, { duration: time, delay, easing: "linear", fill: "both" });
+        anim.onfinish = () => el.remove();
+        last = Math.max(last, delay + time);
+        k += 1;
+      });
+    }
+    return last;
+  }
+
+  // -- settings: one-click moves, autoplay, sounds, the table and the card back ---
+
+  // The table's colours and the card back, as chosen (CSS draws them).
+  function applyLook() {
+    document.documentElement.dataset.theme = prefs.theme;
+    document.documentElement.dataset.back = prefs.back;
+  }
+
+  function openSettings() {
+    $("set-oneclick").checked = prefs.oneClick;
+    $("set-autoplay").checked = autoplay;
+    $("set-sounds").checked = prefs.sounds;
+    $("set-theme").value = prefs.theme;
+    $("set-back").value = prefs.back;
+    $("d-settings").showModal();
+  }
+
+  function wireSettings() {
+    $("b-settings").onclick = openSettings;
+    $("settings-close").onclick = () => $("d-settings").close();
+    $("set-oneclick").onchange = (e) => {
+      prefs.oneClick = e.target.checked;
+      saved.set("lucie.oneclick", prefs.oneClick ? "1" : "0");
+    };
+    $("set-autoplay").onchange = (e) => { if (e.target.checked !== autoplay) toggleAuto(); };
+    $("set-sounds").onchange = (e) => {
+      prefs.sounds = e.target.checked;
+      saved.set("lucie.sounds", prefs.sounds ? "1" : "0");
+      sound("move"); // a sample, and the browser lets a page sound after a click
+    };
+    $("set-theme").onchange = (e) => { prefs.theme = e.target.value; saved.set("lucie.theme", prefs.theme); applyLook(); };
+    $("set-back").onchange = (e) => { prefs.back = e.target.value; saved.set("lucie.back", prefs.back); applyLook(); };
+  }
+
   // -- start ---------------------------------------------------------------------
 
   function wire() {
@@ -1160,7 +1457,7 @@
     $("new-daily").onclick = () => submitNew(null, true);
     $("end-review").onclick = () => {
       $("d-end").close();
-      openReview(gamePath("/review"), format(_("Review of deal {deal}"), { deal: state.deal ?? _("custom") }));
+      openReview(gamePath("/review"), format(_("Review of deal {deal}"), { deal: state.deal ?? _("custom") }), state.status);
     };
     $("b-odds").onclick = odds;
     $("b-stats").onclick = () => showStats(true);
@@ -1177,6 +1474,8 @@
     $("end-restart").onclick = () => { $("d-end").close(); restart(); };
     $("end-stats").onclick = () => { $("d-end").close(); showStats(true); };
     $("stats-variant").onchange = loadStats;
+    $("games-newer").onclick = () => pageGames(-1);
+    $("games-older").onclick = () => pageGames(1);
     $("lang").onchange = chooseLanguage;
     $("move-form").onsubmit = (e) => {
       e.preventDefault();
@@ -1187,17 +1486,39 @@
     window.addEventListener("resize", () => {
       if (!state) return;
       layout();
-      if (arrow) drawArrow(arrow[0], arrow[1]);
+      if (arrow) drawArrow(arrow[0], arrowEnd(arrow[1]));
     });
     window.addEventListener("popstate", () => {
       if (location.pathname === "/stats") showStats(false); else hideStats(false);
     });
     setInterval(tick, 1000);
+    document.addEventListener("visibilitychange", tellVisibility);
+    window.addEventListener("pagehide", () => { if (state) tellHidden(); });
+    setInterval(() => { if (!document.hidden) tellVisibility(); }, 60000);
+  }
+
+  // The page is going away: its game's clock stops now.
+  function tellHidden() {
+    fetch(gamePath("/visibility"), {
+      method: "POST", keepalive: true, credentials: "same-origin",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ visible: false }),
+    }).catch(() => {});
+  }
+
+  // The greeting of a player coming back to the page, true of the game found.
+  function welcomeBack() {
+    if (!state.finished) return _("Welcome back: your game is where you left it.");
+    const how = state.status === "won" ? _("Welcome back: you won this game.")
+      : state.status === "resigned" ? _("Welcome back: this game was resigned.")
+        : _("Welcome back: this game ended with no move left.");
+    return how + " " + _("New (N) deals another.");
   }
 
   async function boot() {
     if (restoreLanguage()) return;
+    applyLook();
     wire();
+    wireSettings();
     try {
       [variants, features] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/features")]);
     } catch (e) { setStatus(e.message, "error"); }
@@ -1210,14 +1531,14 @@
       } else if (id) {
         try {
           render(await call("GET", `/api/games/${encodeURIComponent(id)}`));
-          setStatus(_("Welcome back: your game is where you left it."), "info");
+          setStatus(welcomeBack(), "info");
         } catch (e) {
           if (e.status !== 404) throw e;
           await newGame(null, null);
         }
       } else {
         await newGame(null, null);
-        setStatus(_("Welcome! Drag a top card onto a fan or a foundation (or click it, then where it goes). The places it may go light up. Rules and keys: ?"), "info");
+        setStatus(_("Welcome! Click a top card: with one place to go it goes there; with several, they light up: click one. Or drag it. Rules, keys and settings: ? and Settings."), "info");
       }
     } catch (e) {
       setStatus(e.message, "error");
@@ -1226,7 +1547,7 @@
     document.body.classList.add("ready");
   }
 
-  window.lucie = { get state() { return state; } };
+  window.lucie = { get state() { return state; }, get sounds() { return soundsMade; } };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
   else boot();
 })();

@@ -1,0 +1,589 @@
+"""A game's life, the same in every interface: :class:`Session`.
+
+The terminal game, line mode and the browser game each turn keys, lines or
+requests into calls on a :class:`Session` and draw what comes back; the
+session asks the engine (:class:`~lucie.engine.Game`, one :class:`Step` per
+player's move), keeps the clock, records every change in the store and
+holds the claim that keeps two programs from playing one stored game.
+
+What holds for every interface:
+
+- **A change is applied only once it is recorded.**  Each change is made on
+  a copy of the game, recorded, and only then becomes the game in play; if
+  the store cannot write (:class:`~lucie.store.StoreError`: a full disk, a
+  locked database), :class:`NotSavedError` is raised and the game stays exactly
+  as it was.
+- **A result is final.**  Once a game is won, lost (no move left) or
+  resigned, its result is recorded once and never changed.  Undo after the
+  end goes on as *practice*, which is not recorded (:attr:`Session.practice`,
+  the interfaces say so); Restart or "play this deal again" open a new
+  recorded game of the same deal (:meth:`Session.again`).
+- **Leaving a game** for another (:meth:`Session.leave`, the interfaces ask
+  first) counts a game with moves as resigned; a game without a move is
+  forgotten (deleted from the store), and so are the player's other
+  untouched games that no program holds any more.
+- **The clock** (:class:`Clock`) counts only while the game is shown and in
+  play: it stops at the end, when the game is left, and where the
+  interface says it is hidden (:meth:`Session.hide`; the browser's page
+  tells the server).  Its value is rounded once (hundredths of a second),
+  the same value is stored and shown, and every interface shows whole
+  seconds the same way (cut, not rounded).
+- **Policies** every interface offers: :meth:`Session.send_home` (the safe
+  cards, or the aces where no card is strictly safe), :meth:`Session.hopeless`
+  and :func:`proved_lost` (when to offer resigning).
+
+>>> import tempfile, pathlib
+>>> from lucie.rules import Rules
+>>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite3")
+>>> session = Session.new(store, "ann", Rules(), 1)
+>>> session.play(Move.parse("f>i")).step.text
+'7D from fan f onto 8D in fan i'
+>>> store.record(session.game_id).moves
+1
+>>> session.resign().ended
+'resigned'
+>>> outcome = session.undo()  # the resignation stays recorded: practice
+>>> outcome.practice, store.record(session.game_id).status
+(True, 'resigned')
+>>> session.close(); store.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final, TypeVar
+
+from lucie.engine import Game, Move, Position, Step
+from lucie.errors import LucieError, MoveError
+from lucie.i18n import _
+from lucie.rules import Rules
+from lucie.store import (
+    GameRecord,
+    History,
+    Stats,
+    Store,
+    StoreBusy,
+    StoreError,
+    StoreFull,
+    default_path,
+    default_player,
+    open_game,
+    write_error,
+)
+
+T = TypeVar("T")
+
+#: Seconds the browser's clock runs on after the page last said it is shown
+#: (the page says so every minute while it is visible).
+PAGE_LEASE: Final = 90.0
+#: How many of the player's latest games are looked at for untouched games
+#: to forget when a new game starts.
+_SWEEP: Final = 200
+
+
+class NotSavedError(LucieError):
+    """A change could not be recorded; the game stays as it was.
+
+    ``error``: the store's :class:`~lucie.store.StoreError` (a full disk, a
+    locked database...)."""
+
+    def __init__(self, error: StoreError) -> None:
+        super().__init__(_("not played: the game could not be saved ({error}). Nothing "
+                           "changed; try again in a moment.").format(error=error))
+        self.error = error
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a :class:`Session` action did (not to be confused with the
+    engine's :class:`~lucie.engine.Outcome`, a game's status and score).
+
+    ``step``: the step played or redone; ``undone``: the step taken back;
+    ``ended``: the result the game just reached (``won``, ``lost``,
+    ``resigned``), recorded now; ``practice``: the game has just become
+    practice (a result is recorded, what follows is not); ``restarted``:
+    back to the deal's start; ``new_game``: a new game of the same deal was
+    opened (Restart after the end); ``aces``: :meth:`Session.send_home`
+    sent aces because no card was strictly safe.
+    """
+
+    step: Step | None = None
+    undone: Step | None = None
+    ended: str | None = None
+    practice: bool = False
+    restarted: bool = False
+    new_game: bool = False
+    aces: tuple[Move, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """Whether the game changed."""
+        return (self.step is not None or self.undone is not None or self.restarted
+                or self.new_game or self.ended is not None)
+
+
+class Clock:
+    """Seconds played on one game.
+
+    It runs only between :meth:`start` and :meth:`stop`; with a ``lease``,
+    only up to ``lease`` seconds after the last :meth:`start` or
+    :meth:`touch` (a page that stops saying it is shown stops the clock,
+    even if it never says goodbye).  :meth:`seconds` is rounded to
+    hundredths, the precision the store keeps.
+
+    >>> clock = Clock(12.5)
+    >>> clock.seconds(), clock.running
+    (12.5, False)
+    """
+
+    def __init__(self, seconds: float = 0.0, *, lease: float | None = None) -> None:
+        self._base = max(0.0, float(seconds))
+        self._since: float | None = None
+        self._seen = 0.0
+        self.lease = lease
+
+    @property
+    def running(self) -> bool:
+        return self._since is not None
+
+    def _end(self, now: float) -> float:
+        return now if self.lease is None else min(now, self._seen + self.lease)
+
+    def seconds(self) -> float:
+        """Seconds played so far."""
+        since = self._since
+        if since is None:
+            return round(self._base, 2)
+        return round(self._base + max(0.0, self._end(time.monotonic()) - since), 2)
+
+    def start(self) -> None:
+        """The game is shown (again)."""
+        now = time.monotonic()
+        if self._since is None:
+            self._since = now
+        elif self.lease is not None and now > self._seen + self.lease:
+            # the lease lapsed meanwhile: that gap did not count
+            self._base = self.seconds()
+            self._since = now
+        self._seen = now
+
+    touch = start
+
+    def stop(self) -> None:
+        """The game is no longer shown, over or left."""
+        if self._since is not None:
+            self._base = self.seconds()
+            self._since = None
+
+    def set(self, seconds: float) -> None:
+        """Stop at ``seconds`` (the value recorded at the end of a game)."""
+        self._since = None
+        self._base = seconds
+
+
+def proved_lost(position: Position, clears: bool | None, budget_ran_out: bool = False) -> bool:
+    """Whether a hint's search (its :attr:`~lucie.solver.hints.Hint.clears`)
+    proves the game can no longer be won: the deal in play cannot be
+    cleared, and no redeal and no merci is left to change it.  Only then do
+    the interfaces offer resigning."""
+    return (clears is False and not budget_ran_out and position.redeals_left == 0
+            and not position.merci_available)
+
+
+def _is_ace_home(position: Position, move: Move) -> bool:
+    if move.dst_kind != "foundation":
+        return False
+    card = position.moving_card(move)
+    return card is not None and card.rank == 1
+
+
+class Session:
+    """One game being played, recorded in ``store`` (None: not recorded,
+    e.g. a game loaded from a file in the browser).
+
+    Build one with :meth:`open` (resume the player's unfinished game or
+    deal a new one), :meth:`new`, :meth:`stored` (a stored game by id) or
+    :meth:`unrecorded`.  Every action raises :class:`MoveError` for an
+    illegal change and :class:`NotSavedError` when the store cannot record it;
+    either way the game stays as it was.  Call :meth:`close` when the
+    program stops showing it (the game stays to be resumed) or
+    :meth:`leave` when the player leaves it for another.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        store: Store | None = None,
+        player: str | None = None,
+        game_id: int | None = None,
+        seconds: float = 0.0,
+        resumed: bool = False,
+        result: str | None = None,
+        lease: float | None = None,
+    ) -> None:
+        self._game = game
+        self.store = store
+        self.player = player or default_player()
+        #: the game's id in the store (None: not recorded)
+        self.game_id = game_id if store is not None else None
+        #: whether the game was resumed (rather than dealt)
+        self.resumed = resumed
+        #: the recorded result (final), None while the game is in play
+        self.result = result
+        #: a recorded game went on after its end: nothing more is recorded
+        self.practice = False
+        self.clock = Clock(seconds, lease=lease)
+        self._claimed = False
+
+    # -- opening --------------------------------------------------------------
+
+    @classmethod
+    def open(cls, store: Store, player: str, rules: Rules | None = None,
+             deal: int | None = None, *, lease: float | None = None) -> Session:
+        """Resume the player's unfinished game (of ``rules``, of ``deal``),
+        or deal a new one (see :func:`lucie.store.open_game`); a new game
+        forgets the player's untouched games no program holds."""
+        try:
+            opened = open_game(store, player, rules, deal)
+        except StoreError as exc:
+            raise NotSavedError(exc) from None
+        session = cls(opened.game, store=store, player=player, game_id=opened.game_id,
+                      seconds=opened.seconds, resumed=opened.resumed, lease=lease)
+        session._claimed = True
+        if not opened.resumed:
+            session._sweep()
+        session._settle_resumed()
+        return session
+
+    @classmethod
+    def new(cls, store: Store | None, player: str | None, rules: Rules | None = None,
+            deal: int | None = None, *, game: Game | None = None,
+            lease: float | None = None) -> Session:
+        """A new game (``game``, else a deal of ``rules``), recorded in
+        ``store`` and claimed."""
+        game = game if game is not None else Game(rules or Rules(), deal)
+        session = cls(game, store=store, player=player, lease=lease)
+        if store is not None:
+            session.game_id = session._start_in_store(game)
+            session._sweep()
+            session._settle_resumed()
+        return session
+
+    @classmethod
+    def stored(cls, store: Store, game_id: int, player: str | None = None, *,
+               lease: float | None = None) -> Session:
+        """The stored game ``game_id`` at its last saved position (a
+        :class:`~lucie.store.StoreError` if it is missing or damaged, a
+        :class:`~lucie.errors.LucieError` if another program plays it)."""
+        record = store.record(game_id)
+        game = store.game(game_id)
+        result = record.status if record.status != "playing" else None
+        if result == "resigned" and not game.outcome.finished:
+            game.resign()
+        session = cls(game, store=store, player=player or record.player, game_id=game_id,
+                      seconds=record.seconds, resumed=True, result=result, lease=lease)
+        if result is None:
+            if not store.claim(game_id):
+                raise LucieError(_("game {id} is being played by another program").format(
+                    id=game_id))
+            session._claimed = True
+            session._settle_resumed()
+        return session
+
+    @classmethod
+    def unrecorded(cls, game: Game, *, lease: float | None = None) -> Session:
+        """A game played without the store (it never enters the statistics)."""
+        return cls(game, lease=lease)
+
+    def _start_in_store(self, game: Game) -> int:
+        assert self.store is not None
+        try:
+            game_id = self.store.start_game(game, self.player)
+            self.store.claim(game_id)
+        except StoreError as exc:
+            raise NotSavedError(exc) from None
+        self._claimed = True
+        return game_id
+
+    def _settle_resumed(self) -> None:
+        """A game that ended just before its program stopped (or a new game
+        already over) gets its result recorded now."""
+        if self.result is None and self._game.outcome.finished and self.recording:
+            self._record(self._game)
+
+    def _sweep(self) -> None:
+        """Forget the player's games without a move that no program holds
+        (a page closed on a fresh deal, a deal looked at and left)."""
+        store = self.store
+        if store is None:
+            return
+        try:
+            for record in store.history(self.player, limit=_SWEEP):
+                if (record.status != "playing" or record.moves or record.id == self.game_id
+                        or store.is_claimed(record.id) or not store.claim(record.id)):
+                    continue
+                try:
+                    store.discard(record.id)
+                finally:
+                    store.release(record.id)
+        except StoreError:
+            pass  # tidying only: the next new game tries again
+
+    # -- state ------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The game in play (replaced by each recorded change: do not keep it)."""
+        return self._game
+
+    @property
+    def recording(self) -> bool:
+        """Whether changes are recorded (a stored game not gone to practice)."""
+        return self.store is not None and self.game_id is not None and not self.practice
+
+    def seconds(self) -> float:
+        """Time played on this game (frozen at its end)."""
+        return self.clock.seconds()
+
+    def show(self) -> None:
+        """The game is shown: its clock runs while it is in play."""
+        if not self._game.outcome.finished and self.result is None:
+            self.clock.start()
+
+    def hide(self) -> None:
+        """The game is no longer shown: its clock stops."""
+        self.clock.stop()
+
+    # -- recording ---------------------------------------------------------------
+
+    def _record(self, game: Game) -> str | None:
+        """Record ``game`` as the state of this session's game; the result
+        reached if it is over now.  Raises :class:`NotSavedError`."""
+        store, game_id = self.store, self.game_id
+        assert store is not None and game_id is not None
+        outcome = game.outcome
+        seconds = self.clock.seconds()
+        try:
+            if outcome.finished:
+                store.finish_game(game_id, game, seconds, outcome.status)
+            else:
+                store.record_move(game_id, game, seconds)
+        except StoreError as exc:
+            raise NotSavedError(exc) from None
+        if not outcome.finished:
+            return None
+        self.result = outcome.status
+        self.clock.set(seconds)
+        self._release()
+        return outcome.status
+
+    def _change(self, change: Callable[[Game], T]) -> tuple[T, str | None]:
+        """Make ``change`` on a copy of the game, record it, then make the
+        copy the game in play; returns the change's value and the result
+        the game reached (if it ended now)."""
+        if not self.recording:
+            was_over = self._game.outcome.finished
+            value = change(self._game)
+            outcome = self._game.outcome
+            if outcome.finished:
+                self.clock.stop()
+            return value, outcome.status if outcome.finished and not was_over else None
+        work = self._game.fork()
+        value = change(work)
+        ended = self._record(work)
+        self._game = work
+        return value, ended
+
+    def _to_practice(self) -> bool:
+        """After a recorded result, the game goes on as practice; True if
+        it just became practice."""
+        if self.result is None or self.practice:
+            return False
+        self.practice = True
+        self.clock.stop()
+        return True
+
+    # -- playing -------------------------------------------------------------------
+
+    def play(self, move: Move, *, autoplay: bool = False) -> Outcome:
+        """Play ``move`` (and, with ``autoplay``, the safe foundation moves
+        after it) as one step."""
+        step, ended = self._change(lambda g: g.play(move, autoplay=autoplay))
+        return Outcome(step=step, ended=ended)
+
+    def _over(self) -> str:
+        status = self._game.outcome.status
+        return {"won": _("the game is won"), "lost": _("no move is left"),
+                "resigned": _("the game was resigned")}.get(status, _("the game is over"))
+
+    def undo(self) -> Outcome:
+        """Take back the last step; after a recorded result, the game goes
+        on as practice."""
+        if not self._game.can_undo:
+            raise MoveError(_("nothing to undo"))
+        practice = self._to_practice()
+        step, _ended = self._change(lambda g: g.undo_step())
+        return Outcome(undone=step, practice=practice)
+
+    def redo(self) -> Outcome:
+        """Play the last undone step again."""
+        if not self._game.can_redo:
+            raise MoveError(_("nothing to redo"))
+        step, ended = self._change(lambda g: g.redo_step())
+        return Outcome(step=step, ended=ended)
+
+    def restart(self) -> Outcome:
+        """Back to the start of the deal; after a recorded result, a new
+        game of the same deal (:meth:`again`)."""
+        if self.result is not None:
+            self.again()
+            return Outcome(new_game=True)
+        if not self._game.moves:
+            return Outcome()
+        self._change(lambda g: g.restart())
+        return Outcome(restarted=True)
+
+    def resign(self) -> Outcome:
+        """Give the game up: it counts as lost, for good."""
+        if self._game.outcome.finished:
+            raise MoveError(self._over())
+        _value, ended = self._change(lambda g: g.resign())
+        return Outcome(ended=ended or "resigned")
+
+    def autoplay(self) -> Outcome:
+        """Send the safe cards home as one step (nothing if none is safe)."""
+        if self._game.outcome.finished:
+            return Outcome()
+        moves, ended = self._change(lambda g: g.autoplay())
+        return Outcome(step=self._game.steps[-1] if moves else None, ended=ended)
+
+    def send_home(self) -> Outcome:
+        """Send every safe card home now, as one step.
+
+        Where no card is strictly safe (builds going up, as in Shamrocks,
+        where an ace may hold a two of another suit), the aces that can go
+        home go: the player asked for it, and an ace in a fan only ever
+        holds a two that could go home after it.  Each ace is a step of its
+        own (with the safe cards it lets go home after it), all recorded at
+        once.
+        """
+        outcome = self.autoplay()
+        if outcome.step is not None or self._game.outcome.finished:
+            return outcome
+
+        def aces(game: Game) -> tuple[Step | None, tuple[Move, ...]]:
+            step: Step | None = None
+            sent: list[Move] = []
+            while not game.outcome.finished:
+                p = game.position
+                ace = next((m for m in p.legal_moves() if _is_ace_home(p, m)), None)
+                if ace is None:
+                    break
+                step = game.play(ace, autoplay=True)
+                sent.extend(step.moves)
+            return step, tuple(sent)
+
+        (step, sent), ended = self._change(aces)
+        return Outcome(step=step, ended=ended, aces=sent)
+
+    def hopeless(self) -> bool:
+        """Whether no move is left but pointless ones: every legal move
+        takes a card back from a foundation (which only returns there)."""
+        game = self._game
+        if not game.rules.foundation_takeback:
+            return False  # no take-back: such a position has no move at all
+        moves = game.legal_moves
+        return (not game.outcome.finished and bool(moves)
+                and all(m.src_kind == "card" for m in moves)
+                and not game.position.merci_available)
+
+    # -- other games -------------------------------------------------------------
+
+    def again(self) -> None:
+        """A new game of the same deal (the result of this one stays)."""
+        old = self._game
+        if old.deal is not None:
+            game = Game(old.rules, old.deal)
+        else:
+            game = Game(old.rules, position=old.start, seed=old.seed)
+        self.replace(game)
+
+    def replace(self, game: Game) -> None:
+        """Leave this game (:meth:`leave`: interfaces ask first when it has
+        moves) and play ``game`` from now on, recorded if this one was in
+        the store.  The new game is recorded before the old one is left: if
+        it cannot be, nothing changes."""
+        store = self.store if self.game_id is not None else None
+        new_id = None
+        if store is not None:
+            try:
+                new_id = store.start_game(game, self.player)
+            except StoreError as exc:
+                raise NotSavedError(exc) from None
+        try:
+            self.leave()
+        except NotSavedError:
+            if store is not None and new_id is not None:
+                with contextlib.suppress(StoreError):
+                    store.discard(new_id)
+            raise
+        self._game = game
+        self.game_id = new_id
+        self.result = None
+        self.practice = False
+        self.resumed = False
+        self.clock = Clock(0.0, lease=self.clock.lease)
+        if store is not None and new_id is not None:
+            self._claimed = store.claim(new_id)
+            self._sweep()
+            self._settle_resumed()
+
+    def leave(self) -> None:
+        """The player leaves this game for another: one with moves still in
+        play counts as resigned (ask first), one without a move is
+        forgotten.  Its clock stops and its claim is given back."""
+        game = self._game
+        if game.moves and not game.outcome.finished and not self.practice:
+            self._change(lambda g: g.resign())
+        elif self.recording and self.result is None and not game.moves:
+            assert self.store is not None and self.game_id is not None
+            try:
+                self.store.discard(self.game_id)
+            except StoreError as exc:
+                raise NotSavedError(exc) from None
+        self.clock.stop()
+        self._release()
+
+    def close(self) -> None:
+        """The program stops showing this game: its time is saved and its
+        claim given back; an unfinished game stays to be resumed."""
+        self.clock.stop()
+        if self.recording and self.result is None:
+            assert self.store is not None and self.game_id is not None
+            # the moves are saved already: at worst the last seconds are lost
+            with contextlib.suppress(StoreError):
+                self.store.record_move(self.game_id, self._game, self.clock.seconds())
+        self._release()
+
+    def _release(self) -> None:
+        if self._claimed and self.store is not None and self.game_id is not None:
+            self._claimed = False
+            self.store.release(self.game_id)
+
+    # -- reading back (for the interfaces) -------------------------------------
+
+    def stats(self) -> Stats:
+        """The player's statistics in this game's variant."""
+        assert self.store is not None
+        return self.store.stats(self.player, self._game.rules)
+
+
+__all__ = [
+    "PAGE_LEASE", "Clock", "GameRecord", "History", "NotSavedError", "Outcome", "Session",
+    "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
+    "proved_lost", "write_error",
+]

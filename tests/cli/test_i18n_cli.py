@@ -126,7 +126,7 @@ def test_plural_forms_of_finished_games(monkeypatch: pytest.MonkeyPatch,
         resigned = _("You resigned. Score {score}/52. (u to undo, q to quit)").format(score=0)
     assert forms[0] != forms[1]
     assert forms[0] in outs[0] and forms[1] in outs[1] and resigned in outs[1]
-    one, two = {"fr": ("1 partie de", "2 parties de"), "nl": ("1 spel", "2 spellen"),
+    one, two = {"fr": ("1 partie terminée", "2 parties terminées"), "nl": ("1 spel", "2 spellen"),
                 "de": ("1 Spiel", "2 Spiele")}[lang]
     assert one in outs[0] and two in outs[1]
     # the language's decimal sign and percent sign
@@ -304,11 +304,15 @@ def test_variants_and_solve_in_each_language(capsys: pytest.CaptureFixture[str],
     from lucie.rules import VARIANTS
 
     _c, out, _e = run(capsys, "--lang", lang, "variants")
-    trefoil = VARIANTS["trefoil"]
+    # Trefoil keeps its English name in every language (the glossary); the
+    # fan variant's name and every summary are translated
+    trefoil, fan = VARIANTS["trefoil"], VARIANTS["fan"]
     with using(lang):
         title, summary = trefoil.display_title(), trefoil.display_summary()
-    assert title != trefoil.title and summary != trefoil.summary
-    assert f"trefoil     {title}" in out and summary in out
+        fan_title = fan.display_title()
+    assert title == trefoil.title and summary != trefoil.summary
+    assert fan_title != fan.title
+    assert f"trefoil     {title}" in out and summary in out and f"fan         {fan_title}" in out
     code, out, _e = run(capsys, "--lang", lang, "solve", "--deal", "1", "--verdict-only")
     assert code == 1
     with using(lang):

@@ -32,6 +32,9 @@ FOREIGN = ("fr", "nl", "de")
 LAYOUT = "Foundations: C-J D-K H-K S-J\nQC KS\nKC QS\n-\n"
 
 
+NBSP = "\u00a0"  # French puts a no-break space before a colon
+
+
 def refusal(game: Game, move: str) -> str:
     with pytest.raises(MoveError) as caught:
         game.push(move)
@@ -73,7 +76,7 @@ def test_empty_fan_king_and_foundation_refusals(
         assert position.why_illegal(Move.parse("a>b")) == king
         assert position.why_illegal(Move.parse("a>f")) == foundation
         game = Game(Rules(), position=position)
-        assert refusal(game, "b>c") == f"b>c{' :' if language == 'fr' else ':'} {empty}"
+        assert refusal(game, "b>c") == f"b>c{NBSP + ':' if language == 'fr' else ':'} {empty}"
 
 
 @pytest.mark.parametrize(("language", "no_merci", "not_yet", "buried"), [
@@ -105,8 +108,8 @@ def test_the_plural_of_redeals_left_follows_the_count() -> None:
     expected = {
         "en": "the merci is only allowed in the last deal (1 redeal left)",
         "fr": "le merci n'est permis que dans la dernière donne (encore 1 redistribution)",
-        "nl": "de merci mag alleen in de laatste deling (nog 1 herdeling over)",
-        "de": "das Merci ist nur in der letzten Austeilung erlaubt (noch 1 Neuverteilung übrig)",
+        "nl": "de merci mag alleen in de laatste gift (nog 1 herdeling over)",
+        "de": "der Merci ist nur in der letzten Austeilung erlaubt (noch 1 Neuverteilung übrig)",
     }
     for language, text in expected.items():
         with using(language):
@@ -118,7 +121,7 @@ def test_the_plural_of_redeals_left_follows_the_count() -> None:
            "upgrade lucie to load it",
      "the saved game is not valid JSON"),
     ("fr", "la partie sauvegardée est au format version 9, plus récent que ce que cette "
-           "version de lucie comprend (1) : mettez lucie à jour pour la charger",
+           "version de lucie comprend (1)\u00a0: mettez lucie à jour pour la charger",
      "la partie sauvegardée n'est pas du JSON valide"),
     ("nl", "het opgeslagen spel heeft formaatversie 9, nieuwer dan deze lucie begrijpt (1): "
            "werk lucie bij om het te laden",
@@ -166,7 +169,7 @@ def test_a_saved_game_that_does_not_replay_names_the_move_in_each_language() -> 
 
 @pytest.mark.parametrize(("language", "expected"), [
     ("en", "line 2 (fan 2): 'XX' is not a card"),
-    ("fr", "ligne 2 (éventail 2) : 'XX' n'est pas une carte"),
+    ("fr", "ligne 2 (éventail 2)\u00a0: 'XX' n'est pas une carte"),
     ("nl", "regel 2 (waaier 2): 'XX' is geen kaart"),
     ("de", "Zeile 2 (Fächer 2): 'XX' ist keine Karte"),
 ])
@@ -178,8 +181,8 @@ def test_a_layout_error(language: str, expected: str) -> None:
 
 @pytest.mark.parametrize(("language", "expected"), [
     ("en", "deal number 'x' is not a whole number from 1 to"),
-    ("fr", "numéro de donne : 'x' n'est pas un nombre entier de 1 à"),
-    ("nl", "delingnummer: 'x' is geen geheel getal van 1 tot en met"),
+    ("fr", "numéro de donne\u00a0: 'x' n'est pas un nombre entier de 1 à"),
+    ("nl", "giftnummer: 'x' is geen geheel getal van 1 tot en met"),
     ("de", "Austeilungsnummer: 'x' ist keine ganze Zahl von 1 bis"),
 ])
 def test_a_bad_deal_number(language: str, expected: str) -> None:
@@ -190,7 +193,8 @@ def test_a_bad_deal_number(language: str, expected: str) -> None:
 
 @pytest.mark.parametrize(("language", "unknown", "bad_value"), [
     ("en", "unknown variant 'nope' (known: classic,", "cells=99: expected a whole number"),
-    ("fr", "variante inconnue 'nope' (connues : classic,", "cells=99 : nombre entier de 0 à 8"),
+    ("fr", "variante inconnue 'nope' (connues\u00a0: classic,",
+     "cells=99\u00a0: nombre entier de 0 à 8"),
     ("nl", "onbekende variant 'nope' (bekend: classic,", "cells=99: geheel getal van 0 tot"),
     ("de", "unbekannte Variante 'nope' (bekannt: classic,", "cells=99: ganze Zahl von 0 bis 8"),
 ])
@@ -206,9 +210,10 @@ def test_a_bad_rules_spec(language: str, unknown: str, bad_value: str) -> None:
 
 @pytest.mark.parametrize(("language", "trefoil", "fan", "summary"), [
     ("en", "Trefoil", "The Fan", "A king may fill an empty fan; no redeal."),
-    ("fr", "Trèfle", "L'Éventail", "Un roi peut occuper un éventail vide ; pas de redistribution."),
-    ("nl", "Klaverblad", "De Waaier", "Een heer mag een lege waaier vullen; geen herdeling."),
-    ("de", "Kleeblatt", "Der Fächer",
+    ("fr", "Trefoil", "Éventail",
+     "Un roi peut occuper un éventail vide\u00a0; pas de redistribution."),
+    ("nl", "Trefoil", "De Waaier", "Een heer mag een lege waaier vullen; geen herdeling."),
+    ("de", "Trefoil", "Der Fächer",
      "Ein König darf einen leeren Fächer füllen; keine Neuverteilung."),
 ])
 def test_variant_titles(language: str, trefoil: str, fan: str, summary: str) -> None:

@@ -61,7 +61,8 @@ def test_a_safe_build_and_its_reason(lang: str) -> None:
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "the game can no longer be won; the best score left is 44: "),
-    ("fr", "la partie ne peut plus être gagnée ; le meilleur score encore possible est 44 : "),
+    ("fr", "la partie ne peut plus être gagnée\u00a0; "
+           "le meilleur score encore possible est 44\u00a0: "),
     ("nl", "het spel kan niet meer gewonnen worden; de hoogst haalbare score is 44: "),
     ("de", "das Spiel ist nicht mehr zu gewinnen; höchstens noch 44 Punkte: "),
 ])
@@ -84,7 +85,7 @@ def test_a_line_followed_speaks_the_language_of_each_hint() -> None:
         with using(lang):
             texts[lang] = ask(after).text
     assert "(diese Austeilung ist ohne Neuverteilung lösbar)" in texts["de"]
-    assert "(deze deling kan zonder herdeling worden uitgespeeld)" in texts["nl"]
+    assert "(deze gift is zonder herdeling uit te spelen)" in texts["nl"]
     assert texts["en"].endswith("(this deal can be cleared)")
 
 
@@ -137,7 +138,7 @@ KINDS = {
                        ("plus aucun coup utile", "geen nuttige zet meer",
                         "kein sinnvoller Zug mehr")),
     "merci": (layout("Foundations: C-K D-K H-6 S-K\n7H 9H 8H\nKH QH JH TH\n", spec="merci"),
-              ("utilisez la merci sur ", "gebruik de merci voor ", "Merci für ")),
+              ("utilisez le merci sur ", "gebruik de merci voor ", "Merci für ")),
     "won": (Position(Rules(), ((),) * Rules().num_fans, (13, 13, 13, 13), (), 0, False),
             ("la partie est gagnée", "het spel is gewonnen", "das Spiel ist gewonnen")),
 }
@@ -160,7 +161,7 @@ def test_every_kind_of_hint_in_each_language(kind: str) -> None:
 def test_the_budget_note_in_each_language() -> None:
     # a full deal the search cannot finish in the budget (any-suit builds)
     position = Position.deal(Rules.parse("flower"), 5)
-    notes = {"fr": "(le temps alloué est écoulé : meilleur coup trouvé jusqu'ici)",
+    notes = {"fr": "(le temps alloué est écoulé\u00a0: meilleur coup trouvé jusqu'ici)",
              "nl": "(het tijdsbudget is op: beste zet tot nu toe)",
              "de": "(das Zeitbudget ist aufgebraucht: bester bisher gefundener Zug)"}
     for lang, note in notes.items():

@@ -138,10 +138,10 @@ def test_a_deals_difficulty(lang: str, names: tuple[str, ...], sentence: str) ->
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "no hard deal of noredeal found in 0 s (0 deals tried, 0 undecided)"),
-    ("fr", "aucune donne « difficile » de noredeal trouvée en 0 s (0 donne essayée, "
-           "indécises : 0)"),
-    ("nl", "geen deling van noredeal met moeilijkheid 'moeilijk' gevonden in 0 s "
-           "(0 delingen geprobeerd, 0 onbeslist)"),
+    ("fr", "noredeal\u00a0: aucune donne «\u00a0difficile\u00a0» trouvée en 0 s (0 donne essayée, "
+           "indécises\u00a0: 0)"),
+    ("nl", "geen gift van noredeal met moeilijkheid ‘moeilijk’ gevonden in 0 s "
+           "(0 giften geprobeerd, 0 onbeslist)"),
     ("de", "keine Austeilung von noredeal mit Schwierigkeit „schwer“ in 0 s gefunden "
            "(0 Austeilungen versucht, 0 unentschieden)"),
 ])

@@ -29,7 +29,7 @@ STATUS_WORDS = {
     "en": ("winnable", "lost", "unknown"),
     "fr": ("gagnable", "perdue", "indéterminée"),
     "nl": ("winbaar", "verloren", "onbekend"),
-    "de": ("lösbar", "verloren", "unbekannt"),
+    "de": ("gewinnbar", "verloren", "unbekannt"),
 }
 
 
@@ -55,7 +55,7 @@ def test_what_ran_out_is_translated(lang: str) -> None:
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "lucie: warning: the odds cache {path} was unusable (not a SQLite database)"),
-    ("fr", "lucie : avertissement : le cache des chances {path} était inutilisable "
+    ("fr", "lucie\u00a0: avertissement\u00a0: le cache des chances {path} était inutilisable "
            "(ce n'est pas une base SQLite)"),
     ("nl", "lucie: waarschuwing: de kansencache {path} was onbruikbaar (geen SQLite-database)"),
     ("de", "lucie: Warnung: der Chancen-Cache {path} war unbrauchbar (keine SQLite-Datenbank)"),

@@ -17,7 +17,7 @@ from lucie.store import Store, StoreError
 @pytest.mark.parametrize(("language", "expected"), [
     ("en", "{path} is an empty file, not a lucie database; it was left untouched. "
            "Delete it (or choose another file with --db) to start a new one."),
-    ("fr", "{path} est un fichier vide, pas une base de données lucie ; il n'a pas été "
+    ("fr", "{path} est un fichier vide, pas une base de données lucie\u00a0; il n'a pas été "
            "modifié. Supprimez-le (ou choisissez un autre fichier avec --db) pour en "
            "commencer une nouvelle."),
     ("nl", "{path} is een leeg bestand, geen lucie-database; het is niet aangeraakt. "
@@ -82,16 +82,16 @@ def test_a_damaged_import_names_the_game_and_the_problem(store: Store) -> None:
 
 
 def test_variant_names_follow_the_language_but_exports_do_not(store: Store) -> None:
-    game = Game(Rules.parse("trefoil"), deal=5)
+    game = Game(Rules.parse("fan"), deal=5)
     gid = store.start_game(game, "ann")
     record = store.record(gid)
-    assert record.variant_name == "Trefoil"
+    assert record.variant_name == "The Fan"
     with using("de"):
-        assert store.record(gid).variant_name == "Kleeblatt"
-        assert store.record(gid).to_json()["variant_name"] == "Kleeblatt"
+        assert store.record(gid).variant_name == "Der Fächer"
+        assert store.record(gid).to_json()["variant_name"] == "Der Fächer"
         exported_json = store.export("json")
         exported_csv = store.export("csv")
     assert exported_json == store.export("json")
     assert exported_csv == store.export("csv")
-    assert json.loads(exported_json)["games"][0]["variant_name"] == "Trefoil"
-    assert ",Trefoil," in exported_csv
+    assert json.loads(exported_json)["games"][0]["variant_name"] == "The Fan"
+    assert ",The Fan," in exported_csv

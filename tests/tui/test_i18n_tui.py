@@ -48,16 +48,16 @@ re_code = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
 #: foundations' label, the footer's undo and hint, the welcome message.
 WORDS = {
     "fr": ("donne 11", "fondations", "Annuler", "Indice",
-           "Prenez une carte : tapez la lettre de son éventail ou cliquez dessus."),
-    "nl": ("deling 11", "basis", "Terug", "Hint",
-           "Kies een kaart: druk op de letter van haar waaier of klik erop."),
-    "de": ("Austeilung 11", "Ablage", "Zurück", "Tipp",
+           "Prenez une carte\u00a0: tapez la lettre de son éventail ou cliquez dessus."),
+    "nl": ("gift 11", "basis", "Ongedaan maken", "Hint",
+           "Kies een kaart: druk op de letter van zijn waaier of klik erop."),
+    "de": ("Austeilung 11", "Ablage", "Rückgängig", "Tipp",
            "Wählen Sie eine Karte: drücken Sie den Buchstaben ihres Fächers oder klicken Sie "
            "sie an."),
 }
 #: "Not allowed: ..." and "(Esc drops the picked card.)" in each language.
 REFUSAL = {
-    "fr": ("Refusé : ", "(Échap repose la carte prise.)"),
+    "fr": ("Refusé\u00a0: ", "(Échap repose la carte prise.)"),
     "nl": ("Niet toegestaan: ", "(Esc legt de gekozen kaart terug.)"),
     "de": ("Nicht erlaubt: ", "(Esc legt die gewählte Karte zurück.)"),
 }
@@ -144,7 +144,7 @@ async def test_the_language_switches_the_whole_screen_and_is_remembered(
         assert "Austeilung 11" in line_text(app, "header")
         assert "Neuverteilungen: 2" in line_text(app, "info")
         assert str(app.screen.query_one("#foundations").render()).startswith("Ablage")
-        assert footer_words(app)[:4] == ["Zurück", "Wieder", "Neu verteilen", "Tipp"]
+        assert footer_words(app)[:4] == ["Rückgängig", "Wiederholen", "Neu verteilen", "Tipp"]
         assert app.message == "Sprache: Deutsch."
         await pilot.press("1")  # no free cell in this variant: a refusal in German
         await pilot.pause()
@@ -175,7 +175,7 @@ async def test_without_a_choice_the_command_line_decides(store: Store, tmp_path:
     app = LucieApp(store, "kim", Rules(), 11, clock=False, language="nl", settings=settings)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert i18n.language() == "nl" and "deling 11" in line_text(app, "header")
+        assert i18n.language() == "nl" and "gift 11" in line_text(app, "header")
     assert not settings.exists()  # nothing chosen in the game, nothing written
 
 
@@ -346,7 +346,7 @@ def test_a_hint_names_its_keys_in_the_language() -> None:
     with i18n.using("fr"):
         reply = table.show_hint(position, home, "l'as va aux fondations")
     assert reply is not None
-    assert reply.text == "Indice : l'as va aux fondations.  Touches : f Entrée"
+    assert reply.text == "Indice\u00a0: l'as va aux fondations.  Touches\u00a0: f Entrée"
     reply = table.show_hint(position, home, "the ace goes home")
     assert reply is not None and reply.text == "Hint: the ace goes home.  Keys: f Enter"
 

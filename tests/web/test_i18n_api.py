@@ -62,7 +62,7 @@ class TestChoosingTheLanguage:
     @pytest.mark.parametrize(("lang", "texts"), [
         ("en", ["New game", "How to play", "Deal of the day", "Redeals left"]),
         ("fr", ["Nouvelle partie", "Comment jouer", "Donne du jour", "Redistributions restantes"]),
-        ("nl", ["Nieuw spel", "Zo speel je", "Deling van de dag", "Herdelingen over"]),
+        ("nl", ["Nieuw spel", "Zo speel je", "Gift van de dag", "Herdelingen over"]),
         ("de", ["Neues Spiel", "So wird gespielt", "Austeilung des Tages",
                 "Neuverteilungen übrig"]),
     ])
@@ -211,7 +211,7 @@ class TestTheApiSpeaksTheLanguage:
         ("nl", ["moet als application/json worden verstuurd", "moet een JSON-object zijn",
                 "veld 'variant' moet een tekst zijn", "parameter 'seconds' moet een getal zijn",
                 "veld 'difficulty' moet any", "veld 'autoplay' moet true of false zijn",
-                "veld 'fan' moet een waaierletter zijn", "partijnummer"]),
+                "veld 'fan' moet een waaierletter zijn", "spelnummer"]),
         ("de", ["muss als application/json gesendet werden", "muss ein JSON-Objekt sein",
                 "das Feld 'variant' muss ein Text", "der Parameter 'seconds' muss eine Zahl sein",
                 "das Feld 'difficulty' muss any", "das Feld 'autoplay' muss true oder false sein",
@@ -255,8 +255,10 @@ class TestTheApiSpeaksTheLanguage:
                         for v in VARIANTS.values()]
         assert [(v["name"], v["title"], v["summary"]) for v in listed] == expected
         trefoil = next(v for v in listed if v["name"] == "trefoil")
-        assert trefoil["title"] == {"en": "Trefoil", "fr": "Trèfle", "nl": "Klaverblad",
-                                    "de": "Kleeblatt"}[lang]
+        assert trefoil["title"] == "Trefoil"  # its name in every language (the glossary)
+        fan = next(v for v in listed if v["name"] == "fan")
+        assert fan["title"] == {"en": "The Fan", "fr": "Éventail", "nl": "De Waaier",
+                                "de": "Der Fächer"}[lang]
         state = client.post("/api/games", json={"variant": "trefoil"},
                             headers={"Accept-Language": lang}).json()
         assert state["variant_title"] == trefoil["title"] and state["variant"] == "trefoil"

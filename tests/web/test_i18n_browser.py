@@ -177,7 +177,7 @@ def test_a_hints_reason_in_each_language(open_in: Callable[..., Any], live_serve
 
 
 def test_the_menu_switches_and_remembers(open_in: Callable[..., Any]) -> None:
-    page = open_in("en", "/?variant=trefoil&deal=7")
+    page = open_in("en", "/?variant=fan&deal=7")
     game = state(page)["id"]
     assert page.locator("#b-new").inner_text() == "New"
     with page.expect_navigation():
@@ -185,7 +185,7 @@ def test_the_menu_switches_and_remembers(open_in: Callable[..., Any]) -> None:
     page.wait_for_selector("body.ready")
     assert page.evaluate("document.documentElement.lang") == "fr"
     assert page.locator("#b-new").inner_text() == "Nouvelle"
-    assert page.locator("#title").inner_text() == "Trèfle"
+    assert page.locator("#title").inner_text() == "Éventail"
     assert state(page)["id"] == game  # the game in play stays
     cookies = {c["name"]: c["value"] for c in page.context.cookies()}
     assert cookies["lucie_lang"] == "fr"
@@ -205,7 +205,7 @@ def test_the_menu_switches_and_remembers(open_in: Callable[..., Any]) -> None:
         page.locator("#lang").select_option("nl")
     page.wait_for_selector("body.ready")
     assert page.evaluate("document.documentElement.lang") == "nl"
-    assert page.locator("#title").inner_text() == "Klaverblad"
+    assert page.locator("#title").inner_text() == "De Waaier"
     # a lost cookie is set again from localStorage
     page.context.clear_cookies()
     page.reload()

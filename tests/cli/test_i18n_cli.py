@@ -123,7 +123,8 @@ def test_plural_forms_of_finished_games(monkeypatch: pytest.MonkeyPatch,
                           n).format(player="ann", games=n, variant=name, wins=0,
                                     rate=format_percent(0), average=format_number(0, 1),
                                     streak=0) for n in (1, 2)]
-        resigned = _("You resigned. Score {score}/52. (u to undo, q to quit)").format(score=0)
+        resigned = _("You resigned. Score {score}/52. (again, new, u to practise, "
+                     "q to quit)").format(score=0)
     assert forms[0] != forms[1]
     assert forms[0] in outs[0] and forms[1] in outs[1] and resigned in outs[1]
     one, two = {"fr": ("1 partie terminée", "2 parties terminées"), "nl": ("1 spel", "2 spellen"),

@@ -43,10 +43,10 @@ def refusal(game: Game, move: str) -> str:
 
 @pytest.mark.parametrize(("language", "expected"), [
     ("en", "a>b: 4♠ cannot go on 10♥ (fans build down in suit)"),
-    ("fr", "a>b : 4♠ ne peut pas aller sur 10♥ "
+    ("fr", "a>b\u00a0: 4♠ ne peut pas aller sur 10♥ "
            "(les éventails se construisent en descendant dans la même couleur)"),
-    ("nl", "a>b: 4♠ kan niet op 10♥ (waaiers bouwen af in kleur)"),
-    ("de", "a>b: 4♠ kann nicht auf 10♥ (Fächer werden in Farbe abwärts gebaut)"),
+    ("nl", "a>b: 4♠ kan niet op 10♥ (waaiers bouwen af per kleur)"),
+    ("de", "a>b: 4♠ kann nicht auf 10♥ (Fächer werden nach Farbe absteigend gebaut)"),
 ])
 def test_a_build_refusal(language: str, expected: str) -> None:
     with using(language):
@@ -58,7 +58,7 @@ def test_a_build_refusal(language: str, expected: str) -> None:
      "K♠: a king never goes onto a fan",
      "K♠ cannot go to the foundation: the spades foundation needs Q♠ next"),
     ("fr", "l'éventail c est vide, et un éventail vide reste vide",
-     "R♠ : un roi ne va jamais sur un éventail",
+     "R♠\u00a0: un roi ne va jamais sur un éventail",
      "R♠ ne peut pas aller sur la fondation\u00a0: la fondation de pique attend d'abord D♠"),
     ("nl", "waaier c is leeg, en een lege waaier blijft leeg",
      "H♠: een heer gaat nooit op een waaier",
@@ -85,13 +85,13 @@ def test_empty_fan_king_and_foundation_refusals(
      "KS>c: K♠ is buried under other cards (only top cards move)"),
     ("fr", "cette variante n'a pas de merci",
      "le merci n'est permis que dans la dernière donne (encore 2 redistributions)",
-     "KS>c : R♠ est recouverte par d'autres cartes (seules les cartes du dessus se jouent)"),
+     "KS>c\u00a0: d'autres cartes recouvrent R♠ (seules les cartes du dessus se jouent)"),
     ("nl", "deze variant heeft geen merci",
-     "de merci mag alleen in de laatste deling (nog 2 herdelingen over)",
-     "KS>c: H♠ ligt onder andere kaarten (alleen de bovenste kaarten mogen verplaatst worden)"),
-    ("de", "diese Variante hat kein Merci",
-     "das Merci ist nur in der letzten Austeilung erlaubt (noch 2 Neuverteilungen übrig)",
-     "KS>c: K♠ liegt unter anderen Karten (nur die obersten Karten werden gezogen)"),
+     "de merci mag alleen in de laatste gift (nog 2 herdelingen over)",
+     "KS>c: H♠ ligt begraven onder andere kaarten (alleen de bovenste kaarten mogen verplaatst worden)"),
+    ("de", "diese Variante hat keinen Merci",
+     "der Merci ist nur in der letzten Austeilung erlaubt (noch 2 Neuverteilungen übrig)",
+     "KS>c: K♠ liegt unter anderen Karten vergraben (nur die obersten Karten werden gezogen)"),
 ])
 def test_merci_refusals(language: str, no_merci: str, not_yet: str, buried: str) -> None:
     with using(language):
@@ -156,7 +156,7 @@ def test_a_saved_game_that_does_not_replay_names_the_move_in_each_language() -> 
     )
     assert reasons["de"] == (
         "das gespeicherte Spiel lässt sich nicht nachspielen: Zug 1 (a>b) ist nicht "
-        "erlaubt: 4♠ kann nicht auf 10♥ (Fächer werden in Farbe abwärts gebaut)"
+        "erlaubt: 4♠ kann nicht auf 10♥ (Fächer werden nach Farbe absteigend gebaut)"
     )
     # the refusal is given once, in the reader's language, without the move again
     assert reasons["fr"].endswith(

@@ -33,14 +33,16 @@ WORDS = {
     # (a space or a no-break space before the colon and the semicolon: the
     # catalogue's review decides; the number's own spaces are no-break)
     "fr": ("gaffe", "le meilleur coup : 3♠ de l'éventail j sur 4♠ dans l'éventail r : ",
-           "Chances gâchées : 100,0 points ; précision 0\u00a0% (coups meilleurs ou bons) ; "
+           "Chances gâchées : 100,0 points ; précision 0\u00a0% (part des coups «\u00a0meilleur\u00a0» ou "
+           "«\u00a0bon\u00a0») ; "
            "1 gaffe, 0 erreur, 0 imprécision", "0\u00a0%, meilleur score {score}"),
     "nl": ("blunder", "de betere zet: 3♠ van waaier j op 4♠ in waaier r: ",
-           "Verspeelde kans: 100,0 punten; nauwkeurigheid 0% (zetten beste of goed); "
+           "Verspeelde kans: 100,0 punten; nauwkeurigheid 0% (aandeel zetten ‘beste’ of ‘goed’); "
            "1 blunder, 0 fouten, 0 onnauwkeurigheden", "0%, beste score {score}"),
     "de": ("Patzer", "der bessere Zug: 3♠ von Fächer j auf 4♠ in Fächer r: ",
-           "Verschenkte Chance: 100,0 Punkte; Genauigkeit 0\u00a0% (Züge bester oder gut); "
-           "1 Patzer, 0 Fehler, 0 Ungenauigkeiten", "0\u00a0%, höchstens {score} Punkte"),
+           "Verschenkte Chance: 100,0 Punkte; Genauigkeit 0\u00a0% (Anteil der Züge „bester“ oder "
+           "„gut“); "
+           "1 Patzer, 0 Fehler, 0 Ungenauigkeiten", "0\u00a0%, bestenfalls {score} Punkte"),
 }
 
 
@@ -97,7 +99,7 @@ def test_the_hint_words_follow_the_review_language(blunder: Game) -> None:
     english = reviewed(blunder, "en").moves[0].text
     german = reviewed(blunder, "de").moves[0].text
     assert "safe: 4♠ is alone in fan r" in english
-    assert "sicher: 4♠ liegt allein im Fächer r" in german
+    assert "sicher: 4♠ liegt allein in Fächer r" in german
 
 
 @pytest.mark.parametrize("lang", ["fr", "nl", "de"])
@@ -119,11 +121,11 @@ def test_every_label_and_difficulty_is_translated(lang: str) -> None:
 @pytest.mark.parametrize(("lang", "names", "sentence"), [
     ("en", ("easy", "medium", "hard", "clearable"),
      "This deal is easy, clearable without a redeal (winning chance 100%)."),
-    ("fr", ("facile", "moyenne", "difficile", "gagnable d'emblée"),
+    ("fr", ("facile", "moyenne", "difficile", "gagnable sans redistribution"),
      "Cette donne est facile, gagnable sans redistribution (chances de gain 100\u00a0%)."),
-    ("nl", ("makkelijk", "gemiddeld", "moeilijk", "meteen winbaar"),
-     "Deze deling is makkelijk en zonder herdeling uit te spelen (winkans 100%)."),
-    ("de", ("leicht", "mittel", "schwer", "sofort lösbar"),
+    ("nl", ("makkelijk", "gemiddeld", "moeilijk", "zonder herdeling uit te spelen"),
+     "Deze gift is makkelijk en zonder herdeling uit te spelen (winkans 100%)."),
+    ("de", ("leicht", "mittelschwer", "schwer", "ohne Neuverteilung lösbar"),
      "Diese Austeilung ist leicht und ohne Neuverteilung lösbar (Gewinnchance 100\u00a0%)."),
 ])
 def test_a_deals_difficulty(lang: str, names: tuple[str, ...], sentence: str) -> None:

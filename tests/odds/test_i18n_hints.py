@@ -21,12 +21,12 @@ ENGLISH = ("3♠ from fan j onto 4♠ in fan r: safe: 4♠ is alone in fan r, so
 #: The reason and its notes, in each language (the move's own words come
 #: from the engine).
 REASONS = {
-    "fr": ("sans risque : 4♠ est seul dans l'éventail r, le recouvrir ne fait rien perdre ; "
-           "cela libère 3♣ (cette donne peut être gagnée sans redistribution)"),
-    "nl": ("veilig: 4♠ ligt alleen in waaier r, dus afdekken kost niets; dat maakt 3♣ vrij "
-           "(deze deling kan zonder herdeling worden uitgespeeld)"),
-    "de": ("sicher: 4♠ liegt allein im Fächer r, es zu bedecken kostet nichts; das macht 3♣ "
-           "frei (diese Austeilung ist ohne Neuverteilung lösbar)"),
+    "fr": ("sans risque : 4♠ est la seule carte de l'éventail r, la recouvrir ne fait rien "
+           "perdre ; cela libère 3♣ (cette donne est gagnable sans redistribution)"),
+    "nl": ("veilig: 4♠ ligt alleen in waaier r, dus hem bedekken kost niets; dat maakt 3♣ vrij "
+           "(deze gift is zonder herdeling uit te spelen)"),
+    "de": ("sicher: 4♠ liegt allein in Fächer r, die Karte zu überdecken kostet also nichts; "
+           "das macht 3♣ frei (diese Austeilung ist ohne Neuverteilung lösbar)"),
 }
 
 

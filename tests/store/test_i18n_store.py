@@ -75,7 +75,7 @@ def test_a_damaged_import_names_the_game_and_the_problem(store: Store) -> None:
         store.import_games(json.dumps(doc))
     assert str(caught.value) == (
         "spel 1 van de export is beschadigd: het opgeslagen spel laat zich niet opnieuw "
-        "afspelen: zet 1 (a>b) is niet toegestaan: 4♠ kan niet op 10♥ (waaiers bouwen af in "
+        "afspelen: zet 1 (a>b) is niet toegestaan: 4♠ kan niet op 10♥ (waaiers bouwen af per "
         "kleur)"
     )
     assert store.history("ann") and len(store.history("ann")) == 1  # nothing was added

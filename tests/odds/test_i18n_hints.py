@@ -96,7 +96,7 @@ def test_a_line_followed_speaks_the_language_of_each_hint() -> None:
            "100,0\u00a0%, exact, score moyen 52,0)"),
     ("nl", "winstpercentage 100,0% (95%-BI 100,0% tot 100,0%, exact, gemiddelde score 52,0)"),
     ("de", "Gewinnquote 100,0\u00a0% (95-%-KI 100,0\u00a0% bis 100,0\u00a0%, exakt, "
-           "im Mittel 52,0 Punkte)"),
+           "im Schnitt 52,0 Punkte)"),
 ])
 def test_odds_in_words(lang: str, words: str) -> None:
     # the deal in play can be cleared: the answer is exact
@@ -111,7 +111,7 @@ def test_odds_in_words(lang: str, words: str) -> None:
     ("fr", "400 parties simulées, score moyen 40,2)\nle budget est épuisé : recherches "
            "interrompues : 1 sur 3 ;"),
     ("nl", "400 gesimuleerde spellen, gemiddelde score 40,2)\nhet budget is op: 1 van 3 "),
-    ("de", "400 simulierte Spiele, im Mittel 40,2 Punkte)\ndas Budget ist aufgebraucht: 1 von 3"),
+    ("de", "400 simulierte Spiele, im Schnitt 40,2 Punkte)\ndas Budget ist aufgebraucht: 1 von 3"),
 ])
 def test_odds_counted_with_plural_forms(lang: str, words: str) -> None:
     odds = Odds(0.25, (0.2, 0.3), 400, 40.25, budget_ran_out=True, searches=3, searches_cut=1)

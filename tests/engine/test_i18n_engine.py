@@ -88,7 +88,8 @@ def test_empty_fan_king_and_foundation_refusals(
      "KS>c\u00a0: d'autres cartes recouvrent R♠ (seules les cartes du dessus se jouent)"),
     ("nl", "deze variant heeft geen merci",
      "de merci mag alleen in de laatste gift (nog 2 herdelingen over)",
-     "KS>c: H♠ ligt begraven onder andere kaarten (alleen de bovenste kaarten mogen verplaatst worden)"),
+     "KS>c: H♠ ligt begraven onder andere kaarten "
+     "(alleen de bovenste kaarten mogen verplaatst worden)"),
     ("de", "diese Variante hat keinen Merci",
      "der Merci ist nur in der letzten Austeilung erlaubt (noch 2 Neuverteilungen übrig)",
      "KS>c: K♠ liegt unter anderen Karten vergraben (nur die obersten Karten werden gezogen)"),

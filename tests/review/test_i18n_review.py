@@ -33,8 +33,8 @@ WORDS = {
     # (a space or a no-break space before the colon and the semicolon: the
     # catalogue's review decides; the number's own spaces are no-break)
     "fr": ("gaffe", "le meilleur coup : 3♠ de l'éventail j sur 4♠ dans l'éventail r : ",
-           "Chances gâchées : 100,0 points ; précision 0\u00a0% (part des coups «\u00a0meilleur\u00a0» ou "
-           "«\u00a0bon\u00a0») ; "
+           "Chances gâchées : 100,0 points ; précision 0\u00a0% "
+           "(part des coups «\u00a0meilleur\u00a0» ou «\u00a0bon\u00a0») ; "
            "1 gaffe, 0 erreur, 0 imprécision", "0\u00a0%, meilleur score {score}"),
     "nl": ("blunder", "de betere zet: 3♠ van waaier j op 4♠ in waaier r: ",
            "Verspeelde kans: 100,0 punten; nauwkeurigheid 0% (aandeel zetten ‘beste’ of ‘goed’); "

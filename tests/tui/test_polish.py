@@ -114,3 +114,24 @@ async def test_the_review_at_80x24_lists_several_moves_and_explains_the_selected
         assert "Before move 2" in shown
         position = screen.query_one("#review-position", Static)
         assert position.region.bottom <= app.size.height
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl", "de"])
+async def test_the_footer_keeps_the_palette_at_80_columns(store: Store, lang: str) -> None:
+    """The palette's key (every command) stays in the footer in every
+    language at 80x24; keys the help and the palette reach give way first."""
+    from textual.widgets._footer import FooterKey
+
+    app = LucieApp(store, "kim", Rules(), 1, clock=False, language=lang)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            keys = list(app.screen.query(FooterKey))
+            assert any(k.has_class("-command-palette") for k in keys)
+            assert {"app.undo", "app.hint", "app.help"} <= {k.action for k in keys}
+            assert all(k.region.right <= 80 and k.region.width > 0 for k in keys)
+    finally:
+        from lucie import i18n
+
+        i18n.set_language("en")

@@ -73,26 +73,36 @@ class TranslatedFooter(Footer):
             key.description = _(key.description) if key.description else ""
             if isinstance(key.tooltip, str) and key.tooltip:
                 key.tooltip = _(key.tooltip)
-        # where the words are too long for the width (German at 80 columns),
-        # the command palette's key (Ctrl+P, told in the help) goes first,
-        # then the spaces between keys
+        # where the words are too long for the width (French, Dutch and
+        # German at 80 columns), the keys go compact, then the keys that the
+        # help and the palette still reach leave (the variant's first); the
+        # palette's own key (Ctrl+P, every command) goes only as a last resort
         width = self.app.size.width
         if width and footer_width(keys) > width:
-            palette = [k for k in keys if k.has_class("-command-palette")]
-            widgets = [w for w in widgets if w not in palette]
-            keys = [k for k in keys if k not in palette]
-        self.compact = bool(width) and footer_width(keys) > width
+            self.compact = True
+            for key in [k for k in keys if k.action in SPARE_KEYS] + [
+                    k for k in keys if k.has_class("-command-palette")]:
+                if footer_width(keys, compact=True) <= width:
+                    break
+                widgets = [w for w in widgets if w is not key]
+                keys = [k for k in keys if k is not key]
+        else:
+            self.compact = False
         yield from widgets
 
 
+#: The footer's keys left out first where the footer is too narrow (each is
+#: in the help and the command palette).
+SPARE_KEYS: Final = ("app.variant",)
 
-def footer_width(keys: list[FooterKey]) -> int:
-    """The columns the footer needs for ``keys`` in its normal (not
-    compact) style: `` k description `` each, and the command palette's
-    separator."""
+
+def footer_width(keys: list[FooterKey], compact: bool = False) -> int:
+    """The columns the footer needs for ``keys``: `` k description `` each
+    in its normal style, ``k description`` and a space between keys when
+    ``compact``, and the command palette's separator."""
     width = 0
     for key in keys:
-        width += cell_len(key.key_display) + 2
+        width += cell_len(key.key_display) + (1 if compact else 2)
         if key.description:
             width += cell_len(key.description) + 1
         if key.has_class("-command-palette"):

@@ -295,7 +295,8 @@ async def test_every_screen_fits_80x24(store: Store, lang: str, variant: str) ->
 
 
 @pytest.mark.parametrize(("lang", "one", "two"), [
-    ("fr", "- 1 partie, victoires\u00a0: 0 (0,0\u00a0%)", "- 2 parties, victoires\u00a0: 0 (0,0\u00a0%)"),
+    ("fr", "- 1 partie, victoires\u00a0: 0 (0,0\u00a0%)",
+     "- 2 parties, victoires\u00a0: 0 (0,0\u00a0%)"),
     ("nl", "- 1 spel, 0 gewonnen (0,0%)", "- 2 spellen, 0 gewonnen (0,0%)"),
     ("de", "- 1 Spiel, 0 gewonnen (0,0\u00a0%)", "- 2 Spiele, 0 gewonnen (0,0\u00a0%)"),
 ])

@@ -438,9 +438,9 @@ class Variant:
         ...     with using(code):
         ...         print(trefoil.display_title(), "/", VARIANTS["fan"].display_title(),
         ...               "/", VARIANTS["classic"].display_title())
-        Trèfle / L'Éventail / La Belle Lucie
-        Klaverblad / De Waaier / La Belle Lucie
-        Kleeblatt / Der Fächer / La Belle Lucie
+        Trefoil / Éventail / La Belle Lucie
+        Trefoil / De Waaier / La Belle Lucie
+        Trefoil / Der Fächer / La Belle Lucie
         """
         return _(self.title)
 

@@ -37,7 +37,7 @@ What holds for every interface:
 >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite3")
 >>> session = Session.new(store, "ann", Rules(), 1)
 >>> session.play(Move.parse("f>i")).step.text
-'7D from fan f onto 8D in fan i'
+'7♦ from fan f onto 8♦ in fan i'
 >>> store.record(session.game_id).moves
 1
 >>> session.resign().ended

@@ -290,7 +290,7 @@ def test_cli_stats_history_export(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert [h["variant"] for h in history] == ["classic", "merci", "reserve", "trefoil",
                                                "classic"]
     assert main(["history", "--db", str(db)]) == 0
-    assert "trefoil" in capsys.readouterr().out
+    assert "Trefoil" in capsys.readouterr().out  # the variant's title
     out = tmp_path / "games.csv"
     assert main(["export", "--db", str(db), "--format", "csv", "--output", str(out)]) == 0
     assert out.read_text().startswith("id,player,variant")

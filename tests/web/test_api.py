@@ -693,7 +693,8 @@ class TestSummaries:
         assert r["summary"] == f"Autoplay sent {expected} cards home"
         gid = new(client, variant="classic", deal=2)["id"]
         r = post(client, gid, "move", move="h>f", autoplay=True).json()
-        assert r["summary"] == "AD from fan h to the foundation; autoplay sent 3 cards home"
+        assert r["summary"] == ("A♦ from fan h to the foundation; autoplay sent 3 cards home: "
+                                "A♠ 2♠ 3♠")
 
     def test_a_bad_deal_number_is_told_to_a_person(self, client: TestClient) -> None:
         r = client.post("/api/games", json={"deal": "abc"})

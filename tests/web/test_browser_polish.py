@@ -22,6 +22,7 @@ from tests.web.test_browser import (
     wait_moves,
 )
 
+from lucie.cards import Card
 from lucie.engine import Move, Position
 from lucie.rules import Rules
 
@@ -135,7 +136,7 @@ def test_autoplay_is_on_for_a_newcomer_in_one_line(page_at: Any) -> None:
     page.locator('.card[data-card="AH"]').dblclick()
     page.wait_for_function("window.lucie.state.moves.length === 18")
     text = page.locator("#status").inner_text()
-    assert text == "AH from fan k to the foundation; autoplay sent 17 cards home"
+    assert text.startswith("A♥ from fan k to the foundation; autoplay sent 17 cards home")
     assert in_view(page, "#status")
     # turned off, it stays off
     page.locator("#b-auto").click()
@@ -381,7 +382,7 @@ def test_the_merci_by_drag_onto_the_card_own_fan(page_at: Any) -> None:
     wait_moves(page, 3)
     s = state(page)
     assert s["merci_used"] and s["fans"][k][-1] == buried
-    assert buried in page.locator("#status").inner_text()
+    assert Card.parse(buried).glyph() in page.locator("#status").inner_text()
 
 
 # -- the statistics ------------------------------------------------------------------

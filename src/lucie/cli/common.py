@@ -184,7 +184,7 @@ def variant_title(spec: str) -> str:
     >>> from lucie.i18n import using
     >>> with using("fr"):
     ...     variant_title("fan"), variant_title("classic,redeals=1"), variant_title("??")
-    ("L'Éventail", 'classic,redeals=1', '??')
+    ('Éventail', 'classic,redeals=1', '??')
     """
     try:
         return Rules.parse(spec).name()

@@ -42,7 +42,7 @@ a finished game's deal in a sentence.
 'hard'
 >>> with using("de"):
 ...     difficulty_name("hard"), difficulty_name("clearable")
-('schwer', 'sofort lösbar')
+('schwer', 'ohne Neuverteilung lösbar')
 """
 
 from __future__ import annotations

@@ -38,7 +38,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
@@ -114,25 +115,15 @@ def read_bytes(path: Path | str, *, what: str, limit: int) -> bytes:
     path = Path(path)
     if examine(path, what=what) is None:
         raise FileKindError(_("{file}: no such file").format(file=path))
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise FileKindError(f"{what} {path}: {exc.strerror or exc}") from None
-    try:
-        _check_mode(path, os.fstat(fd).st_mode, what)
-        os.set_blocking(fd, True)
-        chunks: list[bytes] = []
-        size = 0
+    chunks: list[bytes] = []
+    size = 0
+    with _opened(path, what) as fd:
         while size <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
             if not chunk:
                 break
             chunks.append(chunk)
             size += len(chunk)
-    except OSError as exc:
-        raise FileKindError(f"{what} {path}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
     if size > limit:
         raise FileKindError(_("{what} {path} is larger than {size} bytes; lucie reads "
                               "no such file").format(what=what, path=path, size=limit))
@@ -196,6 +187,16 @@ def check_target(
 
 def _head(path: Path, what: str, size: int) -> bytes:
     """The first *size* bytes of a regular file (already examined)."""
+    with _opened(path, what) as fd:
+        return os.read(fd, size)
+
+
+@contextmanager
+def _opened(path: Path, what: str) -> Iterator[int]:
+    """A descriptor of the regular file at *path*: opened with
+    ``O_NONBLOCK`` (a pipe opened by mistake cannot block), checked again on
+    the open file, then blocking; any error of the system a
+    :class:`~lucie.errors.FileKindError` naming the file."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
@@ -203,7 +204,7 @@ def _head(path: Path, what: str, size: int) -> bytes:
     try:
         _check_mode(path, os.fstat(fd).st_mode, what)
         os.set_blocking(fd, True)
-        return os.read(fd, size)
+        yield fd
     except OSError as exc:
         raise FileKindError(f"{what} {path}: {exc.strerror or exc}") from None
     finally:

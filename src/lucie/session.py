@@ -119,6 +119,15 @@ class Outcome:
     aces: tuple[Move, ...] = ()
 
     @property
+    def practice_note(self) -> str | None:
+        """What every interface says when the game has just become
+        practice (None otherwise), in the language in use."""
+        if not self.practice:
+            return None
+        return _("Practice: the result of this game stays recorded; what you play now "
+                 "is not.")
+
+    @property
     def changed(self) -> bool:
         """Whether the game changed."""
         return (self.step is not None or self.undone is not None or self.restarted

@@ -179,9 +179,8 @@ class LineGame:
 
     def _after(self, outcome: Outcome) -> None:
         """Show what a change did."""
-        if outcome.practice:
-            self.say(_("Practice: the result of this game stays recorded; what you play "
-                       "now is not."))
+        if outcome.practice_note:
+            self.say(outcome.practice_note)
         self.say(render(self.game))
         if outcome.ended is not None and not self.session.practice:
             self._say_stats()

@@ -441,9 +441,8 @@ class TableController:
         assert step is not None
         self._settle()
         text = _("Undone: {step}.").format(step=step.text)
-        if outcome.practice:
-            text = _("Practice: the result of this game stays recorded; what you play now "
-                     "is not.") + "  " + text
+        if outcome.practice_note:
+            text = outcome.practice_note + "  " + text
         return Reply(text, undone=step, outcome=outcome)
 
     def redo(self) -> Reply:

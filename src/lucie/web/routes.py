@@ -25,7 +25,7 @@ from lucie.formats import SAVE_FORMAT, game_from_json, save_game
 from lucie.i18n import N_, _, ngettext
 from lucie.parsing import excerpt, parse_json
 from lucie.rules import VARIANTS, Rules
-from lucie.session import Outcome, proved_lost
+from lucie.session import proved_lost
 from lucie.web.errors import ApiError, from_lucie
 from lucie.web.inputs import (
     check_post,
@@ -391,7 +391,9 @@ class Api:
         step = outcome.undone
         assert step is not None
         data["undone"] = [str(m) for m in step.moves]
-        data["messages"] = [*_practice(outcome), _("Undone: {what}").format(what=step.text)]
+        undone = _("Undone: {what}").format(what=step.text)
+        note = outcome.practice_note
+        data["messages"] = [note, undone] if note else [undone]
         return data
 
     async def redo(self, request: Request) -> Any:
@@ -639,11 +641,3 @@ class Api:
              "spec": v.rules.spec(), "settings": v.rules.settings()}
             for v in VARIANTS.values()
         ]
-
-
-def _practice(outcome: Outcome) -> list[str]:
-    """What the page says when a finished game goes on as practice."""
-    if not outcome.practice:
-        return []
-    return [_("Practice: the result of this game stays recorded; what you play now is "
-              "not.")]

@@ -153,7 +153,12 @@ async def test_cards_are_three_lines_tall_from_120x40(
 ) -> None:
     app = LucieApp(store, "kim", Rules(), 1, clock=False)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
+        # the fans are laid out on the first refreshes (more on a busy machine)
+        for _ in range(100):
+            await pilot.pause()
+            if app.table is not None and app.table.fan_views and all(
+                    v.region.height for v in app.table.fan_views):
+                break
         table = app.table
         assert table is not None
         assert {v.tall for v in table.fan_views} == {tall}

@@ -135,8 +135,9 @@ LAYOUTS: list[tuple[str, str | bytes, bool]] = [
     ("empty", "", False),
     ("blank", "   \n\n\t\n", False),
     ("only-comments", "# nothing\n#\n", False),
-    ("no-card", "Foundations: C-K D-K H-K S-K", False),
-    ("no-card-empty-fans", "Foundations: C-K D-K H-K S-K\n-\n-\n-", False),
+    # a won position's layout is its header lines (docs/rules.md, formats.py)
+    ("no-card", "Foundations: C-K D-K H-K S-K", True),
+    ("no-card-empty-fans", "Foundations: C-K D-K H-K S-K\n-\n-\n-", True),
     ("duplicate", DEAL5 + "\n" + DEAL5.split()[0], False),
     ("missing", DEAL5.replace(DEAL5.split()[3], "", 1), False),
     ("garbage", "hello world\nthis is not a layout", False),

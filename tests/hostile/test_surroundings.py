@@ -37,7 +37,8 @@ from lucie.cli.plain import LineGame
 from lucie.engine import Game
 from lucie.formats import save_game
 from lucie.rules import Rules
-from lucie.store import Store, StoreBusy, StoreFull, open_game
+from lucie.session import Session
+from lucie.store import Store, StoreBusy, StoreFull
 from lucie.tui.settings import Settings
 
 from .conftest import Recorder
@@ -271,8 +272,7 @@ def test_the_store_api_on_a_full_disk(small_disk: Path, hostile: Recorder) -> No
         ("start_game", lambda: store.start_game(Game(Rules(), 9), "ann")),
         ("record_move", lambda: store.record_move(2, game, 9.0)),
         ("finish_game", lambda: store.finish_game(2, game, 9.0, "resigned")),
-        ("claim", lambda: store.claim(2)),
-    ]:
+    ]:  # (a claim is a lock on <db>.claims, which writes nothing: lucie.session)
         for _ in range(3):  # a full disk stays full: the same clean error each time
             with pytest.raises(StoreFull, match="disk is full"):
                 write()
@@ -307,15 +307,17 @@ def test_line_mode_when_the_disk_fills_during_the_game(small_disk: Path,
                                                        hostile: Recorder) -> None:
     db = small_disk / "games.sqlite3"
     store = Store(db)
-    opened = open_game(store, "cat", Rules(), 1)
+    session = Session.open(store, "cat", Rules(), 1)
+    game_id = session.game_id
+    assert game_id is not None
     out = io.StringIO()
     inp = FillingInput("f>i\nb>e\nu\nq\n", small_disk, fill_at=2, free_at=3)
-    line_game = LineGame(store, "cat", opened, inp, out)
+    line_game = LineGame(session, inp, out)
     with cli() as got:
         got["code"] = line_game.run()
     text = out.getvalue()
     store.close()
-    stored = Store(db).game(opened.game_id).moves
+    stored = Store(db).game(game_id).moves
     outcome = "traceback" if got["crashed"] else (
         "data_lost" if stored != line_game.game.moves else "clean_error")
     hostile.record("disk", "full tmpfs: line mode, mid-game", outcome)

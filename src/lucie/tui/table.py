@@ -258,8 +258,14 @@ class TableScreen(Screen[None]):
             if lines <= avail:
                 break
         self.set_class(framed, "roomy")
+        width = share - (5 if framed else 1)
         for view in views:
             view.set_tall(tall, dense)
+            # the height the fan needs, set outright: Textual keeps an
+            # auto height it has measured once for the same width
+            height = view.lines_for(width, tall, dense) + (2 if framed else 0)
+            if view.styles.height is None or view.styles.height.value != height:
+                view.styles.height = height
         rows = -(-len(views) // columns)
         self.set_class(lines + rows - 1 <= avail, "airy")
 

@@ -1139,12 +1139,22 @@ class Game:
     def score(self) -> int:
         return self.position.score
 
+    #: the last position whose status was worked out, and that status (an
+    #: answer asks the outcome several times of one position; positions
+    #: are immutable, so the one held here is the one asked about)
+    _status_of: tuple[Position, Status] | None = None
+
     @property
     def outcome(self) -> Outcome:
         position = self.position
         if self.resigned and not position.is_won:
             return Outcome("resigned", position.score)
-        return Outcome(position.status(), position.score)
+        known = self._status_of
+        if known is not None and known[0] is position:
+            return Outcome(known[1], position.score)
+        status = position.status()
+        self._status_of = (position, status)
+        return Outcome(status, position.score)
 
     @property
     def can_undo(self) -> bool:

@@ -290,6 +290,15 @@ class Rules:
 
     def spec(self) -> str:
         """The shortest spec that gives these rules back (round trip)."""
+        known = _SPECS.get(self)
+        if known is None:
+            known = self._spec()
+            if len(_SPECS) >= 256:  # custom rules of many players: keep a few
+                _SPECS.clear()
+            _SPECS[self] = known
+        return known
+
+    def _spec(self) -> str:
         best: tuple[int, str] | None = None
         mine = self.settings()
         for name, variant in VARIANTS.items():
@@ -348,6 +357,7 @@ def accepts(top: Card, card: Card, build: str, direction: str) -> bool:
 
 _HOMES: dict[tuple[str, str], tuple[tuple[Card, ...], ...]] = {}
 _UNDERS: dict[tuple[str, str], tuple[tuple[int, ...], ...]] = {}
+_SPECS: dict[Rules, str] = {}  # Rules.spec, worked out once per rules
 
 _TRUE: Final = {"on", "true", "yes", "1"}
 _FALSE: Final = {"off", "false", "no", "0"}

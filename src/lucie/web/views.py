@@ -113,7 +113,12 @@ def game_version(game: Game) -> int:
     >>> game_version(Game(Rules(), 1)) == game_version(Game(Rules(), 1))
     True
     """
-    text = " ".join(str(m) for m in game.moves) + "|" + game.outcome.status
+    return _version([str(m) for m in game.moves], game.outcome.status)
+
+
+def _version(moves: list[str], status: str) -> int:
+    """:func:`game_version` of a game's moves (as text) and status."""
+    text = " ".join(moves) + "|" + status
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
 
 
@@ -125,7 +130,7 @@ def state_json(session: Session) -> dict[str, Any]:
     rules = game.rules
     data.update(
         id=session.id,
-        version=game_version(game),
+        version=_version(data["moves"], data["status"]),  # those of position_json
         variant_title=data["variant_name"],
         can_undo=game.can_undo,
         can_redo=game.can_redo,

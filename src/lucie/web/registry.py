@@ -131,6 +131,8 @@ class Registry:
                     await self.store.run(life.close)
                     return found
                 session = Session(game_id, life)
+                picked = life.picked  # a deal picked by difficulty: the third asked for
+                session.difficulty = picked.difficulty if picked is not None else None
                 await self._keep(session)
                 return session
         raise ApiError(404, _("no game with id {id} (it may have been dropped: "

@@ -487,10 +487,10 @@ def test_a_schema_1_database_is_upgraded_and_keeps_every_game(tmp_path: Path,
     for deal, status, n in ((3, "won", 0), (4, "playing", 3), (5, "resigned", 1)):
         game = Game(Rules(), deal)
         play(game, n)
-        rows.append(("ann", "classic", deal, game.seed, "2026-01-0%dT10:00:00Z" % deal,
-                     "2026-01-0%dT10:05:00Z" % deal,
-                     None if status == "playing" else "2026-01-0%dT10:05:00Z" % deal,
-                     status, game.score, len(game.moves), 12.5,
+        day = f"2026-01-0{deal}T10"
+        rows.append(("ann", "classic", deal, game.seed, f"{day}:00:00Z", f"{day}:05:00Z",
+                     None if status == "playing" else f"{day}:05:00Z", status,
+                     game.score, len(game.moves), 12.5,
                      json.dumps(game_to_json(game))))
     conn.executemany("INSERT INTO games (player, variant, deal, seed, started, updated, "
                      "finished, status, score, moves, seconds, saved) "

@@ -28,6 +28,9 @@ What holds for every interface:
   tells the server).  Its value is rounded once (hundredths of a second),
   the same value is stored and shown, and every interface shows whole
   seconds the same way (cut, not rounded).
+- **A deal picked by difficulty** keeps the rating it was picked by with
+  its game in the store (:attr:`Session.picked`): the end of the game tells
+  that same figure, after a restart or in another program too.
 - **Policies** every interface offers: :meth:`Session.send_home` (the safe
   cards, or the aces where no card is strictly safe), :meth:`Session.hopeless`
   and :func:`proved_lost` (when to offer resigning).
@@ -51,10 +54,11 @@ What holds for every interface:
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from lucie.engine import Game, Move, Position, Step
 from lucie.errors import LucieError, MoveError
@@ -73,6 +77,9 @@ from lucie.store import (
     open_game,
     write_error,
 )
+
+if TYPE_CHECKING:
+    from lucie.solver.difficulty import Rated
 
 T = TypeVar("T")
 
@@ -202,6 +209,13 @@ def proved_lost(position: Position, clears: bool | None, budget_ran_out: bool = 
             and not position.merci_available)
 
 
+def _pick_text(picked: Rated | None) -> str | None:
+    """A pick's rating as the store keeps it (JSON text)."""
+    if picked is None:
+        return None
+    return json.dumps(picked.to_json(), separators=(",", ":"), ensure_ascii=False)
+
+
 def _is_ace_home(position: Position, move: Move) -> bool:
     if move.dst_kind != "foundation":
         return False
@@ -247,6 +261,8 @@ class Session:
         self.practice = False
         self.clock = Clock(seconds, lease=lease)
         self._claimed = False
+        #: the rating the deal was picked by, as stored (JSON text), if it was
+        self._picked: str | None = None
 
     # -- opening --------------------------------------------------------------
 
@@ -263,7 +279,9 @@ class Session:
         session = cls(opened.game, store=store, player=player, game_id=opened.game_id,
                       seconds=opened.seconds, resumed=opened.resumed, lease=lease)
         session._claimed = True
-        if not opened.resumed:
+        if opened.resumed:
+            session._picked = session._stored_pick()
+        else:
             session._sweep()
         session._settle_resumed()
         return session
@@ -271,11 +289,13 @@ class Session:
     @classmethod
     def new(cls, store: Store | None, player: str | None, rules: Rules | None = None,
             deal: int | None = None, *, game: Game | None = None,
-            lease: float | None = None) -> Session:
+            lease: float | None = None, picked: Rated | None = None) -> Session:
         """A new game (``game``, else a deal of ``rules``), recorded in
-        ``store`` and claimed."""
+        ``store`` and claimed; ``picked``: the rating its deal was picked
+        by (:attr:`picked`), recorded with it."""
         game = game if game is not None else Game(rules or Rules(), deal)
         session = cls(game, store=store, player=player, lease=lease)
+        session._picked = _pick_text(picked)
         if store is not None:
             session.game_id = session._start_in_store(game)
             session._sweep()
@@ -295,6 +315,7 @@ class Session:
             game.resign()
         session = cls(game, store=store, player=player or record.player, game_id=game_id,
                       seconds=record.seconds, resumed=True, result=result, lease=lease)
+        session._picked = session._stored_pick()
         if result is None:
             if not store.claim(game_id):
                 raise LucieError(_("game {id} is being played by another program").format(
@@ -308,10 +329,20 @@ class Session:
         """A game played without the store (it never enters the statistics)."""
         return cls(game, lease=lease)
 
+    def _stored_pick(self) -> str | None:
+        """The rating the stored game's deal was picked by (None if it was
+        not, or if it cannot be read: the end then rates the deal anew)."""
+        if self.store is None or self.game_id is None:
+            return None
+        try:
+            return self.store.picked_rating(self.game_id)
+        except StoreError:
+            return None
+
     def _start_in_store(self, game: Game) -> int:
         assert self.store is not None
         try:
-            game_id = self.store.start_game(game, self.player)
+            game_id = self.store.start_game(game, self.player, self._picked)
             self.store.claim(game_id)
         except StoreError as exc:
             raise NotSavedError(exc) from None
@@ -353,6 +384,26 @@ class Session:
     def recording(self) -> bool:
         """Whether changes are recorded (a stored game not gone to practice)."""
         return self.store is not None and self.game_id is not None and not self.practice
+
+    @property
+    def picked(self) -> Rated | None:
+        """The rating this game's deal was picked by (:class:`Pick.rated
+        <lucie.solver.difficulty.Pick>`), kept with the game in the store;
+        None for a deal not picked by difficulty, a stored rating that no
+        longer reads, or where the solver is not installed.  The end of the
+        game tells this figure (:func:`~lucie.solver.difficulty.deal_difficulty`'s
+        ``picked``)."""
+        if self._picked is None:
+            return None
+        try:
+            from lucie.solver.difficulty import Rated
+
+            data = json.loads(self._picked)
+            if not isinstance(data, dict):
+                return None
+            return Rated.from_json(data)
+        except (ImportError, ValueError, RecursionError):
+            return None
 
     def seconds(self) -> float:
         """Time played on this game (frozen at its end)."""
@@ -513,24 +564,29 @@ class Session:
     # -- other games -------------------------------------------------------------
 
     def again(self) -> None:
-        """A new game of the same deal (the result of this one stays)."""
+        """A new game of the same deal (the result of this one stays; a
+        deal picked by difficulty keeps the rating it was picked by)."""
         old = self._game
         if old.deal is not None:
             game = Game(old.rules, old.deal)
         else:
             game = Game(old.rules, position=old.start, seed=old.seed)
-        self.replace(game)
+        self._replace(game, self._picked)
 
-    def replace(self, game: Game) -> None:
+    def replace(self, game: Game, *, picked: Rated | None = None) -> None:
         """Leave this game (:meth:`leave`: interfaces ask first when it has
         moves) and play ``game`` from now on, recorded if this one was in
-        the store.  The new game is recorded before the old one is left: if
-        it cannot be, nothing changes."""
+        the store (with ``picked``, the rating its deal was picked by).  The
+        new game is recorded before the old one is left: if it cannot be,
+        nothing changes."""
+        self._replace(game, _pick_text(picked))
+
+    def _replace(self, game: Game, picked: str | None) -> None:
         store = self.store if self.game_id is not None else None
         new_id = None
         if store is not None:
             try:
-                new_id = store.start_game(game, self.player)
+                new_id = store.start_game(game, self.player, picked)
             except StoreError as exc:
                 raise NotSavedError(exc) from None
         try:
@@ -542,6 +598,7 @@ class Session:
             raise
         self._game = game
         self.game_id = new_id
+        self._picked = picked
         self.result = None
         self.practice = False
         self.resumed = False

@@ -108,8 +108,13 @@ from lucie.i18n import _, using
 from lucie.parsing import excerpt, parse_json
 from lucie.rules import Rules
 
-#: Schema version written in ``PRAGMA user_version``.
-SCHEMA_VERSION: Final = 1
+#: Schema version written in ``PRAGMA user_version``: 2 added
+#: ``games.picked_rating``; a database of schema 1 is upgraded when opened
+#: (:data:`_UPGRADES`), every game kept.
+SCHEMA_VERSION: Final = 2
+#: Version of the JSON export's format (:meth:`Store.export_games`): it has
+#: not changed since schema 1, so older lucies still import new exports.
+EXPORT_VERSION: Final = 1
 #: ``PRAGMA application_id`` of a lucie games database ("Luci" in ASCII): a
 #: SQLite file without it is another program's, unless it has exactly the
 #: tables of a lucie database from before this mark (then it is adopted).
@@ -125,6 +130,8 @@ FINISHED: Final = ("won", "lost", "resigned")
 
 ExportFormat = Literal["csv", "json"]
 
+# Schema 1; a new database gets it and then every upgrade (:data:`_UPGRADES`),
+# exactly as an older one is brought up to date.
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -143,6 +150,19 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_by_player ON games (player, variant, status, id);
 """
+
+# What brings a database of each older schema to the next one, run in one
+# transaction with the new ``user_version``.  ``picked_rating``: the rating
+# (:meth:`lucie.solver.difficulty.Rated.to_json`, as JSON) a deal picked by
+# difficulty was picked by, NULL for any other game.
+_UPGRADES: Final[dict[int, str]] = {
+    1: "ALTER TABLE games ADD COLUMN picked_rating TEXT",
+}
+
+
+def _schema_script(version: int = SCHEMA_VERSION) -> str:
+    """The statements that make lucie's games table of schema ``version``."""
+    return ";".join([_SCHEMA, *(_UPGRADES[v] for v in range(1, version))])
 
 # The claims of lucie before 0.1 (host:pid liveness); kept so that those
 # files are still recognised.  Claims are now locks (see :class:`_Claims`).
@@ -460,7 +480,7 @@ class Store:
             try:
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                for statement in _statements(_SCHEMA + ";" + _CLAIMS):
+                for statement in _statements(_schema_script() + ";" + _CLAIMS):
                     conn.execute(statement)
                 use_wal(conn, BUSY_TIMEOUT_MS / 1000)
             finally:
@@ -484,10 +504,11 @@ class Store:
                 with contextlib.suppress(OSError):
                     leftover.unlink()
 
-    def _inspect(self) -> bool:
-        """Recognise the file before writing anything to it.  Returns True
-        for a lucie database that predates ``application_id`` (to be
-        adopted), False for a marked one.  Raises :class:`StoreError` for
+    def _inspect(self) -> tuple[bool, int]:
+        """Recognise the file before writing anything to it.  Returns
+        whether it is a lucie database that predates ``application_id`` (to
+        be adopted; else a marked one), and its schema version (an older
+        one is upgraded by :meth:`_open_once`).  Raises :class:`StoreError` for
         anything else; the file is left byte for byte as it was."""
         path = self.path
         if path.stat().st_size == 0:
@@ -532,14 +553,15 @@ class Store:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             schema = _schema_of(conn)
             ours = app_id == APPLICATION_ID
-            legacy = app_id == 0 and version == SCHEMA_VERSION and _is_lucie_schema(schema)
+            known = 1 <= version <= SCHEMA_VERSION
+            legacy = app_id == 0 and known and _is_lucie_schema(schema, version)
             if not ours and not legacy:
                 raise StoreError(_foreign_message(path, app_id, schema))
             if version > SCHEMA_VERSION:
                 newer = version
             else:
                 newer = 0
-                if not _is_lucie_schema(schema):
+                if not known or not _is_lucie_schema(schema, version):
                     problem = _("its tables are not lucie's")
                 else:
                     check = conn.execute("PRAGMA quick_check").fetchone()[0]
@@ -573,14 +595,14 @@ class Store:
                 "knows up to {known}); it was left untouched and a copy was "
                 "kept at {backup}. Upgrade lucie, or choose another file with --db."
             ).format(path=path, newer=newer, known=SCHEMA_VERSION, backup=backup))
-        return legacy
+        return legacy, version
 
     def _open_once(self) -> sqlite3.Connection:
         path = self.path
         self._check_place()
         if not path.exists():
             self._create()
-        legacy = self._inspect()
+        legacy, version = self._inspect()
         try:
             conn = sqlite3.connect(
                 path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
@@ -603,6 +625,8 @@ class Store:
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
+            if version < SCHEMA_VERSION:
+                _upgrade(conn)
             conn.execute(_CLAIMS)
         except sqlite3.Error as exc:
             conn.close()
@@ -711,16 +735,19 @@ class Store:
 
     # -- the life of a game ----------------------------------------------
 
-    def start_game(self, game: Game, player: str | None = None) -> int:
-        """Record a new game being played; returns its id."""
+    def start_game(self, game: Game, player: str | None = None,
+                   picked_rating: str | None = None) -> int:
+        """Record a new game being played; returns its id.
+        ``picked_rating``: the rating (JSON text) its deal was picked by,
+        kept with the game (:meth:`picked_rating`)."""
         now = _now()
         with self._write() as conn:
             cur = conn.execute(
                 "INSERT INTO games (player, variant, deal, seed, started, updated, "
-                "status, score, moves, seconds, saved) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 0, ?)",
+                "status, score, moves, seconds, saved, picked_rating) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 0, ?, ?)",
                 (player or default_player(), game.rules.spec(), game.deal, game.seed,
-                 now, now, game.score, len(game.moves), _saved(game)),
+                 now, now, game.score, len(game.moves), _saved(game), picked_rating),
             )
             assert cur.lastrowid is not None
             return cur.lastrowid
@@ -853,6 +880,14 @@ class Store:
             return _check_row(rows[0])
         except _RowDamageError as exc:
             raise StoreError(_damaged_game(game_id, self.path, exc)) from None
+
+    def picked_rating(self, game_id: int) -> str | None:
+        """The rating (JSON text) the game's deal was picked by, as given to
+        :meth:`start_game`; None for a game not picked by difficulty (or a
+        missing game, or a value that is not text)."""
+        rows = self._read("SELECT picked_rating FROM games WHERE id = ?", (game_id,))
+        value = rows[0][0] if rows else None
+        return value if isinstance(value, str) else None
 
     def game(self, game_id: int) -> Game:
         """Any stored game, replayed to its last saved position (a
@@ -997,7 +1032,7 @@ class Store:
         with using("en"):
             if fmt == "json":
                 doc: dict[str, Any] = {
-                    "format": "lucie-games", "version": SCHEMA_VERSION,
+                    "format": "lucie-games", "version": EXPORT_VERSION,
                     "games": [record.to_json() | {"game": data} for record, data in good],
                 }
                 if damaged:
@@ -1031,10 +1066,10 @@ class Store:
             ))
         version = data.get("version")
         if isinstance(version, int) and not isinstance(version, bool) \
-                and version > SCHEMA_VERSION:
+                and version > EXPORT_VERSION:
             raise StoreError(_("the export was written by a newer lucie (version {version}, "
                                "this lucie reads up to {known})").format(
-                                   version=version, known=SCHEMA_VERSION))
+                                   version=version, known=EXPORT_VERSION))
         games = data.get("games")
         if not isinstance(games, list):
             raise StoreError(_("the export has no list of games"))
@@ -1238,22 +1273,39 @@ def _schema_of(conn: sqlite3.Connection) -> _Schema:
     return objects, columns
 
 
+def _upgrade(conn: sqlite3.Connection) -> None:
+    """Bring a lucie database of an older schema up to :data:`SCHEMA_VERSION`
+    in one transaction (another program may have done it meanwhile)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        for v in range(version, SCHEMA_VERSION):
+            conn.execute(_UPGRADES[v])
+        conn.execute(f"PRAGMA user_version = {max(version, SCHEMA_VERSION)}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
 @functools.cache
-def _lucie_schema() -> _Schema:
+def _lucie_schema(version: int = SCHEMA_VERSION) -> _Schema:
     conn = sqlite3.connect(":memory:")
     try:
-        for statement in _statements(_SCHEMA + ";" + _CLAIMS + ";" + _WEB_GAMES):
+        for statement in _statements(_schema_script(version) + ";" + _CLAIMS + ";"
+                                     + _WEB_GAMES):
             conn.execute(statement)
         return _schema_of(conn)
     finally:
         conn.close()
 
 
-def _is_lucie_schema(schema: _Schema) -> bool:
-    """Whether a file holds lucie's tables and nothing else: ``games`` and
-    its index, and maybe ``claims`` and ``web_games``, column for column."""
+def _is_lucie_schema(schema: _Schema, version: int = SCHEMA_VERSION) -> bool:
+    """Whether a file holds lucie's tables of schema ``version`` and nothing
+    else: ``games`` and its index, and maybe ``claims`` and ``web_games``,
+    column for column."""
     objects, columns = schema
-    known_objects, known_columns = _lucie_schema()
+    known_objects, known_columns = _lucie_schema(version)
     return (
         ("table", "games") in objects
         and ("index", "games_by_player") in objects
@@ -1530,7 +1582,8 @@ def _resumable(
 
 
 __all__ = [
-    "APPLICATION_ID", "ENV_VAR", "SCHEMA_VERSION", "STATUSES", "Damaged", "Export",
-    "GameRecord", "History", "Imported", "Opened", "Series", "Stats", "Store", "StoreBusy",
-    "StoreError", "StoreFull", "default_path", "default_player", "open_game", "write_error",
+    "APPLICATION_ID", "ENV_VAR", "EXPORT_VERSION", "SCHEMA_VERSION", "STATUSES", "Damaged",
+    "Export", "GameRecord", "History", "Imported", "Opened", "Series", "Stats", "Store",
+    "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player", "open_game",
+    "write_error",
 ]

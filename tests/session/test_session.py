@@ -243,3 +243,34 @@ def test_a_claimed_game_is_not_resumed_by_another_store(tmp_path: Path) -> None:
         again = Session.open(two, "kim", Rules(), 1)
         assert again.resumed and again.game_id == playing.game_id
         again.close()
+
+
+def test_a_picked_rating_is_kept_with_its_game(tmp_path: Path) -> None:
+    """Issue 35: the rating a deal was picked by is recorded with its game,
+    read back when the game is resumed (by another program too) and kept by
+    "play this deal again"; other games have none."""
+    pytest.importorskip("lucie.solver.difficulty")
+    from lucie.solver.difficulty import TABLE, Rated
+    from lucie.solver.review import Value
+
+    rated = Rated("hard", False, Value(0.1, "estimate", 0.07, 0.14, 384, False),
+                  TABLE["classic"], True, True)
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        session = Session.new(store, "ann", Rules(), 5, picked=rated)
+        session.play(next(m for m in session.game.legal_moves if not m.is_redeal))
+        game_id = session.game_id
+        session.close()
+    with Store(db) as store:
+        resumed = Session.open(store, "ann", Rules())
+        assert resumed.game_id == game_id and resumed.resumed
+        assert resumed.picked == rated
+        resumed.resign()
+        resumed.again()
+        assert resumed.game_id != game_id and resumed.picked == rated
+        assert resumed.game_id is not None
+        assert store.picked_rating(resumed.game_id) == store.picked_rating(game_id)
+        resumed.replace(Game(Rules(), 6))
+        assert resumed.picked is None
+        resumed.close()
+        assert Session.stored(store, game_id).picked == rated

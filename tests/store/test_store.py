@@ -429,3 +429,87 @@ def test_import_checks_every_field(tmp_path: Path, change: Any, why: str) -> Non
             b.import_games(json.dumps(data))
         assert why in str(info.value)
         assert b.history() == []
+
+
+# -- a picked deal's rating, kept with its game (issue 35) ---------------------
+
+# The games table as lucie wrote it with schema 1 (before ``picked_rating``).
+_SCHEMA_1 = """
+CREATE TABLE games (
+    id       INTEGER PRIMARY KEY,
+    player   TEXT    NOT NULL,
+    variant  TEXT    NOT NULL,
+    deal     INTEGER,
+    seed     INTEGER NOT NULL,
+    started  TEXT    NOT NULL,
+    updated  TEXT    NOT NULL,
+    finished TEXT,
+    status   TEXT    NOT NULL,
+    score    INTEGER NOT NULL,
+    moves    INTEGER NOT NULL,
+    seconds  REAL    NOT NULL DEFAULT 0,
+    saved    TEXT    NOT NULL
+);
+CREATE INDEX games_by_player ON games (player, variant, status, id);
+"""
+
+
+def test_a_picked_rating_stays_with_its_game(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    rating = json.dumps({"difficulty": "hard", "picked": True, "text": "Ce donne est dur\u00a0!"},
+                        ensure_ascii=False)
+    with Store(db) as store:
+        picked = store.start_game(Game(Rules(), 7), "ann", rating)
+        plain = store.start_game(Game(Rules(), 8), "ann")
+        game = Game(Rules(), 7)
+        play(game, 2)
+        store.record_move(picked, game, 3.0)
+        store.finish_game(picked, game, 4.0, "resigned")
+    with Store(db) as store:
+        assert store.picked_rating(picked) == rating
+        assert store.picked_rating(plain) is None
+        assert store.picked_rating(999) is None
+        assert store.record(picked).status == "resigned"
+
+
+@pytest.mark.parametrize("marked", [True, False], ids=["schema 1", "before application_id"])
+def test_a_schema_1_database_is_upgraded_and_keeps_every_game(tmp_path: Path,
+                                                              marked: bool) -> None:
+    from lucie.formats import game_to_json
+
+    db = tmp_path / "g.sqlite3"
+    conn = sqlite3.connect(db)
+    if marked:
+        conn.execute("PRAGMA application_id = 1282761577")  # "Luci"
+    conn.execute("PRAGMA user_version = 1")
+    conn.executescript(_SCHEMA_1)
+    rows = []
+    for deal, status, n in ((3, "won", 0), (4, "playing", 3), (5, "resigned", 1)):
+        game = Game(Rules(), deal)
+        play(game, n)
+        day = f"2026-01-0{deal}T10"
+        rows.append(("ann", "classic", deal, game.seed, f"{day}:00:00Z", f"{day}:05:00Z",
+                     None if status == "playing" else f"{day}:05:00Z", status,
+                     game.score, len(game.moves), 12.5,
+                     json.dumps(game_to_json(game))))
+    conn.executemany("INSERT INTO games (player, variant, deal, seed, started, updated, "
+                     "finished, status, score, moves, seconds, saved) "
+                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+    conn.commit()
+    conn.close()
+    with Store(db) as store:
+        history = store.history("ann")
+        assert sorted((r.deal, r.status, r.moves) for r in history) == [
+            (3, "won", 0), (4, "playing", 3), (5, "resigned", 1)]
+        assert all(store.picked_rating(r.id) is None for r in history)
+        resumed = store.unfinished("ann")
+        assert resumed is not None and len(resumed[1].moves) == 3
+        new = store.start_game(Game(Rules(), 9), "ann", '{"difficulty": "easy"}')
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == 1282761577
+    conn.close()
+    with Store(db) as store:  # opened again: nothing more to upgrade
+        assert store.picked_rating(new) == '{"difficulty": "easy"}'
+        assert len(store.history("ann")) == 4
+    assert not list(tmp_path.glob("g.sqlite3.backup-*"))

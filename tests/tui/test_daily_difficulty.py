@@ -92,8 +92,8 @@ async def test_a_deal_picked_as_hard_is_told_hard(store: Store) -> None:
         await pilot.pause()
         deal = app.game.deal
         assert deal is not None and deal != 1
-        picked = app.picked[(Rules().spec(), deal)]
-        assert picked.difficulty == "hard" and picked.picked
+        picked = app.session.picked
+        assert picked is not None and picked.difficulty == "hard" and picked.picked
         await pilot.press("h")
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -106,3 +106,40 @@ async def test_a_deal_picked_as_hard_is_told_hard(store: Store) -> None:
         told = str(app.screen.query_one("#difficulty", Static).render())
     assert told.startswith(picked.text().split("(")[0]), told
     assert "This deal is hard" in told and "easy" not in told
+
+
+async def test_a_picked_deal_resumed_in_a_new_program_is_told_its_pick(
+    store: Store,
+) -> None:
+    """Issue 35: the rating a deal was picked by is kept with its game in
+    the store: a terminal started again on the same store resumes the game
+    and its end tells that very rating, not a new computation."""
+    app = LucieApp(store, "kim", Rules(), 1, clock=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        app.screen.query_one("#difficulty", Select).value = "hard"
+        await pilot.click("#random")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        deal = app.game.deal
+        picked = app.session.picked
+        assert picked is not None and picked.difficulty == "hard" and deal != 1
+        move = next(m for m in app.game.legal_moves if not m.is_redeal)
+        app.respond(app.controller.play(move))
+        await pilot.pause()
+        assert len(app.game.moves) >= 1
+    again = LucieApp(store, "kim", Rules(), None, clock=False)  # a new program
+    async with again.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        assert again.resumed and again.game.deal == deal
+        assert again.session.picked == picked
+        await pilot.press("f8", "y")  # resign
+        await pilot.pause()
+        assert isinstance(again.screen, EndScreen)
+        await again.workers.wait_for_complete()
+        await pilot.pause()
+        told = str(again.screen.query_one("#difficulty", Static).render())
+    assert told == picked.text(), told

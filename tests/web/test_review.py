@@ -181,3 +181,33 @@ def test_the_clock_survives_a_restart(db: Path) -> None:
     with TestClient(app) as c:
         assert c.get(f"/api/games/{gid}").json()["seconds"] >= 1.5
     stop_app(app)
+
+
+def test_the_picked_rating_outlives_the_server(db: Path) -> None:
+    """Issue 35: the rating a deal was picked by is kept with its game in
+    the store: after a restart the end tells that very rating, not a new
+    computation."""
+    import json
+
+    app = create_app(db)
+    with TestClient(app) as c:
+        state = new(c, variant="classic", difficulty="hard")
+        gid = state["id"]
+        move = next(m for m in state["legal_moves"] if m != "R")
+        assert post(c, gid, "move", move=move).status_code == 200
+    stop_app(app)
+    with Store(db) as store:
+        (record,) = store.history()
+        stored = store.picked_rating(record.id)
+    assert stored is not None
+    picked = json.loads(stored)
+    assert picked["difficulty"] == "hard" and picked["picked"] is True
+    app = create_app(db)
+    with TestClient(app) as c:  # a new server on the same database
+        assert c.get(f"/api/games/{gid}").json()["moves"] == [move]
+        assert post(c, gid, "resign").status_code == 200
+        rated = c.get(f"/api/games/{gid}/difficulty?seconds=1").json()
+    stop_app(app)
+    assert rated.pop("asked") == "hard"
+    rated.pop("wait_seconds", None)  # the solver pool's queue, not the rating
+    assert rated == picked

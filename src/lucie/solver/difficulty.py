@@ -50,7 +50,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, replace
-from typing import Final, Literal, get_args
+from typing import Any, Final, Literal, get_args
 
 from lucie.deals import random_deal_number
 from lucie.engine import Position
@@ -127,6 +127,15 @@ class Thresholds:
             "date": self.date,
             "measured": self.measured,
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Thresholds:
+        """The thresholds of :meth:`to_json` (a ``KeyError``, ``TypeError``
+        or ``ValueError`` for anything else)."""
+        hard, easy = data["hard_below"], data["easy_from"]
+        return cls(str(data["variant"]), (float(hard[0]), int(hard[1])),
+                   (float(easy[0]), int(easy[1])), int(data["sample"]),
+                   str(data["command"]), str(data["date"]), bool(data["measured"]))
 
 
 #: Measured thresholds per variant spec (see the module doc).
@@ -282,6 +291,27 @@ class Rated:
             "later": self.later.to_json() if self.later is not None else None,
             "text": self.text(),
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Rated:
+        """The rating of :meth:`to_json`, as it was (its ``text`` and
+        ``difficulty_text`` are made again, in the language in use); a
+        ``ValueError`` naming the problem for anything else."""
+        try:
+            difficulty = data["difficulty"]
+            if difficulty is not None and difficulty not in DIFFICULTIES:
+                raise ValueError(f"unknown difficulty {difficulty!r}")
+            clearable = data["clearable"]
+            if clearable is not None and not isinstance(clearable, bool):
+                raise ValueError(f"clearable is {clearable!r}")
+            thresholds = data["thresholds"]
+            later = data["later"]
+            return cls(difficulty, clearable, Value.from_json(data["value"]),
+                       None if thresholds is None else Thresholds.from_json(thresholds),
+                       bool(data["decided"]), bool(data["picked"]),
+                       None if later is None else cls.from_json(later))
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"not a rating ({type(exc).__name__}: {exc})") from None
 
 
 #: Samples of a deal's stop values, tried in turn, until the interval of its

@@ -97,7 +97,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Final, Literal
+from typing import Any, Final, Literal, get_args
 
 from lucie.engine import Game, Move, Position
 from lucie.i18n import N_, _, format_number, format_percent, ngettext, pgettext
@@ -173,6 +173,20 @@ class Value:
             "best_score": self.best_score,
             "text": self.text(),
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Value:
+        """The value of :meth:`to_json` (its ``text`` is made again); a
+        ``KeyError``, ``TypeError`` or ``ValueError`` for anything else."""
+        kind = data["kind"]
+        if kind not in get_args(ValueKind):
+            raise ValueError(f"unknown kind of value {kind!r}")
+        chance, clears, best = data["chance"], data["clears"], data["best_score"]
+        if clears is not None and not isinstance(clears, bool):
+            raise ValueError(f"clears is {clears!r}")
+        return cls(None if chance is None else float(chance), kind, float(data["low"]),
+                   float(data["high"]), int(data["samples"]), clears,
+                   None if best is None else int(best))
 
     def text(self) -> str:
         """``100%``, ``23% (15%–33%)``, ``>= 23%`` or ``?``; in a lost last

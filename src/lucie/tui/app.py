@@ -163,9 +163,6 @@ class LucieApp(App[int]):
         self.controller = TableController(self.session, autoplay=autoplay)
         self.resumed = self.session.resumed
         self._end_shown = False
-        #: the rating each deal picked by difficulty was picked by, by (variant
-        #: spec, deal): the end of its game tells that same figure
-        self.picked: dict[tuple[str, int], Rated] = {}
 
     # -- state -------------------------------------------------------------
 
@@ -502,8 +499,8 @@ class LucieApp(App[int]):
             return
 
         def start() -> None:
-            self.picked[(rules.spec(), pick.deal)] = pick.rated
-            self.start_new(rules, pick.deal)
+            # the rating is kept with the game: its end tells that figure
+            self.start_new(rules, pick.deal, picked=pick.rated)
             found = FOUND.get(difficulty)
             if found:
                 self.say(_(found).format(variant=rules.name(), deal=pick.deal), "info")
@@ -648,16 +645,16 @@ class LucieApp(App[int]):
         self.push_screen(EndScreen(outcome.status == "won", summary, stats_text, title),
                          self._after_end)
         if game.deal is not None:
-            self._difficulty_worker(game.rules, game.deal)
+            self._difficulty_worker(game.rules, game.deal, self.session.picked)
 
     @work(thread=True, exclusive=True, group="difficulty")
-    def _difficulty_worker(self, rules: Rules, deal: int) -> None:
-        """The deal's difficulty, told once the game is over (never before)."""
+    def _difficulty_worker(self, rules: Rules, deal: int, picked: Rated | None) -> None:
+        """The deal's difficulty, told once the game is over (never before);
+        a deal picked by difficulty: the rating it was picked by."""
         try:
             from lucie.solver.difficulty import deal_difficulty
 
-            rated = deal_difficulty(rules, deal, max_seconds=10.0,
-                                    picked=self.picked.get((rules.spec(), deal)))
+            rated = deal_difficulty(rules, deal, max_seconds=10.0, picked=picked)
         except (ImportError, LucieError):
             return
         self.call_from_thread(self._show_difficulty, rated.text())
@@ -707,11 +704,13 @@ class LucieApp(App[int]):
         else:
             then()
 
-    def start_new(self, rules: Rules, deal: int | None) -> None:
+    def start_new(self, rules: Rules, deal: int | None, *,
+                  picked: Rated | None = None) -> None:
         """Leave the current game (counted as resigned if it was played and
-        is not finished; forgotten if no move was made) and start another."""
+        is not finished; forgotten if no move was made) and start another
+        (``picked``: the rating its deal was picked by, kept with it)."""
         try:
-            self.session.replace(Game(rules, deal))
+            self.session.replace(Game(rules, deal), picked=picked)
         except NotSavedError as exc:
             self.say(str(exc), "error")
             return

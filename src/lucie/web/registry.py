@@ -18,7 +18,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from lucie.engine import Game
 from lucie.errors import LucieError
@@ -28,6 +28,9 @@ from lucie.session import PAGE_LEASE
 from lucie.session import Session as Life
 from lucie.web.errors import ApiError
 from lucie.web.store_link import StoreLink
+
+if TYPE_CHECKING:
+    from lucie.solver.difficulty import Rated
 
 T = TypeVar("T")
 
@@ -79,14 +82,17 @@ class Registry:
             return await self.store.run(fn)
         return fn()
 
-    async def add(self, game: Game, *, record: bool = True) -> Session:
+    async def add(self, game: Game, *, record: bool = True,
+                  picked: Rated | None = None) -> Session:
         """A new session of *game*; ``record``: keep it in the store (a
-        loaded game is not: it never enters the statistics)."""
+        loaded game is not: it never enters the statistics); ``picked``:
+        the rating its deal was picked by, kept with it."""
         token = secrets.token_urlsafe(18)
         store = self.store
         if store is not None and record:
             def start() -> Life:
-                life = Life.new(store.store, store.player, game=game, lease=PAGE_LEASE)
+                life = Life.new(store.store, store.player, game=game, lease=PAGE_LEASE,
+                                picked=picked)
                 assert life.game_id is not None
                 store.link(token, life.game_id)
                 return life
@@ -125,6 +131,8 @@ class Registry:
                     await self.store.run(life.close)
                     return found
                 session = Session(game_id, life)
+                picked = life.picked  # a deal picked by difficulty: the third asked for
+                session.difficulty = picked.difficulty if picked is not None else None
                 await self._keep(session)
                 return session
         raise ApiError(404, _("no game with id {id} (it may have been dropped: "

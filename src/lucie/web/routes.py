@@ -66,8 +66,6 @@ REVIEW_SECONDS: Final = 30.0
 MAX_REVIEW: Final = 120.0
 #: Longest the search for a deal of a difficulty may take (seconds).
 PICK_SECONDS: Final = 20.0
-#: Ratings of picked deals kept for the end of their games (the oldest go first).
-PICKS_KEPT: Final = 4096
 
 #: The most moves of a saved game the browser game loads (each move of a
 #: game in memory costs about 550 bytes, and its replay about 0.2 ms).
@@ -183,9 +181,6 @@ class Api:
         self.pool = pool
         #: the stored games being reviewed
         self.reviewing: set[str] = set()
-        #: the rating each deal picked by difficulty was picked by, by (variant
-        #: spec, deal): the end of its game tells that same figure
-        self.picked: dict[tuple[str, int], Any] = {}
         #: the loaded games in memory, oldest first, and their moves
         self.loaded: OrderedDict[str, int] = OrderedDict()
 
@@ -207,25 +202,28 @@ class Api:
             raise ApiError(400, _("give at most one of a deal number, a difficulty and "
                                   "'daily'"))
         day = None
+        picked = None
         if daily:
             day = today()
             deal = daily_deal(rules, day)
         elif difficulty is not None:
-            deal = await self._pick(request, rules, difficulty)
+            deal, picked = await self._pick(request, rules, difficulty)
         try:
             game = Game(rules, deal)
         except LucieError as exc:
             raise ApiError(422, str(exc)) from None
         # the new game exists before the old one is left (the page asked the
         # player first): a refused new game leaves the game in play as it was
-        session = await self.registry.add(game)
+        # a picked deal's rating is kept with its game: its end tells that figure
+        session = await self.registry.add(game, picked=picked)
         await self.registry.abandon(data.get("abandon"))
         session.difficulty = difficulty
         session.daily = day.isoformat() if day is not None else None
         return state_json(session)
 
-    async def _pick(self, request: Request, rules: Rules, difficulty: str) -> int:
-        """A deal of ``difficulty``, picked by the solver in the pool."""
+    async def _pick(self, request: Request, rules: Rules, difficulty: str) -> tuple[int, Any]:
+        """A deal of ``difficulty``, picked by the solver in the pool, and
+        the rating it was picked by (a ``Rated``)."""
         _import_solver("difficulty", N_("a deal by difficulty"))
         try:
             pick = await self._think(request, set(), "pick", pick_job, rules.spec(),
@@ -235,10 +233,7 @@ class Api:
                                   "({reason}): try again").format(reason=exc)) from None
         deal = pick.deal
         assert isinstance(deal, int)
-        while len(self.picked) >= PICKS_KEPT:
-            del self.picked[next(iter(self.picked))]
-        self.picked[(rules.spec(), deal)] = pick.rated
-        return deal
+        return deal, pick.rated
 
     async def load_game(self, request: Request) -> Any:
         data = await read_json(request)
@@ -577,10 +572,11 @@ class Api:
         seconds = float_param(request, "seconds", 10.0, 0.5, MAX_THINK)
         _import_solver("difficulty", N_("the deal's difficulty"))
         try:
-            # a deal picked by difficulty is told the rating it was picked by
-            picked = self.picked.get((game.rules.spec(), game.deal))
+            # a deal picked by difficulty is told the rating it was picked by,
+            # kept with its game in the store (after a restart too)
             data = await self._think(request, session.thinking, "difficulty", difficulty_job,
-                                     game.rules.spec(), game.deal, picked, think=seconds,
+                                     game.rules.spec(), game.deal, session.life.picked,
+                                     think=seconds,
                                      slack=3)
         except PoolBudgetError as exc:
             raise ApiError(503, _("the deal could not be rated in time ({reason})").format(

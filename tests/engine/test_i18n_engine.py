@@ -124,8 +124,8 @@ def test_the_plural_of_redeals_left_follows_the_count() -> None:
     ("fr", "la partie sauvegardée est au format version 9, plus récent que ce que cette "
            "version de lucie comprend (1)\u00a0: mettez lucie à jour pour la charger",
      "la partie sauvegardée n'est pas du JSON valide"),
-    ("nl", "het opgeslagen spel heeft formaatversie 9, nieuwer dan deze lucie begrijpt (1): "
-           "werk lucie bij om het te laden",
+    ("nl", "het opgeslagen spel heeft formaatversie 9, nieuwer dan deze versie van lucie "
+           "begrijpt (1): werk lucie bij om het te laden",
      "het opgeslagen spel is geen geldige JSON"),
     ("de", "das gespeicherte Spiel hat die Formatversion 9, neuer als diese lucie versteht "
            "(1): aktualisieren Sie lucie, um es zu laden",

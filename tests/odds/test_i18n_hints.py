@@ -23,8 +23,8 @@ ENGLISH = ("3♠ from fan j onto 4♠ in fan r: safe: 4♠ is alone in fan r, so
 REASONS = {
     "fr": ("sans risque : 4♠ est la seule carte de l'éventail r, la recouvrir ne fait rien "
            "perdre ; cela libère 3♣ (cette donne est gagnable sans redistribution)"),
-    "nl": ("veilig: 4♠ ligt alleen in waaier r, dus hem bedekken kost niets; dat maakt 3♣ vrij "
-           "(deze gift is zonder herdeling uit te spelen)"),
+    "nl": ("veilig: 4♠ ligt alleen in waaier r, dus het kost niets om hem te bedekken; "
+           "dat maakt 3♣ vrij (deze gift is zonder herdeling uit te spelen)"),
     "de": ("sicher: 4♠ liegt allein in Fächer r, die Karte zu überdecken kostet also nichts; "
            "das macht 3♣ frei (diese Austeilung ist ohne Neuverteilung lösbar)"),
 }

@@ -210,7 +210,7 @@ class TestTheApiSpeaksTheLanguage:
                 "le champ 'fan' doit être une lettre d'éventail", "numéro de partie"]),
         ("nl", ["moet als application/json worden verstuurd", "moet een JSON-object zijn",
                 "veld 'variant' moet een tekst zijn", "parameter 'seconds' moet een getal zijn",
-                "veld 'difficulty' moet any", "veld 'autoplay' moet true of false zijn",
+                "veld 'difficulty' moet een van any", "veld 'autoplay' moet true of false zijn",
                 "veld 'fan' moet een waaierletter zijn", "spelnummer"]),
         ("de", ["muss als application/json gesendet werden", "muss ein JSON-Objekt sein",
                 "das Feld 'variant' muss ein Text", "der Parameter 'seconds' muss eine Zahl sein",

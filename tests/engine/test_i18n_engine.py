@@ -58,7 +58,7 @@ def test_a_build_refusal(language: str, expected: str) -> None:
      "K♠: a king never goes onto a fan",
      "K♠ cannot go to the foundation: the spades foundation needs Q♠ next"),
     ("fr", "l'éventail c est vide, et un éventail vide reste vide",
-     "R♠\u00a0: un roi ne va jamais sur un éventail",
+     "un roi (R♠) ne va jamais sur un éventail",
      "R♠ ne peut pas aller sur la fondation\u00a0: la fondation de pique attend d'abord D♠"),
     ("nl", "waaier c is leeg, en een lege waaier blijft leeg",
      "H♠: een heer gaat nooit op een waaier",
@@ -85,7 +85,8 @@ def test_empty_fan_king_and_foundation_refusals(
      "KS>c: K♠ is buried under other cards (only top cards move)"),
     ("fr", "cette variante n'a pas de merci",
      "le merci n'est permis que dans la dernière donne (encore 2 redistributions)",
-     "KS>c\u00a0: d'autres cartes recouvrent R♠ (seules les cartes du dessus se jouent)"),
+     "KS>c\u00a0: d'autres cartes enterrent R♠ (seule la carte du dessus d'un éventail "
+     "se joue)"),
     ("nl", "deze variant heeft geen merci",
      "de merci mag alleen in de laatste gift (nog 2 herdelingen over)",
      "KS>c: H♠ ligt begraven onder andere kaarten "

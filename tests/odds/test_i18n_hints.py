@@ -92,7 +92,7 @@ def test_a_line_followed_speaks_the_language_of_each_hint() -> None:
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "win rate 100.0% (95% CI 100.0% to 100.0%, exact, mean score 52.0)"),
     # the decimal comma, and a no-break space before % in French and German
-    ("fr", "taux de victoires 100,0\u00a0% (intervalle à 95\u00a0% de 100,0\u00a0% à "
+    ("fr", "taux de victoires 100,0\u00a0% (IC à 95\u00a0% de 100,0\u00a0% à "
            "100,0\u00a0%, exact, score moyen 52,0)"),
     ("nl", "winstpercentage 100,0% (95%-BI 100,0% tot 100,0%, exact, gemiddelde score 52,0)"),
     ("de", "Gewinnquote 100,0\u00a0% (95-%-KI 100,0\u00a0% bis 100,0\u00a0%, exakt, "
@@ -108,7 +108,7 @@ def test_odds_in_words(lang: str, words: str) -> None:
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "400 playouts, mean score 40.2)\nthe budget ran out: 1 of 3 searches cut short"),
-    ("fr", "400 parties simulées, score moyen 40,2)\nle budget est épuisé : recherches "
+    ("fr", "400 parties simulées, score moyen 40,2)\nlimite de calcul atteinte : recherches "
            "interrompues : 1 sur 3 ;"),
     ("nl", "400 gesimuleerde spellen, gemiddelde score 40,2)\nhet budget is op: 1 van 3 "),
     ("de", "400 simulierte Spiele, im Schnitt 40,2 Punkte)\ndas Budget ist aufgebraucht: 1 von 3"),
@@ -161,7 +161,7 @@ def test_every_kind_of_hint_in_each_language(kind: str) -> None:
 def test_the_budget_note_in_each_language() -> None:
     # a full deal the search cannot finish in the budget (any-suit builds)
     position = Position.deal(Rules.parse("flower"), 5)
-    notes = {"fr": "(le temps alloué est écoulé\u00a0: meilleur coup trouvé jusqu'ici)",
+    notes = {"fr": "(temps imparti écoulé\u00a0: meilleur coup trouvé jusqu'ici)",
              "nl": "(het tijdsbudget is op: beste zet tot nu toe)",
              "de": "(das Zeitbudget ist aufgebraucht: bester bisher gefundener Zug)"}
     for lang, note in notes.items():

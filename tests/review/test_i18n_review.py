@@ -122,7 +122,8 @@ def test_every_label_and_difficulty_is_translated(lang: str) -> None:
     ("en", ("easy", "medium", "hard", "clearable"),
      "This deal is easy, clearable without a redeal (winning chance 100%)."),
     ("fr", ("facile", "moyenne", "difficile", "gagnable sans redistribution"),
-     "Cette donne est facile, gagnable sans redistribution (chances de gain 100\u00a0%)."),
+     "Difficulté de cette donne\u00a0: facile, gagnable sans redistribution "
+         "(chances de gain 100\u00a0%)."),
     ("nl", ("makkelijk", "gemiddeld", "moeilijk", "zonder herdeling uit te spelen"),
      "Deze gift is makkelijk en zonder herdeling uit te spelen (winkans 100%)."),
     ("de", ("leicht", "mittelschwer", "schwer", "ohne Neuverteilung lösbar"),

@@ -20,7 +20,7 @@ from lucie.solver.results import verdict_text
 #: noredeal deal 13 can be cleared at once; deal 1 cannot.
 VERDICTS = {
     "en": ("clearable without a redeal", "cannot be cleared without a redeal"),
-    "fr": ("gagnable sans redistribution", "pas gagnable sans redistribution"),
+    "fr": ("gagnable sans redistribution", "non gagnable sans redistribution"),
     "nl": ("zonder herdeling uit te spelen", "niet zonder herdeling uit te spelen"),
     "de": ("ohne Neuverteilung lösbar", "ohne Neuverteilung nicht lösbar"),
 }

@@ -268,7 +268,7 @@ class TestTheApiSpeaksTheLanguage:
         for lang in ["de", "fr", "en", "nl", "de"]:
             r = client.get("/api/nothing", headers={"Accept-Language": lang})
             assert r.json()["error"].startswith({
-                "en": "no such API endpoint", "fr": "pas de point d'accès",
+                "en": "no such API endpoint", "fr": "point d'accès d'API inexistant",
                 "nl": "geen API-eindpunt", "de": "kein API-Endpunkt"}[lang])
         assert language() == "en"
 

@@ -142,7 +142,7 @@ async def test_the_language_switches_the_whole_screen_and_is_remembered(
         await choose_language(app, pilot, "Deutsch")
         await pilot.pause()
         assert "Austeilung 11" in line_text(app, "header")
-        assert "Neuverteilungen: 2" in line_text(app, "info")
+        assert "Neuverteilungen übrig: 2" in line_text(app, "info")
         assert str(app.screen.query_one("#foundations").render()).startswith("Ablage")
         assert footer_words(app)[:4] == ["Rückgängig", "Wiederholen", "Neu verteilen", "Tipp"]
         assert app.message == "Sprache: Deutsch."

@@ -52,7 +52,7 @@ WORDS = {
     "nl": ("gift 11", "basis", "Ongedaan maken", "Hint",
            "Kies een kaart: druk op de letter van zijn waaier of klik erop."),
     "de": ("Austeilung 11", "Ablage", "Rückgängig", "Tipp",
-           "Wählen Sie eine Karte: drücken Sie den Buchstaben ihres Fächers oder klicken Sie "
+           "Wählen Sie eine Karte: Drücken Sie den Buchstaben ihres Fächers oder klicken Sie "
            "sie an."),
 }
 #: "Not allowed: ..." and "(Esc drops the picked card.)" in each language.

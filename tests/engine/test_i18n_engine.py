@@ -127,8 +127,8 @@ def test_the_plural_of_redeals_left_follows_the_count() -> None:
     ("nl", "het opgeslagen spel heeft formaatversie 9, nieuwer dan deze lucie begrijpt (1): "
            "werk lucie bij om het te laden",
      "het opgeslagen spel is geen geldige JSON"),
-    ("de", "das gespeicherte Spiel hat die Formatversion 9, neuer als diese Version von lucie versteht "
-           "(1): aktualisieren Sie lucie, um es zu laden",
+    ("de", "das gespeicherte Spiel hat die Formatversion 9, neuer als diese Version von lucie "
+           "versteht (1): aktualisieren Sie lucie, um es zu laden",
      "das gespeicherte Spiel ist kein gültiges JSON"),
 ])
 def test_a_corrupt_save_file(language: str, newer: str, not_json: str) -> None:

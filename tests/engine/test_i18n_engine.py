@@ -46,7 +46,7 @@ def refusal(game: Game, move: str) -> str:
     ("fr", "a>b\u00a0: 4♠ ne peut pas aller sur 10♥ "
            "(les éventails se construisent en descendant dans la même couleur)"),
     ("nl", "a>b: 4♠ kan niet op 10♥ (waaiers bouwen af per kleur)"),
-    ("de", "a>b: 4♠ kann nicht auf 10♥ (Fächer werden nach Farbe absteigend gebaut)"),
+    ("de", "a>b: 4♠ passt nicht auf 10♥ (Fächer werden nach Farbe absteigend aufgebaut)"),
 ])
 def test_a_build_refusal(language: str, expected: str) -> None:
     with using(language):
@@ -65,7 +65,7 @@ def test_a_build_refusal(language: str, expected: str) -> None:
      "H♠ kan niet naar de basisstapel: op de basisstapel voor schoppen moet eerst V♠"),
     ("de", "Fächer c ist leer, und ein leerer Fächer bleibt leer",
      "K♠: ein König kommt nie auf einen Fächer",
-     "K♠ kann nicht auf die Ablage: auf die Pik-Ablage gehört zuerst D♠"),
+     "K♠ passt nicht auf die Ablage: auf die Pik-Ablage gehört als Nächstes D♠"),
 ])
 def test_empty_fan_king_and_foundation_refusals(
     language: str, empty: str, king: str, foundation: str,
@@ -93,7 +93,7 @@ def test_empty_fan_king_and_foundation_refusals(
      "(alleen de bovenste kaarten mogen verplaatst worden)"),
     ("de", "diese Variante hat keinen Merci",
      "der Merci ist nur in der letzten Austeilung erlaubt (noch 2 Neuverteilungen übrig)",
-     "KS>c: K♠ liegt unter anderen Karten vergraben (nur die obersten Karten werden gezogen)"),
+     "KS>c: K♠ liegt unter anderen Karten vergraben (nur oberste Karten dürfen gezogen werden)"),
 ])
 def test_merci_refusals(language: str, no_merci: str, not_yet: str, buried: str) -> None:
     with using(language):
@@ -128,8 +128,8 @@ def test_the_plural_of_redeals_left_follows_the_count() -> None:
     ("nl", "het opgeslagen spel heeft formaatversie 9, nieuwer dan deze versie van lucie "
            "begrijpt (1): werk lucie bij om het te laden",
      "het opgeslagen spel is geen geldige JSON"),
-    ("de", "das gespeicherte Spiel hat die Formatversion 9, neuer als diese lucie versteht "
-           "(1): aktualisieren Sie lucie, um es zu laden",
+    ("de", "das gespeicherte Spiel hat die Formatversion 9, neuer als diese Version von lucie "
+           "versteht (1): aktualisieren Sie lucie, um es zu laden",
      "das gespeicherte Spiel ist kein gültiges JSON"),
 ])
 def test_a_corrupt_save_file(language: str, newer: str, not_json: str) -> None:
@@ -158,7 +158,7 @@ def test_a_saved_game_that_does_not_replay_names_the_move_in_each_language() -> 
     )
     assert reasons["de"] == (
         "das gespeicherte Spiel lässt sich nicht nachspielen: Zug 1 (a>b) ist nicht "
-        "erlaubt: 4♠ kann nicht auf 10♥ (Fächer werden nach Farbe absteigend gebaut)"
+        "erlaubt: 4♠ passt nicht auf 10♥ (Fächer werden nach Farbe absteigend aufgebaut)"
     )
     # the refusal is given once, in the reader's language, without the move again
     assert reasons["fr"].endswith(
@@ -282,7 +282,7 @@ def test_move_descriptions_and_the_table_text() -> None:
         assert step.texts[1] == "A♠ van waaier o naar de basisstapel"
     with using("de"):
         assert render(game).splitlines()[0] == (
-            "La Belle Lucie, Austeilung 2 · Punkte 4/52 · Neuverteilungen: 2"
+            "La Belle Lucie, Austeilung 2 · 4/52 Punkte · Neuverteilungen übrig: 2"
         )
 
 

@@ -26,7 +26,7 @@ REASONS = {
     "nl": ("veilig: 4♠ ligt alleen in waaier r, dus het kost niets om hem te bedekken; "
            "dat maakt 3♣ vrij (deze gift is zonder herdeling uit te spelen)"),
     "de": ("sicher: 4♠ liegt allein in Fächer r, die Karte zu überdecken kostet also nichts; "
-           "das macht 3♣ frei (diese Austeilung ist ohne Neuverteilung lösbar)"),
+           "das legt 3♣ frei (diese Austeilung ist ohne Neuverteilung lösbar)"),
 }
 
 

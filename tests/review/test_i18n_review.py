@@ -145,7 +145,7 @@ def test_a_deals_difficulty(lang: str, names: tuple[str, ...], sentence: str) ->
            "indécises\u00a0: 0)"),
     ("nl", "geen gift van noredeal met moeilijkheid ‘moeilijk’ gevonden in 0 s "
            "(0 giften geprobeerd, 0 onbeslist)"),
-    ("de", "keine Austeilung von noredeal mit Schwierigkeit „schwer“ in 0 s gefunden "
+    ("de", "keine Austeilung der Variante noredeal mit Schwierigkeit „schwer“ in 0\u00a0s gefunden "
            "(0 Austeilungen versucht, 0 unentschieden)"),
 ])
 def test_a_pick_out_of_time_says_so(lang: str, words: str) -> None:

@@ -52,7 +52,7 @@ WORDS = {
     "nl": ("gift 11", "basis", "Ongedaan maken", "Hint",
            "Kies een kaart: druk op de letter van zijn waaier of klik erop."),
     "de": ("Austeilung 11", "Ablage", "Rückgängig", "Tipp",
-           "Wählen Sie eine Karte: drücken Sie den Buchstaben ihres Fächers oder klicken Sie "
+           "Wählen Sie eine Karte: Drücken Sie den Buchstaben ihres Fächers oder klicken Sie "
            "sie an."),
 }
 #: "Not allowed: ..." and "(Esc drops the picked card.)" in each language.
@@ -142,7 +142,7 @@ async def test_the_language_switches_the_whole_screen_and_is_remembered(
         await choose_language(app, pilot, "Deutsch")
         await pilot.pause()
         assert "Austeilung 11" in line_text(app, "header")
-        assert "Neuverteilungen: 2" in line_text(app, "info")
+        assert "Neuverteilungen übrig: 2" in line_text(app, "info")
         assert str(app.screen.query_one("#foundations").render()).startswith("Ablage")
         assert footer_words(app)[:4] == ["Rückgängig", "Wiederholen", "Neu verteilen", "Tipp"]
         assert app.message == "Sprache: Deutsch."

@@ -37,6 +37,7 @@ lint: $(VENV)/.test-installed
 	$(BIN)/python -m ruff check src tests benchmarks
 	$(BIN)/python -m mypy
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python -m vulture src/lucie scripts/vulture_whitelist.py
 
 # extract the marked texts, merge them into each language's .po, compile
 translations: $(VENV)/.test-installed

@@ -370,11 +370,6 @@ class Position:
         return sum(self.foundations) == 52
 
     @property
-    def last_deal(self) -> bool:
-        """Whether every redeal has been used."""
-        return self.redeals_left == 0
-
-    @property
     def merci_available(self) -> bool:
         """Whether the merci may still be used at some point in this deal."""
         return self.rules.merci and not self.merci_used and self.redeals_left == 0

@@ -64,6 +64,12 @@ def _cache(args: argparse.Namespace) -> ValueCache:
 
 
 def register(sub: Any) -> None:
+    _register_hint(sub)
+    _register_odds(sub)
+    _register_study(sub)
+
+
+def _register_hint(sub: Any) -> None:
     p = sub.add_parser(
         "hint", help=_("the best move and why"),
         description=_("Suggest the best move (by the odds of winning with random "
@@ -79,6 +85,8 @@ def register(sub: Any) -> None:
     add_json(p)
     p.set_defaults(func=cmd_hint)
 
+
+def _register_odds(sub: Any) -> None:
     p = sub.add_parser(
         "odds", help=_("the chance of winning with random redeals"),
         description=_("Estimate the chance of winning from a position with random "
@@ -104,6 +112,8 @@ def register(sub: Any) -> None:
     add_json(p)
     p.set_defaults(func=cmd_odds)
 
+
+def _register_study(sub: Any) -> None:
     p = sub.add_parser(
         "study", help=_("play many random deals with a policy and measure it"),
         description=_("Play N random numbered deals (PySolFC-exact redeals) with the "

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from textual import work
-from textual.app import App, SystemCommand
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -359,7 +359,7 @@ class LucieApp(App[int]):
 
     def bindings_changed(self) -> None:
         """The footer follows the variant (no "Redeal" where there is none)."""
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(ScreenStackError):  # no screen yet, or any more
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

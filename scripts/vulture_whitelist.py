@@ -47,6 +47,7 @@ _.highlighted  # an option list's highlighted row, read by Textual
 _.parameters
 _.container
 _.viewport
+_.class_names  # FooterKey.has_class, a protocol of Textual's method
 
 # -- gymnasium: the environment class (registered by its dotted name) and
 # the attributes gymnasium and the agents read
@@ -62,6 +63,7 @@ _.text_factory
 _.ARGPARSE_TEXTS
 _.TEXTUAL_TEXTS
 _.PALETTE
+_.TRANSLATED  # lucie.i18n: read by scripts/translations and the tests
 
 # -- public API that the tests use and no interface calls yet
 _.parse_cards  # lucie.cards: the inverse of format_cards

@@ -98,6 +98,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: claims are always granted
     fcntl = None  # type: ignore[assignment]
 
+from lucie import environment
 from lucie._sqlite import backoff, is_busy, use_wal
 from lucie.deals import MAX_DEAL
 from lucie.engine import Game
@@ -120,7 +121,7 @@ EXPORT_VERSION: Final = 1
 #: tables of a lucie database from before this mark (then it is adopted).
 APPLICATION_ID: Final = 0x4C756369
 #: Environment variable that overrides the default database path.
-ENV_VAR: Final = "LUCIE_DB"
+ENV_VAR: Final = environment.DB
 #: Milliseconds a writer waits for another one before giving up.
 BUSY_TIMEOUT_MS: Final = 10_000
 #: Games per series in :attr:`Stats.series`.
@@ -279,9 +280,9 @@ class _BusyError(Exception):
 
 def default_path() -> Path:
     """``$LUCIE_DB`` if set, else ``<user data dir>/lucie/lucie.sqlite3``."""
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
+    env = environment.path_setting(ENV_VAR)
+    if env is not None:
+        return env
     try:
         import platformdirs
     except ImportError:  # pragma: no cover - platformdirs comes with the UI extras
@@ -292,7 +293,7 @@ def default_path() -> Path:
 
 def default_player() -> str:
     """The player name when none is given: the login name, else ``player``."""
-    for var in ("LUCIE_PLAYER", "USER", "LOGNAME", "USERNAME"):
+    for var in (environment.PLAYER, "USER", "LOGNAME", "USERNAME"):
         name = os.environ.get(var)
         if name:
             return name

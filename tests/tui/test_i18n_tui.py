@@ -21,6 +21,7 @@ from textual.widgets import Button, Label, Static
 
 from lucie import i18n
 from lucie.engine import FAN_NAMES, Move
+from lucie.i18n import TRANSLATED
 from lucie.rules import Rules
 from lucie.store import Store
 from lucie.tui.app import LucieApp
@@ -70,7 +71,7 @@ def line_text(app: LucieApp, id: str) -> str:
     return app.screen.query_one(f"#{id}", Line).text.plain
 
 
-@pytest.mark.parametrize("lang", ["fr", "nl", "de"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 async def test_the_table_status_and_footer_speak_the_language(
     store: Store, lang: str,
 ) -> None:
@@ -86,7 +87,7 @@ async def test_the_table_status_and_footer_speak_the_language(
         assert "Undo" not in words and "Keys" not in words
 
 
-@pytest.mark.parametrize("lang", ["fr", "nl", "de"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 async def test_an_illegal_move_is_refused_in_the_language(store: Store, lang: str) -> None:
     app = LucieApp(store, "kim", Rules(), 1, clock=False, language=lang)
     move = Move.parse("a>b")  # deal 1: 4♠ cannot go on 10♥ (fans build down in suit)

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Static
 
 from lucie.cards import Card
 from lucie.engine import Game, Position
+from lucie.i18n import LANGUAGES
 from lucie.rules import Rules
 from lucie.store import Store
 from lucie.tui.app import LucieApp
@@ -117,7 +118,7 @@ async def test_the_review_at_80x24_lists_several_moves_and_explains_the_selected
         assert position.region.bottom <= app.size.height
 
 
-@pytest.mark.parametrize("lang", ["en", "fr", "nl", "de"])
+@pytest.mark.parametrize("lang", list(LANGUAGES))
 async def test_the_footer_keeps_the_palette_at_80_columns(store: Store, lang: str) -> None:
     """The palette's key (every command) stays in the footer in every
     language at 80x24; keys the help and the palette reach give way first."""

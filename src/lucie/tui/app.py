@@ -421,17 +421,12 @@ class LucieApp(App[int]):
         except LucieError as exc:
             self.call_from_thread(self.say, _("No hint: {error}").format(error=exc), "error")
             return
-        move = getattr(result, "move", None)
-        text = str(getattr(result, "text", "") or "")
-        lost = proved_lost(position, getattr(result, "clears", None),
-                           bool(getattr(result, "budget_ran_out", False)))
-        if lost:
+        text = result.text
+        if proved_lost(position, result.clears, result.budget_ran_out):
             text = _("{hint}.  This deal can no longer be won: F8 resigns.").format(
                 hint=text.rstrip("."))
         self.call_from_thread(
-            lambda: self.respond(self.controller.show_hint(
-                position, move if isinstance(move, Move) else None, text,
-            )),
+            lambda: self.respond(self.controller.show_hint(position, result.move, text)),
         )
 
     def action_resign(self) -> None:

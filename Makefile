@@ -37,6 +37,8 @@ lint: $(VENV)/.test-installed
 	$(BIN)/python -m ruff check src tests benchmarks
 	$(BIN)/python -m mypy
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python -m vulture src/lucie scripts/vulture_whitelist.py
+	$(BIN)/python scripts/check_function_length.py src
 
 # extract the marked texts, merge them into each language's .po, compile
 translations: $(VENV)/.test-installed

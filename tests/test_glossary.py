@@ -19,11 +19,13 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from lucie.i18n import TRANSLATED
+
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "lucie" / "locale"
 GLOSSARY = ROOT / "docs" / "translating.md"
 MARKER = "<!-- glossary-check"
-LANGS = ("fr", "nl", "de")
+LANGS = TRANSLATED
 NBSP = "\u00a0\u202f"
 FIELD = re.compile(r"\{[^{}]*\}")  # {seed} is a field's name, not a word the player reads
 

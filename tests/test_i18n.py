@@ -24,7 +24,7 @@ from lucie import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "lucie" / "locale"
-LANGS = [code for code in i18n.LANGUAGES if code != i18n.DEFAULT]
+LANGS = list(i18n.TRANSLATED)
 FIELD = re.compile(r"\{(\w*)[^{}]*\}")
 
 

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from lucie.i18n import format_number, format_percent, format_seconds, using
+from lucie.i18n import LANGUAGES, format_number, format_percent, format_seconds, using
 
 NBSP = "\u00a0"
 
@@ -51,7 +51,7 @@ def test_the_command_line_speaks_the_language_s_numbers_and_json_does_not(
     base = [sys.executable, "-m", "lucie", "odds", "-v", "noredeal", "-d", "13",
             "--samples", "5", "--cache", "off"]
     texts = {}
-    for lang in ("en", "fr", "nl", "de"):
+    for lang in LANGUAGES:
         proc = subprocess.run([*base, "--lang", lang], capture_output=True, text=True,
                               timeout=120, check=True)
         texts[lang] = proc.stdout

@@ -32,8 +32,6 @@ SUITS: Final = ("C", "D", "H", "S")
 SUIT_GLYPHS: Final = ("♣", "♦", "♥", "♠")
 #: Rank letters; ``RANKS[r - 1]`` is the letter of rank ``r`` (1 = ace).
 RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
-#: Suits whose cards are red.
-RED_SUITS: Final = frozenset({"D", "H"})
 
 ACE: Final = 1
 KING: Final = 13

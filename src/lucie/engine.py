@@ -370,11 +370,6 @@ class Position:
         return sum(self.foundations) == 52
 
     @property
-    def last_deal(self) -> bool:
-        """Whether every redeal has been used."""
-        return self.redeals_left == 0
-
-    @property
     def merci_available(self) -> bool:
         """Whether the merci may still be used at some point in this deal."""
         return self.rules.merci and not self.merci_used and self.redeals_left == 0
@@ -416,64 +411,82 @@ class Position:
     # -- legal moves --------------------------------------------------------
 
     def _plain_moves(self) -> list[Move]:
-        """Every legal move except the redeal and the merci."""
-        rules = self.rules
-        fans = self.fans
+        """Every legal move except the redeal and the merci: to the
+        foundations, builds, the cells' moves, take-backs, in that order."""
+        moves = self._home_moves()
+        moves.extend(self._build_moves())
+        if self.cells:
+            moves.extend(self._cell_moves())
+        if self.rules.foundation_takeback:
+            moves.extend(self._takeback_moves())
+        return moves
+
+    def _home_moves(self) -> list[Move]:
+        """The fans' tops, then the cells' cards, that go to the foundations."""
         found = self.foundations
         moves: list[Move] = []
-        accepts = rules.accepts
-        n = len(fans)
-        for i in range(n):
-            fan = fans[i]
-            if not fan:
-                continue
-            card = fan[-1]
-            if found[card // 13] == card % 13:
+        for i, fan in enumerate(self.fans):
+            if fan and found[fan[-1] // 13] == fan[-1] % 13:
                 moves.append(Move("fan", i, "foundation", -1))
         for i, cell in enumerate(self.cells):
             if cell is not None and found[cell // 13] == cell % 13:
                 moves.append(Move("cell", i, "foundation", -1))
+        return moves
+
+    def _build_moves(self) -> list[Move]:
+        """A fan's top onto another fan (one with room, or an empty one the
+        rules let it fill), by fan order."""
+        rules = self.rules
+        fans = self.fans
         tops: dict[Card, int] = {}
         empties: list[int] = []
-        for j in range(n):
-            if fans[j]:
-                tops[fans[j][-1]] = j
+        for j, fan in enumerate(fans):
+            if fan:
+                tops[fan[-1]] = j
             else:
                 empties.append(j)
         homes = rules.homes()
         max_fan = rules.max_fan
-        for i in range(n):
-            fan = fans[i]
+        moves: list[Move] = []
+        for i, fan in enumerate(fans):
             if not fan:
                 continue
             card = fan[-1]
             targets = [tops[h] for h in homes[card] if h in tops]
             if max_fan is not None:
                 targets = [j for j in targets if len(fans[j]) < max_fan]
-            if empties and accepts((), card):
+            if empties and rules.accepts((), card):
                 targets.extend(empties)
             for j in sorted(targets):
                 if j != i:
                     moves.append(Move("fan", i, "fan", j))
-        if self.cells:
-            free = [i for i, c in enumerate(self.cells) if c is None]
-            for i in range(n):
-                if fans[i]:
-                    moves.extend(Move("fan", i, "cell", c) for c in free)
-            for ci, cell in enumerate(self.cells):
-                if cell is None:
-                    continue
-                for j in range(n):
-                    if accepts(fans[j], cell):
-                        moves.append(Move("cell", ci, "fan", j))
-        if rules.foundation_takeback:
-            for suit in range(4):
-                ftop = self.foundation_top(suit)
-                if ftop is None:
-                    continue
-                for j in range(n):
-                    if accepts(fans[j], ftop):
-                        moves.append(Move("card", int(ftop), "fan", j))
+        return moves
+
+    def _cell_moves(self) -> list[Move]:
+        """A fan's top into each free cell, then a cell's card onto a fan."""
+        fans = self.fans
+        accepts = self.rules.accepts
+        free = [i for i, c in enumerate(self.cells) if c is None]
+        moves = [Move("fan", i, "cell", c) for i, fan in enumerate(fans) if fan for c in free]
+        for ci, cell in enumerate(self.cells):
+            if cell is not None:
+                moves.extend(
+                    Move("cell", ci, "fan", j) for j, fan in enumerate(fans)
+                    if accepts(fan, cell)
+                )
+        return moves
+
+    def _takeback_moves(self) -> list[Move]:
+        """A foundation's top card back onto a fan that accepts it."""
+        accepts = self.rules.accepts
+        moves: list[Move] = []
+        for suit in range(4):
+            ftop = self.foundation_top(suit)
+            if ftop is not None:
+                moves.extend(
+                    Move("card", int(ftop), "fan", j) for j, fan in enumerate(self.fans)
+                    if accepts(fan, ftop)
+                )
         return moves
 
     def _merci_moves(self) -> list[Move]:
@@ -530,107 +543,133 @@ class Position:
         >>> p.why_illegal(Move.parse("a>f"))
         '4♠ cannot go to the foundation: the spades foundation needs A♠ next'
         """
-        rules = self.rules
-        n = len(self.fans)
         if move.src_kind == "redeal":
-            if self.redeals_left == 0:
-                return _("no redeal left")
-            if self.cards_in_play() == 0:
-                return _("no card left to redeal")
-            if rules.redeal_only_when_stuck and self._plain_moves():
-                return _("redeal only when no move is left (strict rule), and moves remain")
-            return None
-        # the card that moves
-        card: Card
-        if move.src_kind == "fan":
-            if not 0 <= move.src < n:
-                return _("there is no fan {fan}").format(fan=_fan_name(move.src))
-            top = self.top(move.src)
-            if top is None:
-                return _("fan {fan} is empty").format(fan=FAN_NAMES[move.src])
-            card = top
-        elif move.src_kind == "cell":
-            if not 0 <= move.src < len(self.cells):
-                return _no_cell(move.src, len(self.cells))
-            cell = self.cells[move.src]
-            if cell is None:
-                return _("cell {cell} is empty").format(cell=move.src + 1)
-            card = cell
-        else:
-            card = Card(move.src)
-            kind, where = self.where(card)
-            if kind == "cell":
-                return _("{card} is in a cell: move it by its cell number").format(
-                    card=card_label(card))
-            if kind == "foundation":
-                if self.foundations[card.suit_index] < card.rank:
-                    return _("{card} is not on the table").format(  # pragma: no cover
-                        card=card_label(card))
-                if self.foundation_top(card.suit_index) != card:
-                    return _("{card} is not the top of its foundation").format(
-                        card=card_label(card))
-                if not rules.foundation_takeback:
-                    return _("cards never come back from the foundations in this variant")
-                return self._check_target(move, card)
-            if self.fans[where][-1] == card:
-                return _("{card} is the top of fan {fan}: move it by its fan letter").format(
-                    card=card_label(card), fan=FAN_NAMES[where]
-                )
-            if not rules.merci:
-                return _("{card} is buried under other cards (only top cards move)").format(
-                    card=card_label(card)
-                )
-            if self.merci_used:
-                return _("the merci has already been used")
-            if self.redeals_left:
-                return _("the merci is only allowed in the last deal")
-            if rules.redeal_only_when_stuck and self._plain_moves():
-                return _("the merci only when no move is left (strict rule), and moves remain")
-            if move.dst_kind != "fan":
-                return _("{card} is lifted by the merci: it goes onto a fan, not elsewhere")\
-                    .format(card=card_label(card))
-            if not 0 <= move.dst < n:
-                return _("there is no fan {fan}").format(fan=_fan_name(move.dst))
-            if not self.fans[move.dst]:
-                return _("fan {fan} is empty: the merci card goes on a fan").format(
-                    fan=FAN_NAMES[move.dst]
-                )
-            max_fan = rules.max_fan
-            if max_fan is not None and move.dst != where and len(self.fans[move.dst]) >= max_fan:
-                return _fan_full(FAN_NAMES[move.dst], max_fan)
-            return None
+            return self._why_no_redeal()
+        if move.src_kind == "card":
+            return self._why_card_cannot_move(move, Card(move.src))
+        why = self._why_no_card_at_source(move)
+        if why is not None:
+            return why
+        card = self.moving_card(move)
+        assert card is not None
         return self._check_target(move, card)
 
-    def _check_target(self, move: Move, card: Card) -> str | None:
+    def _why_no_redeal(self) -> str | None:
+        if self.redeals_left == 0:
+            return _("no redeal left")
+        if self.cards_in_play() == 0:
+            return _("no card left to redeal")
+        if self.rules.redeal_only_when_stuck and self._plain_moves():
+            return _("redeal only when no move is left (strict rule), and moves remain")
+        return None
+
+    def _why_no_card_at_source(self, move: Move) -> str | None:
+        """Why a move from a fan or a cell has no card to move (None: it has)."""
+        if move.src_kind == "fan":
+            if not 0 <= move.src < len(self.fans):
+                return _("there is no fan {fan}").format(fan=_fan_name(move.src))
+            if not self.fans[move.src]:
+                return _("fan {fan} is empty").format(fan=FAN_NAMES[move.src])
+            return None
+        if not 0 <= move.src < len(self.cells):
+            return _no_cell(move.src, len(self.cells))
+        if self.cells[move.src] is None:
+            return _("cell {cell} is empty").format(cell=move.src + 1)
+        return None
+
+    def _why_card_cannot_move(self, move: Move, card: Card) -> str | None:
+        """A move of a card named by itself: a take-back from its foundation
+        or the merci of a buried card (None: it is legal)."""
+        kind, where = self.where(card)
+        if kind == "cell":
+            return _("{card} is in a cell: move it by its cell number").format(
+                card=card_label(card))
+        if kind == "foundation":
+            return self._why_no_takeback(move, card)
+        if self.fans[where][-1] == card:
+            return _("{card} is the top of fan {fan}: move it by its fan letter").format(
+                card=card_label(card), fan=FAN_NAMES[where]
+            )
+        return self._why_no_merci_move(move, card, where)
+
+    def _why_no_takeback(self, move: Move, card: Card) -> str | None:
+        if self.foundations[card.suit_index] < card.rank:
+            return _("{card} is not on the table").format(  # pragma: no cover
+                card=card_label(card))
+        if self.foundation_top(card.suit_index) != card:
+            return _("{card} is not the top of its foundation").format(
+                card=card_label(card))
+        if not self.rules.foundation_takeback:
+            return _("cards never come back from the foundations in this variant")
+        return self._check_target(move, card)
+
+    def _why_no_merci_move(self, move: Move, card: Card, where: int) -> str | None:
+        """The merci of ``card``, buried in fan ``where``, onto a fan."""
         rules = self.rules
+        if not rules.merci:
+            return _("{card} is buried under other cards (only top cards move)").format(
+                card=card_label(card)
+            )
+        if self.merci_used:
+            return _("the merci has already been used")
+        if self.redeals_left:
+            return _("the merci is only allowed in the last deal")
+        if rules.redeal_only_when_stuck and self._plain_moves():
+            return _("the merci only when no move is left (strict rule), and moves remain")
+        if move.dst_kind != "fan":
+            return _("{card} is lifted by the merci: it goes onto a fan, not elsewhere")\
+                .format(card=card_label(card))
+        if not 0 <= move.dst < len(self.fans):
+            return _("there is no fan {fan}").format(fan=_fan_name(move.dst))
+        if not self.fans[move.dst]:
+            return _("fan {fan} is empty: the merci card goes on a fan").format(
+                fan=FAN_NAMES[move.dst]
+            )
+        max_fan = rules.max_fan
+        if max_fan is not None and move.dst != where and len(self.fans[move.dst]) >= max_fan:
+            return _fan_full(FAN_NAMES[move.dst], max_fan)
+        return None
+
+    def _check_target(self, move: Move, card: Card) -> str | None:
+        """Why ``card`` cannot go where ``move`` sends it (None: it can)."""
         if move.dst_kind == "foundation":
-            need = self.foundations[card.suit_index]
-            if need != card.rank - 1:
-                if need == 13:
-                    return _("the {suit} foundation is complete").format(
-                        suit=suit_name(card.suit_index))
-                nxt = Card.of(need + 1, card.suit)
-                return _(
-                    "{card} cannot go to the foundation: the {suit} foundation needs {next} next"
-                ).format(card=card_label(card), suit=suit_name(card.suit_index),
-                         next=card_label(nxt))
-            return None
+            return self._why_not_home(card)
         if move.dst_kind == "cell":
-            if move.src_kind == "cell":
-                return _("cards do not move from cell to cell")
-            if not 0 <= move.dst < len(self.cells):
-                return _no_cell(move.dst, len(self.cells))
-            if self.cells[move.dst] is not None:
-                return _("cell {cell} is taken").format(cell=move.dst + 1)
-            return None
+            return self._why_not_in_cell(move)
         if not 0 <= move.dst < len(self.fans):
             return _("there is no fan {fan}").format(fan=_fan_name(move.dst))
         if move.src_kind == "fan" and move.dst == move.src:
             return _("a card cannot move onto its own fan")
-        target = self.fans[move.dst]
+        return self._why_not_on_fan(move.dst, card)
+
+    def _why_not_home(self, card: Card) -> str | None:
+        need = self.foundations[card.suit_index]
+        if need == card.rank - 1:
+            return None
+        if need == 13:
+            return _("the {suit} foundation is complete").format(
+                suit=suit_name(card.suit_index))
+        nxt = Card.of(need + 1, card.suit)
+        return _(
+            "{card} cannot go to the foundation: the {suit} foundation needs {next} next"
+        ).format(card=card_label(card), suit=suit_name(card.suit_index),
+                 next=card_label(nxt))
+
+    def _why_not_in_cell(self, move: Move) -> str | None:
+        if move.src_kind == "cell":
+            return _("cards do not move from cell to cell")
+        if not 0 <= move.dst < len(self.cells):
+            return _no_cell(move.dst, len(self.cells))
+        if self.cells[move.dst] is not None:
+            return _("cell {cell} is taken").format(cell=move.dst + 1)
+        return None
+
+    def _why_not_on_fan(self, dst: int, card: Card) -> str | None:
+        rules = self.rules
+        target = self.fans[dst]
         if rules.accepts(target, card):
             return None
-        name = FAN_NAMES[move.dst]
+        name = FAN_NAMES[dst]
         if not target:
             if rules.empty_fill == "none":
                 return _("fan {fan} is empty, and an empty fan stays empty").format(fan=name)

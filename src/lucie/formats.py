@@ -189,69 +189,89 @@ def parse_layout(text: str, rules: Rules) -> Position:
     (with one that puts every card home, the layout is the won position).  A UTF-8
     byte-order mark at the start is skipped.
     """
-    text = strip_bom(text)
-    fans: list[list[Card]] = []
+    parts = _LayoutParts(rules, redeals_left=rules.redeals)
+    for number, raw in enumerate(strip_bom(text).splitlines(), 1):
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            parts.read(line, _("line {number}").format(number=number))
+    foundations, cell_list = _check_layout(rules, parts.fans, parts.foundations, parts.cells)
+    # every card is now in exactly one place (checked above, with messages)
+    start = Position.start(rules, parts.fans, foundations, cell_list)
+    return dataclasses.replace(start, redeals_left=parts.redeals_left,
+                               merci_used=parts.merci_used)
+
+
+@dataclass(slots=True)
+class _LayoutParts:
+    """What the lines of a layout have said so far."""
+
+    rules: Rules
+    redeals_left: int
+    fans: list[list[Card]] = dataclasses.field(default_factory=list)
     foundations: tuple[int, int, int, int] | None = None
     cells: list[Card | None] | None = None
-    redeals_left = rules.redeals
-    merci_used = False
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+    merci_used: bool = False
+
+    def read(self, line: str, where: str) -> None:
+        """One line (not blank, not a comment): a header or a fan."""
         head, colon, body = line.partition(":")
         key = head.strip().lower() if colon else ""
-        where = _("line {number}").format(number=number)
         if key in ("foundations", "founds"):
-            if foundations is not None:
+            if self.foundations is not None:
                 raise LayoutError(_("{where}: a second Foundations line").format(where=where))
-            foundations = _parse_foundations(line, body)
+            self.foundations = _parse_foundations(line, body)
         elif key in ("cells", "freecells"):
-            if cells is not None:
+            if self.cells is not None:
                 raise LayoutError(_("{where}: a second Cells line").format(where=where))
-            cells = []
-            for token in body.split():
-                cells.append(None if token == "-" else _parse_cards_line(token, where)[0])
+            self.cells = [None if token == "-" else _parse_cards_line(token, where)[0]
+                          for token in body.split()]
         elif key == "redeals":
-            redeals_left = parse_int(
+            self.redeals_left = parse_int(
                 body, what=_("{where}: redeals left").format(where=where),
-                low=0, high=rules.redeals,
+                low=0, high=self.rules.redeals,
                 error=LayoutError,
             )
         elif key == "merci":
-            value = body.strip().lower()
-            if value not in ("used", "available", "unused"):
-                raise LayoutError(
-                    _("{where}: merci must be used or available, not {value}")
-                    .format(where=where, value=excerpt(value))
-                )
-            merci_used = value == "used"
-        elif colon and len(head.strip()) == 1 and head.strip().lower() in FAN_NAMES:
-            raise LayoutError(_(
-                "{where}: {letter} is a fan letter, as the game shows it; a layout line "
-                "is the cards only, bottom first (what `lucie show --plain-layout` prints)"
-            ).format(where=where, letter=excerpt(head.strip())))
-        elif colon and head.strip():
-            raise LayoutError(_("{where}: unknown header {header}").format(
-                where=where, header=excerpt(head.strip())
-            ))
-        elif DISPLAY_SEPARATOR.strip() in line:
-            raise LayoutError(_(
-                "{where}: this is the title line `lucie show` prints for people; a layout "
-                "file is what `lucie show --plain-layout` prints"
-            ).format(where=where))
+            self.merci_used = _merci_used(body, where)
         else:
+            _refuse_other_header(line, head if colon else "", where)
             fan_text = body if colon else line
             if fan_text.strip() == "-":
-                fans.append([])
+                self.fans.append([])
             else:
-                fans.append(_parse_cards_line(fan_text, _("{where} (fan {number})").format(
-                    where=where, number=len(fans) + 1
+                self.fans.append(_parse_cards_line(fan_text, _("{where} (fan {number})").format(
+                    where=where, number=len(self.fans) + 1
                 )))
-    foundations, cell_list = _check_layout(rules, fans, foundations, cells)
-    # every card is now in exactly one place (checked above, with messages)
-    start = Position.start(rules, fans, foundations, cell_list)
-    return dataclasses.replace(start, redeals_left=redeals_left, merci_used=merci_used)
+
+
+def _merci_used(body: str, where: str) -> bool:
+    value = body.strip().lower()
+    if value not in ("used", "available", "unused"):
+        raise LayoutError(
+            _("{where}: merci must be used or available, not {value}")
+            .format(where=where, value=excerpt(value))
+        )
+    return value == "used"
+
+
+def _refuse_other_header(line: str, head: str, where: str) -> None:
+    """Refuse a line that is not a fan: a fan letter as the game shows it,
+    an unknown header, the title line ``lucie show`` prints for people."""
+    head = head.strip()
+    if len(head) == 1 and head.lower() in FAN_NAMES:
+        raise LayoutError(_(
+            "{where}: {letter} is a fan letter, as the game shows it; a layout line "
+            "is the cards only, bottom first (what `lucie show --plain-layout` prints)"
+        ).format(where=where, letter=excerpt(head)))
+    if head:
+        raise LayoutError(_("{where}: unknown header {header}").format(
+            where=where, header=excerpt(head)
+        ))
+    if DISPLAY_SEPARATOR.strip() in line:
+        raise LayoutError(_(
+            "{where}: this is the title line `lucie show` prints for people; a layout "
+            "file is what `lucie show --plain-layout` prints"
+        ).format(where=where))
 
 
 def _implied_foundations(on_table: set[Card]) -> tuple[int, int, int, int]:
@@ -344,6 +364,31 @@ def game_from_json(data: object) -> Game:
     """
     if not isinstance(data, dict):
         raise SaveFileError(_("not a lucie saved game (expected a JSON object)"))
+    _check_save_version(data)
+    game, moves = _saved_start(data)
+    try:
+        game.push_all(moves)
+    except MoveError as exc:
+        raise SaveFileError(
+            _("the saved game does not replay: {why}").format(why=exc)
+        ) from None
+    if data.get("resigned"):
+        game.resign()
+    final = data.get("final")
+    if (
+        isinstance(final, dict)
+        and isinstance(final.get("layout"), str)
+        and final["layout"] != format_layout(game.position, foundations=True)
+    ):
+        raise SaveFileError(
+            _("the saved game was edited: its moves do not lead to the position it records")
+        )
+    return game
+
+
+def _check_save_version(data: dict[str, Any]) -> None:
+    """Refuse what is not a lucie saved game of a format version this
+    lucie reads."""
     if data.get("format") != SAVE_FORMAT:
         raise SaveFileError(
             _("not a lucie saved game (format is {format})").format(
@@ -364,6 +409,11 @@ def game_from_json(data: object) -> Game:
             "the saved game is format version {version}, newer than this lucie "
             "understands ({known}): upgrade lucie to load it"
         ).format(version=version, known=SAVE_VERSION))
+
+
+def _saved_start(data: dict[str, Any]) -> tuple[Game, list[str]]:
+    """A saved game's start (its deal, or its layout and seed) and its moves,
+    not yet played."""
     try:
         settings = data["settings"]
         if not isinstance(settings, dict):
@@ -377,14 +427,13 @@ def game_from_json(data: object) -> Game:
                 _("field {field} is not a list of moves").format(field="'moves'")
             )
         if deal_value is not None:
-            game = Game(rules, check_deal_number(deal_value))
-        else:
-            layout = data.get("layout")
-            if not isinstance(layout, str):
-                raise SaveFileError(
-                    _("a game without a deal number needs its {field}").format(field="'layout'")
-                )
-            game = Game(rules, position=parse_layout(layout, rules), seed=seed)
+            return Game(rules, check_deal_number(deal_value)), moves
+        layout = data.get("layout")
+        if not isinstance(layout, str):
+            raise SaveFileError(
+                _("a game without a deal number needs its {field}").format(field="'layout'")
+            )
+        return Game(rules, position=parse_layout(layout, rules), seed=seed), moves
     except KeyError as exc:
         raise SaveFileError(
             _("the saved game has no field {field}").format(field=excerpt(exc.args[0]))
@@ -393,24 +442,6 @@ def game_from_json(data: object) -> Game:
         raise
     except LucieError as exc:
         raise SaveFileError(_("the saved game is damaged: {why}").format(why=exc)) from None
-    try:
-        game.push_all(moves)
-    except MoveError as exc:
-        raise SaveFileError(
-            _("the saved game does not replay: {why}").format(why=exc)
-        ) from None
-    if data.get("resigned"):
-        game.resign()
-    final = data.get("final")
-    if (
-        isinstance(final, dict)
-        and isinstance(final.get("layout"), str)
-        and final["layout"] != format_layout(game.position, foundations=True)
-    ):
-        raise SaveFileError(
-            _("the saved game was edited: its moves do not lead to the position it records")
-        )
-    return game
 
 
 def load_game(text: str | bytes) -> Game:

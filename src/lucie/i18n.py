@@ -58,6 +58,9 @@ LANGUAGES: dict[str, str] = {
     "de": "Deutsch",
 }
 DEFAULT = "en"
+#: The languages lucie is translated into (each but the default), in the
+#: order of :data:`LANGUAGES`: the catalogues, the tests, the translation script.
+TRANSLATED: tuple[str, ...] = tuple(code for code in LANGUAGES if code != DEFAULT)
 
 _process_language = DEFAULT
 _request_language: ContextVar[str | None] = ContextVar("lucie_language", default=None)

@@ -98,6 +98,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: claims are always granted
     fcntl = None  # type: ignore[assignment]
 
+from lucie import environment
 from lucie._sqlite import backoff, is_busy, use_wal
 from lucie.deals import MAX_DEAL
 from lucie.engine import Game
@@ -120,7 +121,7 @@ EXPORT_VERSION: Final = 1
 #: tables of a lucie database from before this mark (then it is adopted).
 APPLICATION_ID: Final = 0x4C756369
 #: Environment variable that overrides the default database path.
-ENV_VAR: Final = "LUCIE_DB"
+ENV_VAR: Final = environment.DB
 #: Milliseconds a writer waits for another one before giving up.
 BUSY_TIMEOUT_MS: Final = 10_000
 #: Games per series in :attr:`Stats.series`.
@@ -279,9 +280,9 @@ class _BusyError(Exception):
 
 def default_path() -> Path:
     """``$LUCIE_DB`` if set, else ``<user data dir>/lucie/lucie.sqlite3``."""
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
+    env = environment.path_setting(ENV_VAR)
+    if env is not None:
+        return env
     try:
         import platformdirs
     except ImportError:  # pragma: no cover - platformdirs comes with the UI extras
@@ -292,7 +293,7 @@ def default_path() -> Path:
 
 def default_player() -> str:
     """The player name when none is given: the login name, else ``player``."""
-    for var in ("LUCIE_PLAYER", "USER", "LOGNAME", "USERNAME"):
+    for var in (environment.PLAYER, "USER", "LOGNAME", "USERNAME"):
         name = os.environ.get(var)
         if name:
             return name
@@ -510,6 +511,31 @@ class Store:
         be adopted; else a marked one), and its schema version (an older
         one is upgraded by :meth:`_open_once`).  Raises :class:`StoreError` for
         anything else; the file is left byte for byte as it was."""
+        head = self._sqlite_head()
+        conn = self._inspecting_connection(head)
+        try:
+            legacy, version, problem = self._examine(conn)
+        finally:
+            conn.close()
+        if problem is not None:
+            backup = self._backup()
+            raise StoreError(_(
+                "{path} is damaged ({problem}); it was left untouched and a copy was "
+                "kept at {backup}. Move it away (or choose another file with --db) "
+                "to start a new one."
+            ).format(path=self.path, problem=problem, backup=backup))
+        if version > SCHEMA_VERSION:
+            backup = self._backup()
+            raise StoreError(_(
+                "{path} was written by a newer lucie (schema {newer}, this lucie "
+                "knows up to {known}); it was left untouched and a copy was "
+                "kept at {backup}. Upgrade lucie, or choose another file with --db."
+            ).format(path=self.path, newer=version, known=SCHEMA_VERSION, backup=backup))
+        return legacy, version
+
+    def _sqlite_head(self) -> bytes:
+        """The file's 100-byte SQLite header, refused (StoreError) when the
+        file is empty, not SQLite, or marked as another program's."""
         path = self.path
         if path.stat().st_size == 0:
             raise StoreError(_(
@@ -523,17 +549,22 @@ class Store:
                 "{path} is not a SQLite database (another kind of file); it was left "
                 "untouched. Choose another file with --db."
             ).format(path=path))
-        marked = int.from_bytes(head[68:72], "big", signed=True)
+        marked = _application_id(head)
         if marked not in (0, APPLICATION_ID):
             raise StoreError(_foreign_message(path, marked, (frozenset(), {})))
+        return head
+
+    def _inspecting_connection(self, head: bytes) -> sqlite3.Connection:
+        """A connection to look at the file with, leaving it as it was."""
         # A connection that only reads leaves the main file as it was; a
         # read-only one is used when even closing a writable one could move
         # a WAL left by another program into the file (or roll back its
         # journal).  A read-only connection leaves -wal and -shm files
         # behind in WAL mode, hence the writable one there.
+        path = self.path
         wal = Path(f"{path}-wal")
         wal_mode = head[18] == 2
-        writable = marked == APPLICATION_ID or (
+        writable = _application_id(head) == APPLICATION_ID or (
             wal_mode and not (wal.exists() and wal.stat().st_size > 0)
         )
         try:
@@ -546,27 +577,30 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(_cannot_open(path, exc)) from None
         conn.text_factory = _text
-        problem: str | None = None
+        return conn
+
+    def _examine(self, conn: sqlite3.Connection) -> tuple[bool, int, str | None]:
+        """Whether the database is an unmarked lucie one, its schema
+        version, and what is wrong with it (None: nothing, or a newer
+        schema, not examined); another program's database is refused."""
+        path = self.path
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             schema = _schema_of(conn)
-            ours = app_id == APPLICATION_ID
             known = 1 <= version <= SCHEMA_VERSION
             legacy = app_id == 0 and known and _is_lucie_schema(schema, version)
-            if not ours and not legacy:
+            if app_id != APPLICATION_ID and not legacy:
                 raise StoreError(_foreign_message(path, app_id, schema))
             if version > SCHEMA_VERSION:
-                newer = version
-            else:
-                newer = 0
-                if not known or not _is_lucie_schema(schema, version):
-                    problem = _("its tables are not lucie's")
-                else:
-                    check = conn.execute("PRAGMA quick_check").fetchone()[0]
-                    if check != "ok":
-                        problem = _("integrity check failed: {check}").format(check=check)
+                return legacy, version, None
+            if not known or not _is_lucie_schema(schema, version):
+                return legacy, version, _("its tables are not lucie's")
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                return legacy, version, _("integrity check failed: {check}").format(check=check)
+            return legacy, version, None
         except sqlite3.DatabaseError as exc:
             if is_busy(exc):
                 raise _BusyError(str(exc)) from None
@@ -578,24 +612,7 @@ class Store:
                     "{path} cannot be read as a database ({why}); it was left "
                     "untouched. Choose another file with --db."
                 ).format(path=path, why=exc)) from None
-            problem = text
-        finally:
-            conn.close()
-        if problem is not None:
-            backup = self._backup()
-            raise StoreError(_(
-                "{path} is damaged ({problem}); it was left untouched and a copy was "
-                "kept at {backup}. Move it away (or choose another file with --db) "
-                "to start a new one."
-            ).format(path=path, problem=problem, backup=backup))
-        if newer:
-            backup = self._backup()
-            raise StoreError(_(
-                "{path} was written by a newer lucie (schema {newer}, this lucie "
-                "knows up to {known}); it was left untouched and a copy was "
-                "kept at {backup}. Upgrade lucie, or choose another file with --db."
-            ).format(path=path, newer=newer, known=SCHEMA_VERSION, backup=backup))
-        return legacy, version
+            return False, 0, text
 
     def _open_once(self) -> sqlite3.Connection:
         path = self.path
@@ -1255,6 +1272,11 @@ def _text(raw: bytes) -> str:
 
 
 _Schema = tuple[frozenset[tuple[str, str]], dict[str, list[tuple[Any, ...]]]]
+
+
+def _application_id(head: bytes) -> int:
+    """The ``application_id`` in a SQLite file's header (0: none)."""
+    return int.from_bytes(head[68:72], "big", signed=True)
 
 
 def _schema_of(conn: sqlite3.Connection) -> _Schema:

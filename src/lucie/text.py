@@ -87,18 +87,6 @@ def move_label(position: Position, move: Move) -> str:
     return f"{shown} → {target}"
 
 
-def moves_text(position: Position, moves: Iterable[Move]) -> str:
-    """What ``moves`` (legal one after the other from ``position``) do, in
-    words (:meth:`lucie.engine.Position.describe`), joined by semicolons."""
-    said: list[str] = []
-    for move in moves:
-        said.append(position.describe(move))
-        if move.is_redeal:
-            break  # what follows a redeal depends on its shuffle
-        position = position.apply(move)
-    return "; ".join(said)
-
-
 def render(game: Game) -> str:
     """The position of a game as text for people: a header, the
     foundations, then one line per fan with its letter."""

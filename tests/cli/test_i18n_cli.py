@@ -20,10 +20,10 @@ from lucie import i18n
 from lucie.cli import main
 from lucie.engine import Game, Move, Position
 from lucie.errors import MoveError
-from lucie.i18n import _, format_number, format_percent, ngettext, pgettext, using
+from lucie.i18n import TRANSLATED, _, format_number, format_percent, ngettext, pgettext, using
 from lucie.rules import Rules
 
-LANGS = ("fr", "nl", "de")
+LANGS = TRANSLATED
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -22,11 +22,11 @@ from lucie.cards import DECK, Card, card_name, parse_label
 from lucie.engine import FAN_NAMES, Game, Move, Position
 from lucie.errors import LayoutError, LucieError, MoveError, SaveFileError
 from lucie.formats import load_game, parse_layout, save_game
-from lucie.i18n import LANGUAGES, using
+from lucie.i18n import LANGUAGES, TRANSLATED, using
 from lucie.rules import VARIANTS, Rules
 from lucie.text import render
 
-FOREIGN = ("fr", "nl", "de")
+FOREIGN = TRANSLATED
 
 #: Kings and queens of spades and clubs are on the table; fan c is empty.
 LAYOUT = "Foundations: C-J D-K H-K S-J\nQC KS\nKC QS\n-\n"

@@ -174,12 +174,11 @@ def test_a_time_limit_reports_a_partial_result(
     checkpoint = tmp_path / "study.checkpoint"
     argv = ["study", "--variant", "classic", "--games", "5000", "--seed", "1", "--jobs", "1",
             "--checkpoint", str(checkpoint), "--time-limit", "3"]
-    start = time.monotonic()
     assert main(argv) == 0
-    assert time.monotonic() - start < 20
     out = capsys.readouterr().out
     assert out.startswith("PARTIAL RESULT (time limit reached): ")
     games = int(out.split(": ", 1)[1].split(" ")[0])
+    assert games < 5000  # counted, not timed: the limit stopped the study
     assert "of 5000 games played" in out and "--resume" in out and "95% CI" in out
     assert sum(len(line["records"]) for line in chunk_lines(checkpoint)) == games
 

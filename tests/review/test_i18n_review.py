@@ -8,7 +8,7 @@ import pytest
 
 from lucie.engine import Game, Move
 from lucie.errors import LucieError
-from lucie.i18n import using
+from lucie.i18n import TRANSLATED, using
 from lucie.rules import Rules
 from lucie.solver.cache import ValueCache
 from lucie.solver.deal import search_deal
@@ -102,7 +102,7 @@ def test_the_hint_words_follow_the_review_language(blunder: Game) -> None:
     assert "sicher: 4♠ liegt allein in Fächer r" in german
 
 
-@pytest.mark.parametrize("lang", ["fr", "nl", "de"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_label_and_difficulty_is_translated(lang: str) -> None:
     with using("en"):
         english = [label_name(x) for x in LABELS]

@@ -11,11 +11,13 @@ from textual.widgets import DataTable, Static
 
 from lucie.cards import Card
 from lucie.engine import Game, Position
+from lucie.i18n import LANGUAGES
 from lucie.rules import Rules
 from lucie.store import Store
 from lucie.tui.app import LucieApp
 from lucie.tui.review import ReviewScreen, position_text
 from lucie.tui.screens import TextScreen, fans_dealt, keys_help, rules_help
+from lucie.tui.table import FOOTER_KEY
 from lucie.tui.widgets import CellsView
 
 pytestmark = pytest.mark.anyio
@@ -116,18 +118,16 @@ async def test_the_review_at_80x24_lists_several_moves_and_explains_the_selected
         assert position.region.bottom <= app.size.height
 
 
-@pytest.mark.parametrize("lang", ["en", "fr", "nl", "de"])
+@pytest.mark.parametrize("lang", list(LANGUAGES))
 async def test_the_footer_keeps_the_palette_at_80_columns(store: Store, lang: str) -> None:
     """The palette's key (every command) stays in the footer in every
     language at 80x24; keys the help and the palette reach give way first."""
-    from textual.widgets._footer import FooterKey
-
     app = LucieApp(store, "kim", Rules(), 1, clock=False, language=lang)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.pause()
-            keys = list(app.screen.query(FooterKey))
+            keys = list(app.screen.query(FOOTER_KEY))
             assert any(k.has_class("-command-palette") for k in keys)
             assert {"app.undo", "app.hint", "app.help"} <= {k.action for k in keys}
             assert all(k.region.right <= 80 and k.region.width > 0 for k in keys)

@@ -98,6 +98,12 @@ def settle(page: Any) -> None:
     page.wait_for_function("document.getAnimations().length === 0")
 
 
+def next_frame(page: Any) -> None:
+    """Wait for the page's next frame: the events of a change (a resize)
+    have been handled by then."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => done()))")
+
+
 def center(box: dict[str, float]) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
@@ -201,7 +207,7 @@ def test_illegal_drop_undo_redo_redeal_reload(page_at: Any) -> None:
     drag(page, "4S", "#fans > .slot:nth-child(2)")
     page.wait_for_function("document.getElementById('status').className === 'error'")
     assert page.locator("#status").inner_text() == f"Not allowed: {why}"
-    page.wait_for_timeout(400)  # the card slides back
+    settle(page)  # the card slides back
     assert page.locator('.card[data-card="4S"]').bounding_box() == before
     assert state(page)["moves"] == []
     # legal targets light up while a card is held, then a click on the target moves it

@@ -16,6 +16,7 @@ from tests.web.test_browser import (
     CLASSIC_SETTINGS,
     api_moves,
     drag,
+    next_frame,
     settle,
     shoot,
     state,
@@ -301,7 +302,7 @@ def test_long_fans_are_readable_at_every_size(page_at: Any) -> None:
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_function(f"innerWidth === {width} && innerHeight === {height}")
-        page.wait_for_timeout(100)
+        next_frame(page)
         settle(page)
         # each card's corner label: 12 px tall or more, and not covered by
         # another card (the message box set aside, each card scrolled to)
@@ -447,7 +448,7 @@ def test_the_header_and_toolbar_grow_with_the_cards(page_at: Any) -> None:
     small = page.evaluate(size), page.evaluate(title)
     page.set_viewport_size({"width": 2560, "height": 1440})
     page.wait_for_function("innerWidth === 2560")
-    page.wait_for_timeout(100)
+    next_frame(page)
     large = page.evaluate(size), page.evaluate(title)
     assert large[0] >= 1.4 * small[0] and large[1] >= 1.4 * small[1]
     assert page.evaluate("document.documentElement.scrollWidth") <= 2560

@@ -173,12 +173,14 @@ def test_the_clock_stops_while_the_page_is_hidden(page_at: Any) -> None:
     }""")
     page.wait_for_function("window.lucie.state.clock_running === false")
     hidden = fetch_json(page, f"/api/games/{gid}")["seconds"]
-    page.wait_for_timeout(1500)
+    page.wait_for_timeout(1500)  # what is checked: time passes, the clock stays
     assert fetch_json(page, f"/api/games/{gid}")["seconds"] == hidden
     page.evaluate("""() => {
         Object.defineProperty(document, "hidden", {value: false, configurable: true});
         document.dispatchEvent(new Event("visibilitychange"));
     }""")
     page.wait_for_function("window.lucie.state.clock_running === true")
-    page.wait_for_timeout(1200)
+    page.wait_for_function(  # until the server's clock has moved on (polled)
+        "async ([path, hidden]) => (await (await fetch(path)).json()).seconds > hidden",
+        arg=[f"/api/games/{gid}", hidden], polling=200)
     assert fetch_json(page, f"/api/games/{gid}")["seconds"] > hidden

@@ -17,13 +17,13 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 
 from lucie.cards import DECK, card_name
 from lucie.engine import Move, Position
-from lucie.i18n import LANGUAGES, language, translations, using
+from lucie.i18n import LANGUAGES, TRANSLATED, language, translations, using
 from lucie.rules import VARIANTS, Rules
 from lucie.web.language import COOKIE, STATIC, choose, js_messages, page_catalogue
 from lucie.web.thinking import SolverPool
 
 LANGS = list(LANGUAGES)
-OTHERS = [code for code in LANGS if code != "en"]
+OTHERS = list(TRANSLATED)
 HEADERS = {"en": "en-GB,en;q=0.9", "fr": "fr-FR,fr;q=0.9,en;q=0.5",
            "nl": "nl-BE, nl;q=0.9", "de": "de-CH, de;q=0.9, en;q=0.8"}
 

@@ -221,6 +221,18 @@ def _children(pid: int) -> set[int]:
     return found
 
 
+def _cpu_seconds(pids: set[int]) -> float:
+    """The processor time the processes ``pids`` have used (user and system)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -248,7 +260,8 @@ def test_ctrl_c_stops_the_server_during_a_search(tmp_path: Path) -> None:
         asking.start()
         wait_until(lambda: len(_children(proc.pid)) >= 1)  # the solver worker
         workers = _children(proc.pid)
-        time.sleep(0.5)  # let the search get going
+        idle = _cpu_seconds(workers)
+        wait_until(lambda: _cpu_seconds(workers) >= idle + 0.3)  # the search is going
         proc.send_signal(signal.SIGINT)
         proc.wait(20)  # far below the 30 s the search was allowed
         err = proc.stderr.read() if proc.stderr else ""

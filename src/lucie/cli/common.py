@@ -30,8 +30,9 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from lucie import environment
 from lucie.deals import MAX_DEAL, check_deal_number
 from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
@@ -40,6 +41,9 @@ from lucie.formats import SAVE_FORMAT, load_game, parse_layout
 from lucie.i18n import LANGUAGES, _, normalize, pgettext
 from lucie.parsing import excerpt, parse_int, parse_seconds
 from lucie.rules import VARIANTS, Rules
+
+if TYPE_CHECKING:
+    from lucie.solver.cache import ValueCache
 
 #: The shortest and the longest time budget an option accepts, in seconds.
 MIN_SECONDS: Final = 0.001
@@ -331,7 +335,16 @@ def game_from_args(args: argparse.Namespace) -> Game:
     return Game(rules, args.deal)
 
 
-def open_cache(text: str | None) -> Any:
+def add_cache(p: argparse.ArgumentParser) -> None:
+    """The ``--cache`` option of the commands that search (see :func:`open_cache`)."""
+    p.add_argument(
+        "--cache", metavar="PATH", default=None,
+        help=_("value cache file (default: ${variable} or the user cache dir; 'off' for "
+               "none)").format(variable=environment.CACHE),
+    )
+
+
+def open_cache(text: str | None) -> ValueCache:
     """The odds cache of ``--cache`` (None: ``$LUCIE_CACHE`` or the user
     cache directory; ``off``, ``none``, ``memory``: memory only), checked:
     a path holding a file of another kind is refused (exit 2) and left

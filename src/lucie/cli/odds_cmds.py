@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from lucie.cli.common import (
+    add_cache,
     add_json,
     add_variant,
     budget,
@@ -27,7 +28,7 @@ from lucie.cli.common import (
 from lucie.errors import LucieError
 from lucie.i18n import _, format_number, format_percent, format_seconds, ngettext, pgettext
 from lucie.rules import Rules
-from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
+from lucie.solver.cache import ValueCache, default_cache_path
 
 #: Default budgets of the searches a study or an estimate makes: far above
 #: what any classic, Trefoil, Fan or no-redeal search takes (milliseconds),
@@ -50,20 +51,13 @@ def _add_source(p: argparse.ArgumentParser) -> None:
                    help=_("with --layout: seed of the redeal shuffles"))
 
 
-def _add_cache(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--cache", metavar="PATH", default=None,
-        help=_("value cache file (default: ${variable} or the user cache dir; 'off' for "
-               "none)").format(variable=ENV_VAR),
-    )
-
-
-def _cache(args: argparse.Namespace) -> ValueCache:
-    cache: ValueCache = open_cache(args.cache)
-    return cache
-
-
 def register(sub: Any) -> None:
+    _register_hint(sub)
+    _register_odds(sub)
+    _register_study(sub)
+
+
+def _register_hint(sub: Any) -> None:
     p = sub.add_parser(
         "hint", help=_("the best move and why"),
         description=_("Suggest the best move (by the odds of winning with random "
@@ -75,10 +69,12 @@ def register(sub: Any) -> None:
     p.add_argument("--tell-clears", action="store_true",
                    help=_("also say when the deal in play can be cleared without a redeal "
                           "(a spoiler: off by default)"))
-    _add_cache(p)
+    add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_hint)
 
+
+def _register_odds(sub: Any) -> None:
     p = sub.add_parser(
         "odds", help=_("the chance of winning with random redeals"),
         description=_("Estimate the chance of winning from a position with random "
@@ -100,10 +96,12 @@ def register(sub: Any) -> None:
                    help=_("time budget of each search made to sample values "
                           "(default {default:g}; 'none' for no budget)").format(
                        default=SAMPLE_SECONDS))
-    _add_cache(p)
+    add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_odds)
 
+
+def _register_study(sub: Any) -> None:
     p = sub.add_parser(
         "study", help=_("play many random deals with a policy and measure it"),
         description=_("Play N random numbered deals (PySolFC-exact redeals) with the "
@@ -140,7 +138,7 @@ def register(sub: Any) -> None:
                        default=SAMPLE_SECONDS))
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help=_("write a chart of the score distribution"))
-    _add_cache(p)
+    add_cache(p)
     p.add_argument("--checkpoint", metavar="FILE", default=None,
                    help=_("keep the games played in this file as they finish (default: "
                           "beside the value cache; 'off' for none)"))
@@ -166,7 +164,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     from lucie.solver.hints import hint
 
     game = game_from_args(args)
-    cache = _cache(args)
+    cache = open_cache(args.cache)
     advice = hint(game.position, max_seconds=args.seconds, cache=cache,
                   tell_clears=args.tell_clears)
     cache.flush()
@@ -184,7 +182,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     from lucie.solver.odds import DEFAULT_TARGET, estimate_odds
 
     game = game_from_args(args)
-    cache = _cache(args)
+    cache = open_cache(args.cache)
     odds = estimate_odds(
         game.position, samples=args.samples, seed=args.sample_seed, cache=cache,
         max_seconds=args.seconds, target=args.target or DEFAULT_TARGET,
@@ -249,7 +247,7 @@ def cmd_study(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             raise LucieError(_("{file}: no such directory {folder}").format(
                 file=args.plot, folder=folder))
-    cache = _cache(args)
+    cache = open_cache(args.cache)
     checkpoint = _checkpoint_path(args, cache, rules)
     if args.resume and checkpoint is None:
         raise LucieError(_("--resume needs a checkpoint (not --checkpoint off)"))

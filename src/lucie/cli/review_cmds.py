@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from lucie.cli.common import (
+    add_cache,
     add_json,
     add_variant,
     count,
@@ -25,21 +26,7 @@ from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
 from lucie.i18n import _, format_number, format_seconds, ngettext
 from lucie.rules import Rules
-from lucie.solver.cache import ENV_VAR, ValueCache
 from lucie.text import move_label
-
-
-def _add_cache(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--cache", metavar="PATH", default=None,
-        help=_("value cache file (default: ${variable} or the user cache dir; 'off' for "
-               "none)").format(variable=ENV_VAR),
-    )
-
-
-def _cache(text: str | None) -> ValueCache:
-    cache: ValueCache = open_cache(text)
-    return cache
 
 
 def add_daily(p: argparse.ArgumentParser) -> None:
@@ -88,7 +75,7 @@ def register(sub: Any) -> None:
                    help=_("time budget of each best move (default {default:g})").format(
                        default=HINT_SECONDS))
     p.add_argument("--no-progress", action="store_true", help=_("no progress bar"))
-    _add_cache(p)
+    add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_review)
 
@@ -107,7 +94,7 @@ def register(sub: Any) -> None:
                    help=_("time budget (default {default:g})").format(default=PICK_SECONDS))
     p.add_argument("--seed", type=seed, default=None, metavar="N",
                    help=_("seed of the random deal numbers (default: random)"))
-    _add_cache(p)
+    add_cache(p)
     add_json(p)
     p.set_defaults(func=cmd_pick)
 
@@ -172,7 +159,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from lucie.solver.review import label_name, review_game
 
     game = _load(args)
-    cache = _cache(args.cache)
+    cache = open_cache(args.cache)
     update, close = _progress(args)
     try:
         review = review_game(game, max_seconds=args.seconds, cache=cache,
@@ -217,7 +204,7 @@ def cmd_pick(args: argparse.Namespace) -> int:
     from lucie.solver.difficulty import difficulty_name, pick_deal
 
     rules: Rules = args.variant or Rules()
-    cache = _cache(args.cache)
+    cache = open_cache(args.cache)
     pick = pick_deal(rules, args.difficulty, max_seconds=args.seconds, seed=args.seed,
                      cache=cache)
     if args.json:

@@ -28,6 +28,7 @@ from lucie.i18n import N_, _, format_number, format_seconds, ngettext
 from lucie.rules import Rules
 from lucie.solver.deal import solve_deal
 from lucie.solver.game import solve_game
+from lucie.solver.results import DealResult
 
 EXIT_SOLVABLE = 0
 EXIT_NOT = 1
@@ -79,17 +80,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise LucieError(_("--whole-game needs a numbered deal (--deal N): "
                                "the redeals of a layout are not fixed"))
         return _whole_game(args, rules)
-    if args.deal is not None:
-        position = Position.deal(rules, args.deal)
-        source = _("deal {deal}").format(deal=args.deal)
-    else:
-        text = read_text(args.layout)
-        try:
-            position = parse_layout(text, rules)
-        except LucieError as exc:
-            name = _("standard input") if args.layout == "-" else args.layout
-            raise type(exc)(f"{name}: {exc}") from None
-        source = _("standard input") if args.layout == "-" else args.layout
+    position, source = _position_to_solve(args, rules)
     start = time.perf_counter()
     result = solve_deal(position, max_nodes=args.max_nodes, max_seconds=args.max_seconds,
                         frontier=not args.verdict_only)
@@ -101,30 +92,49 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print_json(data)
     else:
         print(_("{variant}, {source}: ").format(variant=rules.name(), source=source), end="")
-        if result.status == "solved":
-            print(_("solvable without a redeal ({moves})").format(
-                moves=_moves(len(result.moves))))
-            print(format_moves(result.moves))
-        elif result.status == "unsolvable":
-            print(_("cannot be cleared without a redeal"))
-            if result.budget_ran_out:
-                print(_("the search for the best score ran out of budget: the scores below "
-                        "are the best found"))
-            elif args.verdict_only:
-                print(_("(verdict only: the scores below are those met on the way)"))
-            print(_("best score: {score}/52").format(score=result.best_score))
-            for r in result.reachable:
-                line = format_moves(r.moves) or _("(no move)")
-                print(f"  {r.score:2d}  {_found_text(r.foundations)}: {line}")
-        else:
-            limit = _LIMITS.get(result.limit or "")
-            print(_("unknown: the budget ran out after {positions} ({seconds}{limit})")
-                  .format(positions=_positions(result.nodes), seconds=format_seconds(seconds),
-                          limit=_(limit) if limit else ""))
-            print(_("best score found so far: {score}/52").format(score=result.best_score))
-        print(_("{positions}, {ms} ms").format(positions=_positions(result.nodes),
-                                               ms=format_number(seconds * 1000, 1)))
+        _print_verdict(result, seconds, verdict_only=args.verdict_only)
     return {"solved": EXIT_SOLVABLE, "unsolvable": EXIT_NOT}.get(result.status, EXIT_UNKNOWN)
+
+
+def _position_to_solve(args: argparse.Namespace, rules: Rules) -> tuple[Position, str]:
+    """The position ``lucie solve`` is asked about (a deal's or a layout's)
+    and how to name it."""
+    if args.deal is not None:
+        return Position.deal(rules, args.deal), _("deal {deal}").format(deal=args.deal)
+    text = read_text(args.layout)
+    source = _("standard input") if args.layout == "-" else args.layout
+    try:
+        return parse_layout(text, rules), source
+    except LucieError as exc:
+        raise type(exc)(f"{source}: {exc}") from None
+
+
+def _print_verdict(result: DealResult, seconds: float, *, verdict_only: bool) -> None:
+    """A one-deal search's verdict in words, its line or its best scores,
+    and the work it took."""
+    if result.status == "solved":
+        print(_("solvable without a redeal ({moves})").format(
+            moves=_moves(len(result.moves))))
+        print(format_moves(result.moves))
+    elif result.status == "unsolvable":
+        print(_("cannot be cleared without a redeal"))
+        if result.budget_ran_out:
+            print(_("the search for the best score ran out of budget: the scores below "
+                    "are the best found"))
+        elif verdict_only:
+            print(_("(verdict only: the scores below are those met on the way)"))
+        print(_("best score: {score}/52").format(score=result.best_score))
+        for r in result.reachable:
+            line = format_moves(r.moves) or _("(no move)")
+            print(f"  {r.score:2d}  {_found_text(r.foundations)}: {line}")
+    else:
+        limit = _LIMITS.get(result.limit or "")
+        print(_("unknown: the budget ran out after {positions} ({seconds}{limit})")
+              .format(positions=_positions(result.nodes), seconds=format_seconds(seconds),
+                      limit=_(limit) if limit else ""))
+        print(_("best score found so far: {score}/52").format(score=result.best_score))
+    print(_("{positions}, {ms} ms").format(positions=_positions(result.nodes),
+                                           ms=format_number(seconds * 1000, 1)))
 
 
 #: What ran out, in words (``DealResult.limit``).

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from textual import work
-from textual.app import App, SystemCommand
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -359,7 +359,7 @@ class LucieApp(App[int]):
 
     def bindings_changed(self) -> None:
         """The footer follows the variant (no "Redeal" where there is none)."""
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(ScreenStackError):  # no screen yet, or any more
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -421,17 +421,12 @@ class LucieApp(App[int]):
         except LucieError as exc:
             self.call_from_thread(self.say, _("No hint: {error}").format(error=exc), "error")
             return
-        move = getattr(result, "move", None)
-        text = str(getattr(result, "text", "") or "")
-        lost = proved_lost(position, getattr(result, "clears", None),
-                           bool(getattr(result, "budget_ran_out", False)))
-        if lost:
+        text = result.text
+        if proved_lost(position, result.clears, result.budget_ran_out):
             text = _("{hint}.  This deal can no longer be won: F8 resigns.").format(
                 hint=text.rstrip("."))
         self.call_from_thread(
-            lambda: self.respond(self.controller.show_hint(
-                position, move if isinstance(move, Move) else None, text,
-            )),
+            lambda: self.respond(self.controller.show_hint(position, result.move, text)),
         )
 
     def action_resign(self) -> None:

@@ -43,9 +43,6 @@ class Selection:
     kind: SelKind
     index: int  # fan index, cell index, or the card's int value
 
-    def matches(self, move: Move) -> bool:
-        return move.src_kind == self.kind and move.src == self.index
-
 
 @dataclass(frozen=True, slots=True)
 class Reply:

@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Final
 
+from lucie.environment import CONFIG, path_setting
 from lucie.errors import LucieError
 from lucie.files import describe, examine, read_bytes
 from lucie.i18n import LANGUAGES, _
@@ -41,9 +42,9 @@ KEYS: Final = frozenset({"format", "language"})
 def default_settings_path() -> Path:
     """``settings.json`` in lucie's configuration directory
     (``$LUCIE_CONFIG`` if set)."""
-    env = os.environ.get("LUCIE_CONFIG")
-    if env:
-        return Path(env).expanduser()
+    env = path_setting(CONFIG)
+    if env is not None:
+        return env
     import platformdirs
 
     return Path(platformdirs.user_config_dir("lucie", appauthor=False)) / "settings.json"

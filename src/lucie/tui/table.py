@@ -8,7 +8,8 @@ fans, foundations and cells bubble up to the app as the widgets' messages.
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Final, Protocol
+from collections.abc import Iterable
+from typing import ClassVar, Final, Protocol, cast
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -18,8 +19,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Static
-from textual.widgets._footer import FooterKey
 
 from lucie.cards import Card
 from lucie.engine import Game
@@ -62,13 +63,35 @@ def needed_size(fans: int) -> tuple[int, int]:
     return 76, -(-fans // 2) + 6
 
 
+#: The CSS type name of the keys of Textual's footer (the class is not
+#: exported by ``textual.widgets``: lucie knows it by this name).
+FOOTER_KEY: Final = "FooterKey"
+
+
+class FooterKey(Protocol):
+    """What lucie reads and sets of a key of Textual's footer."""
+
+    key_display: str
+    description: str
+    action: str
+    tooltip: object
+
+    def has_class(self, *class_names: str) -> bool:
+        """Whether the key has these CSS classes."""
+
+
+def footer_keys(widgets: Iterable[Widget]) -> list[FooterKey]:
+    """The keys among the footer's widgets (the others are labels and groups)."""
+    return [cast(FooterKey, w) for w in widgets if type(w).__name__ == FOOTER_KEY]
+
+
 class TranslatedFooter(Footer):
     """The key footer, its descriptions in the language in use (the
     bindings are marked with ``N_`` and translated here, when shown)."""
 
     def compose(self) -> ComposeResult:
         widgets = list(super().compose())
-        keys = [w for w in widgets if isinstance(w, FooterKey)]
+        keys = footer_keys(widgets)
         for key in keys:
             key.description = _(key.description) if key.description else ""
             if isinstance(key.tooltip, str) and key.tooltip:
@@ -84,7 +107,7 @@ class TranslatedFooter(Footer):
                     k for k in keys if k.has_class("-command-palette")]:
                 if footer_width(keys, compact=True) <= width:
                     break
-                widgets = [w for w in widgets if w is not key]
+                widgets = [w for w in widgets if id(w) != id(key)]
                 keys = [k for k in keys if k is not key]
         else:
             self.compact = False

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import jinja2
 from starlette.applications import Starlette
@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lucie.i18n import LANGUAGES, _, ngettext, pgettext
 from lucie.web.errors import ApiError
+from lucie.web.headers import SECURITY, with_headers
 from lucie.web.hosts import HostGuard, HostNames
 from lucie.web.inputs import CLIENT_COOKIE, MAX_BODY, client_cookie
 from lucie.web.language import LanguageMiddleware, page_catalogue, request_language
@@ -60,7 +61,8 @@ __all__ = ["MAX_BODY", "MAX_GAMES", "MAX_THINK", "STATIC", "ApiError", "Registry
 
 
 class SecurityHeaders:
-    """Adds a strict Content-Security-Policy (everything from this server)."""
+    """Adds a strict Content-Security-Policy (everything from this server)
+    and the other headers of :data:`lucie.web.headers.SECURITY`."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -69,20 +71,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-
-        async def send_with_headers(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers.append((b"content-security-policy",
-                                b"default-src 'self'; img-src 'self' data:; "
-                                b"style-src 'self'; script-src 'self'; "
-                                b"frame-ancestors 'none'"))
-                headers.append((b"x-content-type-options", b"nosniff"))
-                headers.append((b"referrer-policy", b"no-referrer"))
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, receive, with_headers(send, SECURITY))
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lucie.cards import DECK, RANKS, card_name, rank_label
 from lucie.i18n import LANGUAGES, negotiate, normalize, translations, using
+from lucie.web.headers import with_headers
 
 #: The cookie that remembers the language chosen in the page's menu.
 COOKIE: Final = "lucie_lang"
@@ -76,16 +77,10 @@ class LanguageMiddleware:
         language = choose(conn.cookies.get(COOKIE), conn.headers.get("accept-language"))
         scope.setdefault("state", {})["language"] = language
 
-        async def send_with_vary(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers.append((b"vary", b"Accept-Language, Cookie"))
-                headers.append((b"content-language", language.encode("ascii")))
-                message["headers"] = headers
-            await send(message)
-
+        headers = ((b"vary", b"Accept-Language, Cookie"),
+                   (b"content-language", language.encode("ascii")))
         with using(language):
-            await self.app(scope, receive, send_with_vary)
+            await self.app(scope, receive, with_headers(send, headers))
 
 
 # -- the JavaScript's texts ---------------------------------------------------------

@@ -81,7 +81,9 @@ def _serve(conn: Connection) -> None:
                 reply = ("ok", fn(*args))
         except LucieError as exc:
             reply = ("error", str(exc))
-        except Exception as exc:  # reported to the server, which answers 503
+        except Exception as exc:  # the worker's last-resort boundary:
+            # a bug in a search is told to the server (which answers 503)
+            # instead of killing the worker that the next call waits on
             reply = ("crash", f"{type(exc).__name__}: {exc}")
         try:
             conn.send(reply)

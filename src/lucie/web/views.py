@@ -8,7 +8,7 @@ import hashlib
 from typing import Any
 
 from lucie.cards import DECK, Card
-from lucie.engine import FAN_NAMES, REDEAL, Game, Move
+from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position
 from lucie.formats import position_json
 from lucie.rules import Rules  # noqa: F401 (doctest)
 from lucie.web.registry import Session
@@ -49,6 +49,24 @@ def table_json(game: Game, legal: list[Move] | None = None) -> dict[str, Any]:
     p = game.position
     if legal is None:
         legal = list(game.legal_moves)
+    sources, merci = _sources(p, legal)
+    tops: dict[str, str | None] = {}
+    for s, count in enumerate(p.foundations):
+        tops[str(s)] = str(DECK[s * 13 + count - 1]) if count else None
+    return {
+        "sources": sources,
+        "target_notation": _target_notation(len(p.fans), len(p.cells)),
+        "foundation_tops": tops,
+        "can_redeal": REDEAL in legal,
+        "merci_moves": merci,
+        "fan_names": list(FAN_NAMES[: len(p.fans)]),
+    }
+
+
+def _sources(p: Position, legal: list[Move]) -> tuple[dict[str, dict[str, Any]], bool]:
+    """Each card that may be picked up (a fan's top, a cell's card, a
+    buried card of a merci, a foundation's top taken back) with its source
+    and legal targets; and whether a merci is among the moves."""
     sources: dict[str, dict[str, Any]] = {}
     buried: dict[Card, int] = {}
     for i, fan in enumerate(p.fans):
@@ -61,10 +79,8 @@ def table_json(game: Game, legal: list[Move] | None = None) -> dict[str, Any]:
             sources[str(cell)] = {"source": str(i + 1), "where": f"cell:{i}", "targets": []}
     merci = False
     for move in legal:
-        if move.is_redeal:
-            continue
-        moved = p.moving_card(move)
-        if moved is None:  # pragma: no cover - a legal move moves a card
+        moved = None if move.is_redeal else p.moving_card(move)
+        if moved is None:  # the redeal (a legal move that moves a card has one)
             continue
         key = str(moved)
         entry = sources.get(key)
@@ -76,17 +92,7 @@ def table_json(game: Game, legal: list[Move] | None = None) -> dict[str, Any]:
                 where = f"foundation:{moved.suit_index}"
             entry = sources[key] = {"source": key, "where": where, "targets": []}
         entry["targets"].append({"target": target_key(move, moved), "move": str(move)})
-    tops: dict[str, str | None] = {}
-    for s, count in enumerate(p.foundations):
-        tops[str(s)] = str(DECK[s * 13 + count - 1]) if count else None
-    return {
-        "sources": sources,
-        "target_notation": _target_notation(len(p.fans), len(p.cells)),
-        "foundation_tops": tops,
-        "can_redeal": REDEAL in legal,
-        "merci_moves": merci,
-        "fan_names": list(FAN_NAMES[: len(p.fans)]),
-    }
+    return sources, merci
 
 
 def deals_as_text(data: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,51 @@
+"""lucie's environment variables, each named once, and the one way they
+are read.
+
+============== ===========================================================
+``LUCIE_DB``     the games database (:func:`lucie.store.default_path`)
+``LUCIE_PLAYER`` the player's name when none is given (else the login name)
+``LUCIE_CACHE``  the odds cache (``off`` for none; :mod:`lucie.solver.cache`)
+``LUCIE_CONFIG`` the terminal game's settings file (:mod:`lucie.tui.settings`)
+``LUCIE_PURE``   ``1``: ignore the compiled search (:mod:`lucie.solver._native`)
+============== ===========================================================
+
+>>> setting(DB, {"LUCIE_DB": "  "}) is None
+True
+>>> str(path_setting(DB, {"LUCIE_DB": "/tmp/games.sqlite3"}))
+'/tmp/games.sqlite3'
+>>> flag(PURE, {"LUCIE_PURE": "0"}), flag(PURE, {"LUCIE_PURE": "1"})
+(False, True)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+DB: Final = "LUCIE_DB"
+PLAYER: Final = "LUCIE_PLAYER"
+CACHE: Final = "LUCIE_CACHE"
+CONFIG: Final = "LUCIE_CONFIG"
+PURE: Final = "LUCIE_PURE"
+
+
+def setting(name: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """The value of the variable ``name``, stripped; None when unset or blank."""
+    value = (os.environ if environ is None else environ).get(name, "").strip()
+    return value or None
+
+
+def path_setting(name: str, environ: Mapping[str, str] | None = None) -> Path | None:
+    """The path the variable ``name`` gives (``~`` expanded), or None."""
+    value = setting(name, environ)
+    return Path(value).expanduser() if value is not None else None
+
+
+def flag(name: str, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the variable ``name`` is set to something other than ``0``."""
+    return setting(name, environ) not in {None, "0"}
+
+
+__all__ = ["CACHE", "CONFIG", "DB", "PLAYER", "PURE", "flag", "path_setting", "setting"]

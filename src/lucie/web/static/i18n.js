@@ -1,10 +1,10 @@
 // The page's texts in the page's language.  The server puts in the page
-// (#lucie-i18n, JSON) the translations of the texts this JavaScript marks
-// with _("..."), ngettext("...", "...", n) and pgettext("context", "..."),
-// taken from the gettext catalogue that Babel extracted them into, the
-// catalogue's plural rule (a C expression of n, from its Plural-Forms
-// header) and every card's name in words.  A text with no translation is
-// shown in English.  No dictionary lives here, and no rule of the game.
+// (#lucie-i18n, JSON) the translations of the texts the page's modules mark
+// with _("..."), ngettext("...", "...", n), pgettext("context", "...") and
+// N_("..."), as the build took them from the gettext catalogue Babel
+// extracted them into (scripts/page_catalogues.py), each counted text's
+// plural forms, and every card's name in words.  A text with no translation
+// is shown in English.  No dictionary lives here, and no rule of the game.
 
 let data = {};
 try {
@@ -14,58 +14,19 @@ const messages = data.messages || {};
 const plurals = data.plurals || {};
 const cards = data.cards || {};
 
-// The plural rule, parsed once into a function of n.  The page's
-// Content-Security-Policy forbids eval, and a catalogue's expression is
-// C: ?:, ||, &&, comparisons, + - * / %, !, parentheses, n and numbers.
-export function compilePlural(source) {
-  const tokens = String(source).match(/\d+|n|&&|\|\||[=!<>]=|[-+*/%()?:<>!]/g) || [];
-  let i = 0;
-  const peek = () => tokens[i];
-  const take = (t) => { if (tokens[i] !== t) throw new Error(`plural rule: ${t} expected`); i += 1; };
-  function primary() {
-    const t = tokens[i++];
-    if (t === "(") { const e = ternary(); take(")"); return e; }
-    if (t === "!") { const e = primary(); return (n) => (e(n) ? 0 : 1); }
-    if (t === "-") { const e = primary(); return (n) => -e(n); }
-    if (t === "n") return (n) => n;
-    if (/^\d+$/.test(t || "")) { const v = Number(t); return () => v; }
-    throw new Error(`plural rule: unexpected ${t}`);
-  }
-  const levels = [
-    ["*", "/", "%"], ["+", "-"], ["<", ">", "<=", ">="], ["==", "!="], ["&&"], ["||"],
-  ];
-  const ops = {
-    "*": (a, b) => a * b, "/": (a, b) => Math.trunc(a / b), "%": (a, b) => a % b,
-    "+": (a, b) => a + b, "-": (a, b) => a - b,
-    "<": (a, b) => +(a < b), ">": (a, b) => +(a > b), "<=": (a, b) => +(a <= b), ">=": (a, b) => +(a >= b),
-    "==": (a, b) => +(a === b), "!=": (a, b) => +(a !== b),
-    "&&": (a, b) => +(a && b), "||": (a, b) => +(a || b),
-  };
-  function binary(level) {
-    if (level < 0) return primary();
-    let left = binary(level - 1);
-    while (levels[level].includes(peek())) {
-      const op = ops[tokens[i++]], l = left, r = binary(level - 1);
-      left = (n) => op(l(n), r(n));
-    }
-    return left;
-  }
-  function ternary() {
-    const test = binary(levels.length - 1);
-    if (peek() !== "?") return test;
-    take("?");
-    const yes = ternary();
-    take(":");
-    const no = ternary();
-    return (n) => (test(n) ? yes(n) : no(n));
-  }
-  const rule = ternary();
-  if (i !== tokens.length) throw new Error("plural rule: trailing text");
-  return (n) => Number(rule(Math.abs(Math.trunc(n))));
-}
+// The page's language, and its plural rule: the browser's Intl.PluralRules
+// names a count's category (CLDR: "one", "many", "other"...), which the
+// catalogue maps to the index of its form (plural_index: the build checked
+// it against the catalogue's gettext rule).
+export const language = data.language || document.documentElement.lang || "en";
+const pluralIndex = data.plural_index || { one: 0, other: 1 };
+const pluralRules = new Intl.PluralRules(language);
 
-let plural = (n) => (n !== 1 ? 1 : 0);
-try { if (data.plural) plural = compilePlural(data.plural); } catch (err) { /* English rule */ }
+// The index of the plural form for the count n, as gettext's rule gives it.
+export function pluralForm(n) {
+  const k = pluralIndex[pluralRules.select(Math.abs(Math.trunc(n)))];
+  return k === undefined ? (pluralIndex.other ?? 1) : k;
+}
 
 export function _(text) { return messages[text] || text; }
 
@@ -74,7 +35,7 @@ export function pgettext(context, text) { return messages[context + "\u0004" + t
 export function ngettext(singular, pluralText, n) {
   const forms = plurals[singular];
   if (forms) {
-    const k = plural(n);
+    const k = pluralForm(n);
     if (k >= 0 && k < forms.length) return forms[k];
   }
   return n === 1 ? singular : pluralText;
@@ -104,7 +65,6 @@ export function rankLabel(code) {
 }
 
 // Numbers as the page's language writes them: 12,5 and 9,8 % in French.
-export const language = data.language || document.documentElement.lang || "en";
 export function number(x, digits) {
   return Number(x).toLocaleString(language, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
@@ -118,6 +78,6 @@ export const languages = data.languages || {};
 
 // for the tests and the browser's console
 window.LucieI18n = {
-  _, ngettext, pgettext, N_, format, cardName, rankLabel, number, percent, compilePlural,
+  _, ngettext, pgettext, N_, format, cardName, rankLabel, number, percent, pluralForm,
   language, languages,
 };

@@ -146,8 +146,12 @@ class TestTheJavaScriptsCatalogue:
         for n in (*range(200), 1_000_000, 1_000_001, 2_000_000, 10**9):
             assert index[cldr(n)] == plural(n)
 
-    def test_the_cards_in_words(self) -> None:
+    def test_the_cards_and_suits_in_words(self) -> None:
         assert page_catalogue("fr")["cards"]["KH"] == "roi de cœur"
+        assert page_catalogue("en")["suits"] == {"C": "clubs", "D": "diamonds", "H": "hearts",
+                                                 "S": "spades"}
+        assert page_catalogue("nl")["suits"]["S"] == "schoppen"
+        assert page_catalogue("de")["suits"]["S"] == "Pik"
         assert page_catalogue("de")["cards"]["KH"] == "Herzkönig"
         assert page_catalogue("nl")["cards"]["KH"] == "hartenheer"
 
@@ -209,6 +213,24 @@ class TestTheApiSpeaksTheLanguage:
         messages = r.json()["messages"]
         assert r.status_code == 200 and [m[:2] for m in messages] == ["A♠", "2♠", "3♠"]
         assert all("f>f" not in m and "AS" not in m for m in messages)
+
+    @pytest.mark.parametrize(("lang", "resigned", "playing"), [
+        ("en", "resigned", "playing"), ("fr", "abandonnée", "en cours"),
+        ("nl", "opgegeven", "bezig"), ("de", "aufgegeben", "läuft"),
+    ])
+    def test_the_history_names_each_status(self, client: Any, lang: str, resigned: str,
+                                            playing: str) -> None:
+        """The statistics page shows each game's status in the server's
+        words (``status_text``); the code stays in ``status``."""
+        headers = {"Accept-Language": HEADERS[lang]}
+        gid = client.post("/api/games", json={"variant": "classic", "deal": 2},
+                          headers=headers).json()["id"]
+        client.post(f"/api/games/{gid}/move", json={"move": "h>f"}, headers=headers)
+        client.post(f"/api/games/{gid}/resign", json={}, headers=headers)
+        client.post("/api/games", json={"variant": "classic", "deal": 3}, headers=headers)
+        games = client.get("/api/history", headers=headers).json()["games"]
+        assert [(g["status"], g["status_text"]) for g in games] == [
+            ("playing", playing), ("resigned", resigned)]
 
     @pytest.mark.parametrize(("lang", "undo", "missing"), [
         ("en", "nothing to undo", "no game with id"),

@@ -32,7 +32,7 @@ from typing import Any, Final
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from lucie.cards import DECK, RANKS, card_name, rank_label
+from lucie.cards import DECK, RANKS, SUITS, card_name, rank_label, suit_name
 from lucie.i18n import DEFAULT, LANGUAGES, LOCALE_DIR, negotiate, normalize, using
 
 #: The cookie that remembers the language chosen in the page's menu.
@@ -119,14 +119,17 @@ def page_catalogue(language: str) -> dict[str, Any]:
     forms in ``plurals``, ``nplurals`` and ``plural_index``, the form of
     each ``Intl.PluralRules`` category), every card's name in words
     (``cards``, by code) and the face letters of the cards' corners
-    (``ranks``, by rank letter: :func:`lucie.cards.rank_label`)."""
+    (``ranks``, by rank letter: :func:`lucie.cards.rank_label`) and the
+    suits' names as they name a foundation (``suits``, by suit letter:
+    :func:`lucie.cards.suit_name`)."""
     language = normalize(language) or DEFAULT
     data = built_catalogue(language)
     with using(language):
         cards = {str(card): card_name(card) for card in DECK}
         ranks = {RANKS[rank - 1]: rank_label(rank) for rank in (1, 11, 12, 13)}
+        suits = {suit: suit_name(i) for i, suit in enumerate(SUITS)}
     return {**data, "language": language, "languages": LANGUAGES, "cards": cards,
-            "ranks": ranks}
+            "ranks": ranks, "suits": suits}
 
 
 __all__ = ["COOKIE", "ENGLISH", "LanguageMiddleware", "built_catalogue", "choose",

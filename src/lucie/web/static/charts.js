@@ -4,19 +4,6 @@
 import { svgEl } from "./cards.js";
 import { _, ngettext, pgettext, format, percent } from "./i18n.js";
 
-// the server's machine words (a game's status, a review's label), as shown
-const STATUS_WORDS = {
-  won: pgettext("game status", "won"), lost: pgettext("game status", "lost"),
-  resigned: pgettext("game status", "resigned"), playing: pgettext("game status", "playing"),
-};
-const LABEL_WORDS = {
-  best: pgettext("review label", "best"), good: pgettext("review label", "good"),
-  inaccuracy: pgettext("review label", "inaccuracy"), mistake: pgettext("review label", "mistake"),
-  blunder: pgettext("review label", "blunder"),
-};
-export const statusWord = (s) => STATUS_WORDS[s] || s;
-export const labelWord = (s) => LABEL_WORDS[s] || s;
-
 function text(svg, x, y, s, cls, anchor) {
   const t = svgEl("text", { x, y, class: cls || "axis", "text-anchor": anchor || "start" });
   t.textContent = s;
@@ -33,7 +20,8 @@ function frame(width, height) {
   return svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "chart-svg" });
 }
 
-// games: oldest first, each {score, status}
+// games: oldest first, each {score, status, status_text} (the status in
+// words, the server's)
 // The legend sits above the plot (a band of its own), never over a point.
 export function timeChart(games) {
   const W = chartWidth(), H = 236, L = 34, R = 10, T = 30, B = 28;
@@ -64,7 +52,7 @@ export function timeChart(games) {
       class: g.status === "won" ? "dot won" : "dot lost" });
     const tip = svgEl("title");
     tip.textContent = format(_("deal {deal}: {status}, score {score}"),
-      { deal: g.deal ?? _("custom"), status: statusWord(g.status), score: g.score });
+      { deal: g.deal ?? _("custom"), status: g.status_text, score: g.score });
     c.appendChild(tip);
     svg.appendChild(c);
   });
@@ -72,9 +60,9 @@ export function timeChart(games) {
   const lx = L + 6, ly = 9;
   const legend = svgEl("g", { class: "legend-box" });
   legend.appendChild(svgEl("circle", { cx: lx, cy: ly, r: 4, class: "dot won" }));
-  text(legend, lx + 8, ly + 4, statusWord("won"), "legend");
+  text(legend, lx + 8, ly + 4, pgettext("game status", "won"), "legend");
   legend.appendChild(svgEl("circle", { cx: lx + 100, cy: ly, r: 4, class: "dot lost" }));
-  text(legend, lx + 108, ly + 4, statusWord("lost"), "legend");
+  text(legend, lx + 108, ly + 4, pgettext("game status", "lost"), "legend");
   legend.appendChild(svgEl("line", { x1: lx + 200, x2: lx + 220, y1: ly, y2: ly, class: "avg" }));
   text(legend, lx + 224, ly + 4, _("average score"), "legend");
   svg.appendChild(legend);
@@ -151,7 +139,7 @@ export function reviewChart(review, onPick) {
       class: `pt ${m ? m.label || "" : "end"}`, tabindex: 0, role: "button" });
     c.dataset.index = String(i);
     const tip = svgEl("title");
-    const fields = { n: i + 1, move: m ? m.move : "", value: fmtValue(v), label: m ? labelWord(m.label) : "" };
+    const fields = { n: i + 1, move: m ? m.move : "", value: fmtValue(v), label: m ? m.label_text : "" };
     tip.textContent = !m ? format(_("after the last move: {value}"), fields)
       : m.label ? format(_("move {n} ({move}): {value} before, {label}"), fields)
         : format(_("move {n} ({move}): {value} before"), fields);

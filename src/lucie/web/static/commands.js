@@ -5,7 +5,7 @@
 import { $, saved, page } from "./model.js";
 import { _, ngettext, format } from "./i18n.js";
 import { call, enqueue, gamePath, versioned, said } from "./api.js";
-import { difficultyWord } from "./dialogs.js";
+import { difficultyText } from "./dialogs.js";
 import { renderFacts } from "./facts.js";
 import { drop } from "./hold.js";
 import { sound } from "./sound.js";
@@ -114,7 +114,7 @@ export async function newGame(variant, deal, extra) {
   if (deal) body.deal = deal;
   const data = await call("POST", "/api/games", body);
   renderFresh(data);
-  const fields = { date: data.daily, variant: data.variant_title, deal: data.deal, difficulty: difficultyWord(body.difficulty) };
+  const fields = { date: data.daily, variant: data.variant_title, deal: data.deal, difficulty: difficultyText(body.difficulty, "word") };
   setStatus(data.daily ? format(_("Deal of the day ({date}): {variant}, deal {deal}."), fields) :
     body.difficulty && body.difficulty !== "any" ? format(_("New game: {variant}, deal {deal} (asked for: {difficulty}; told at the end)."), fields) :
       format(_("New game: {variant}, deal {deal}."), fields), "info");

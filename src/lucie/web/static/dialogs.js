@@ -1,27 +1,20 @@
 // The dialogs: a new game, the rules, the end of a game.
 
 import { $, page } from "./model.js";
-import { _, ngettext, pgettext, N_, format } from "./i18n.js";
+import { _, ngettext, format } from "./i18n.js";
 import { call, enqueue, gamePath } from "./api.js";
 import { celebrate } from "./celebrate.js";
 import { mayLeave, newGame } from "./commands.js";
 import { sound } from "./sound.js";
 import { fmtTime } from "./status.js";
 
-const DIFFICULTY_WORDS = {
-  clearable: pgettext("difficulty", "clearable"), easy: pgettext("difficulty", "easy"),
-  medium: pgettext("difficulty", "medium"), hard: pgettext("difficulty", "hard"),
-};
-// sentences naming a difficulty, whole (the word agrees with the sentence)
-const ASKED = {
-  clearable: N_("You asked for a clearable deal."), easy: N_("You asked for an easy deal."),
-  medium: N_("You asked for a medium deal."), hard: N_("You asked for a hard deal."),
-};
-const FINDING = {
-  clearable: N_("Finding a clearable deal…"), easy: N_("Finding an easy deal…"),
-  medium: N_("Finding a medium deal…"), hard: N_("Finding a hard deal…"),
-};
-export const difficultyWord = (s) => DIFFICULTY_WORDS[s] || s;
+// A difficulty's words, as the server wrote them on its option in the new
+// game dialog: "word" (the difficulty), "finding" and "asked" (whole
+// sentences: the word agrees with the sentence).  The code itself if none.
+export function difficultyText(code, kind) {
+  const option = [...$("new-difficulty").options].find((o) => o.value === code);
+  return (option && option.dataset[kind]) || code;
+}
 
 export function fillVariants(select, current, withAll) {
   select.replaceChildren();
@@ -55,7 +48,7 @@ export async function submitNew(e, daily) {
   const extra = daily ? { daily: true } : difficulty !== "any" ? { difficulty } : {};
   $("new-error").textContent = "";
   if (!mayLeave()) { $("new-error").textContent = _("You stay in this game."); return; }
-  $("new-busy").textContent = difficulty !== "any" ? _(FINDING[difficulty] || difficulty) : "";
+  $("new-busy").textContent = difficulty !== "any" ? difficultyText(difficulty, "finding") : "";
   for (const b of ["new-ok", "new-daily"]) $(b).disabled = true;
   try {
     await enqueue(() => newGame($("new-variant").value, deal || null, extra));
@@ -102,7 +95,7 @@ export function maybeShowEnd(justWon) {
 // The deal's difficulty, told once the game is over (never before).
 export async function showDifficulty() {
   const box = $("d-end-difficulty");
-  const asked = page.state.difficulty ? _(ASKED[page.state.difficulty] || page.state.difficulty) + " " : "";
+  const asked = page.state.difficulty ? difficultyText(page.state.difficulty, "asked") + " " : "";
   box.textContent = asked;
   if (!page.features.difficulty || page.state.deal == null) return;
   const id = page.state.id;

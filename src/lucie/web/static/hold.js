@@ -2,7 +2,7 @@
 // legal for it; putting it down sends the move the server spelled.
 
 import { $, page, prefs } from "./model.js";
-import { _, ngettext, format } from "./i18n.js";
+import { _, ngettext, format, capitalized } from "./i18n.js";
 import { cardLabel } from "./cards.js";
 import { call, enqueue, gamePath, versioned, said } from "./api.js";
 import { staleAnswer, newGame } from "./commands.js";
@@ -43,7 +43,7 @@ export function pick(code) {
     if (slot) slot.classList.add("target");
   }
   const n = page.held.targets.size;
-  const name = cardLabel(code).replace(/^./, (c) => c.toUpperCase());
+  const name = capitalized(cardLabel(code));
   setStatus(n ? format(ngettext("{card}: {n} place to go (lit up)", "{card}: {n} places to go (lit up)", n), { card: name, n }) :
     format(_("{card} has nowhere to go"), { card: name }), "info");
 }

@@ -56,6 +56,14 @@ export function format(text, fields) {
 // A card's name in words ("king of hearts", "roi de cœur", "Herzkönig"), by its code.
 export function cardName(code) { return cards[code] || code; }
 
+// A suit's name in words, by its letter, as it names a foundation in a
+// sentence ("spades", "pique", "schoppen", "Pik": lucie.cards.suit_name).
+const suits = data.suits || {};
+export function suitName(letter) { return suits[letter] || letter; }
+
+// A text with its first letter a capital, to start a label ("Clubs foundation: empty").
+export function capitalized(text) { return text.replace(/^./, (c) => c.toUpperCase()); }
+
 // The rank a card's corner shows in the page's language, by the card's code:
 // "10", and the face letters the server gives (lucie.cards.rank_label: V D R in French).
 const ranks = data.ranks || {};

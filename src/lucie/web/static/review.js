@@ -2,12 +2,12 @@
 // and the position before a move with the move played and the better one.
 
 import { $, page } from "./model.js";
-import { _, ngettext, format } from "./i18n.js";
+import { _, ngettext, format, suitName, capitalized } from "./i18n.js";
 import { makeCard } from "./cards.js";
-import { reviewChart, fmtValue, labelWord } from "./charts.js";
+import { reviewChart, fmtValue } from "./charts.js";
 import { call } from "./api.js";
 import { pc } from "./status.js";
-import { SUIT_ORDER, suitWord, layout } from "./table.js";
+import { SUIT_ORDER, layout } from "./table.js";
 
 let reviewFrom = "game";   // the view to go back to
 let reviewed = null;       // the review shown
@@ -58,7 +58,7 @@ export async function openReview(path, title, status) {
     const li = document.createElement("li");
     li.tabIndex = 0;
     li.textContent = format(_("Move {n}, {move}: {label} (lost {loss}); better: {best}"),
-      { n: m.index, move: m.move_text || m.move, label: labelWord(m.label), loss: pc(m.loss), best: m.better_move ? (m.best_text || m.better_move) : "?" });
+      { n: m.index, move: m.move_text || m.move, label: m.label_text, loss: pc(m.loss), best: m.better_move ? (m.best_text || m.better_move) : "?" });
     li.onclick = () => pickReviewed(m.index - 1);
     li.onkeydown = (e) => { if (e.key === "Enter") pickReviewed(m.index - 1); };
     list.appendChild(li);
@@ -80,7 +80,7 @@ export function pickReviewed(i) {
     return;
   }
   const fmt = fmtValue;
-  const fields = { n: m.index, move: m.move_text || m.move, label: labelWord(m.label), before: fmt(m.value_before), after: fmt(m.value_after), best: m.text };
+  const fields = { n: m.index, move: m.move_text || m.move, label: m.label_text, before: fmt(m.value_before), after: fmt(m.value_after), best: m.text };
   let t = format(m.label ? _("Move {n}: {move} ({label}). Winning chance before: {before}; after: {after}.")
     : _("Move {n}: {move}. Winning chance before: {before}; after: {after}."), fields);
   if (!m.label) t += " " + _("Not judged: its value is unknown.");
@@ -116,7 +116,7 @@ export function drawBoard(board, played, best) {
     div.appendChild(name);
     box.appendChild(div);
   };
-  board.foundations.forEach((top, s) => slot(suitWord(SUIT_ORDER[s]), top ? [top] : []));
+  board.foundations.forEach((top, s) => slot(capitalized(suitName(SUIT_ORDER[s])), top ? [top] : []));
   board.cells.forEach((code, c) => slot(format(_("cell {n}"), { n: c + 1 }), code ? [code] : []));
   board.fans.forEach((fan, i) => slot(format(_("fan {letter}"), { letter: "abcdefghijklmnopqrstuvwxyz"[i] }), fan));
 }

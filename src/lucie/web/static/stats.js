@@ -3,7 +3,7 @@
 
 import { $, page } from "./model.js";
 import { _, pgettext, format, percent } from "./i18n.js";
-import { timeChart, scoreChart, statusWord } from "./charts.js";
+import { timeChart, scoreChart } from "./charts.js";
 import { call } from "./api.js";
 import { fillVariants } from "./dialogs.js";
 import { openReview } from "./review.js";
@@ -64,7 +64,7 @@ export async function loadStats() {
     $("stats-daily-none").hidden = days.length > 0;
     for (const g of days) {
       const tr = document.createElement("tr");
-      for (const cell of [g.daily, g.deal, statusWord(g.status), g.score, fmtTime(g.seconds)]) {
+      for (const cell of [g.daily, g.deal, g.status_text, g.score, fmtTime(g.seconds)]) {
         const td = document.createElement("td");
         td.textContent = String(cell);
         tr.appendChild(td);
@@ -96,7 +96,7 @@ export async function loadGamesPage() {
   for (const g of h.games) {
     const tr = document.createElement("tr");
     const when = g.finished ? g.finished.replace("T", " ").slice(0, 16) : "—";
-    const cells = [g.id, (g.deal ?? _("custom")) + (g.daily ? " ★" : ""), statusWord(g.status), g.score, g.moves,
+    const cells = [g.id, (g.deal ?? _("custom")) + (g.daily ? " ★" : ""), g.status_text, g.score, g.moves,
       fmtTime(g.seconds), when];
     cells.forEach((cell, k) => {
       const td = document.createElement("td");

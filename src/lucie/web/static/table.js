@@ -2,16 +2,13 @@
 // each card an element kept from one state to the next so moves animate.
 
 import { $, saved, page } from "./model.js";
-import { _, N_, format } from "./i18n.js";
+import { _, format, suitName, capitalized } from "./i18n.js";
 import { makeCard, cardLabel, svgEl, useSuit } from "./cards.js";
 import { maybeShowEnd } from "./dialogs.js";
 import { renderFacts } from "./facts.js";
 import { clearHint } from "./hints.js";
 
 export const SUIT_ORDER = ["C", "D", "H", "S"];
-// the suits' names, translated where shown
-const SUIT_WORDS = { C: N_("Clubs"), D: N_("Diamonds"), H: N_("Hearts"), S: N_("Spades") };
-export const suitWord = (s) => _(SUIT_WORDS[s]);
 export const cardEls = new Map();   // card code -> its element, kept so moves animate
 
 export function cardEl(code) {
@@ -229,9 +226,9 @@ export function layout() {
       if (el.parentElement !== slot) slot.appendChild(el);
       placed.add(top);
     }
-    const suit = suitWord(SUIT_ORDER[s]);
-    slot.setAttribute("aria-label", top ? format(_("{suit} foundation: {card} on top"), { suit, card: cardLabel(top) })
-      : format(_("{suit} foundation: empty"), { suit }));
+    const suit = suitName(SUIT_ORDER[s]);
+    slot.setAttribute("aria-label", capitalized(top ? format(_("{suit} foundation: {card} on top"), { suit, card: cardLabel(top) })
+      : format(_("{suit} foundation: empty"), { suit })));
   }
   // cells
   const cBox = $("cells");

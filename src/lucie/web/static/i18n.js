@@ -1,7 +1,7 @@
 // The page's texts in the page's language.  The server puts in the page
 // (#lucie-i18n, JSON) the translations of the texts the page's modules mark
-// with _("..."), ngettext("...", "...", n), pgettext("context", "...") and
-// N_("..."), as the build took them from the gettext catalogue Babel
+// with _("..."), ngettext("...", "...", n) and pgettext("context", "..."),
+// as the build took them from the gettext catalogue Babel
 // extracted them into (scripts/page_catalogues.py), each counted text's
 // plural forms, and every card's name in words.  A text with no translation
 // is shown in English.  No dictionary lives here, and no rule of the game.
@@ -40,9 +40,6 @@ export function ngettext(singular, pluralText, n) {
   }
   return n === 1 ? singular : pluralText;
 }
-
-// Marks a text for extraction where it is defined; _() it where it is shown.
-export function N_(text) { return text; }
 
 // "{name}" fields filled from an object, as Python's str.format does ("{{" and "}}" stay braces).
 export function format(text, fields) {
@@ -86,6 +83,6 @@ export const languages = data.languages || {};
 
 // for the tests and the browser's console
 window.LucieI18n = {
-  _, ngettext, pgettext, N_, format, cardName, rankLabel, number, percent, pluralForm,
+  _, ngettext, pgettext, format, cardName, rankLabel, number, percent, pluralForm,
   language, languages,
 };

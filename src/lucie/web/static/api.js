@@ -1,7 +1,7 @@
 // Talking to the server: its JSON API, one request after the other in the
 // order the player made them.  The server checks every command.
 
-import { $, page } from "./model.js";
+import { page } from "./model.js";
 import { _, format } from "./i18n.js";
 
 let queue = Promise.resolve();

@@ -2,6 +2,7 @@
 // corner (the part that shows when cards overlap), a large suit in the middle,
 // the rank again at the bottom right.  Red for hearts and diamonds.
 // No rule of the game lives here.
+
 import { cardName, rankLabel } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";

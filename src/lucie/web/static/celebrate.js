@@ -2,7 +2,7 @@
 
 import { $ } from "./model.js";
 import { makeCard } from "./cards.js";
-import { SUIT_ORDER, cardEls } from "./table.js";
+import { SUIT_ORDER, cardEls } from "./board.js";
 
 export function reducedMotion() {
   return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);

@@ -1,8 +1,8 @@
 // Small SVG charts drawn by our own code: scores over time, the
 // distribution of scores and a reviewed game's winning chance move by move.
 
+import { _, pgettext, ngettext, format, percent } from "./i18n.js";
 import { svgEl } from "./cards.js";
-import { _, ngettext, pgettext, format, percent } from "./i18n.js";
 
 function text(svg, x, y, s, cls, anchor) {
   const t = svgEl("text", { x, y, class: cls || "axis", "text-anchor": anchor || "start" });

@@ -3,14 +3,13 @@
 // answer is drawn.
 
 import { $, saved, page } from "./model.js";
-import { _, ngettext, format } from "./i18n.js";
+import { _, ngettext, format, difficultyText } from "./i18n.js";
+import { drop } from "./board.js";
 import { call, enqueue, gamePath, versioned, said } from "./api.js";
-import { difficultyText } from "./dialogs.js";
-import { renderFacts } from "./facts.js";
-import { drop } from "./hold.js";
-import { sound } from "./sound.js";
 import { setStatus } from "./status.js";
+import { renderFacts } from "./facts.js";
 import { render, layout, renderFresh } from "./table.js";
+import { sound } from "./sound.js";
 
 // The server refused a command made against an older position: show the
 // game as it is now and say so.

@@ -1,20 +1,12 @@
 // The dialogs: a new game, the rules, the end of a game.
 
 import { $, page } from "./model.js";
-import { _, ngettext, format } from "./i18n.js";
+import { _, ngettext, format, difficultyText } from "./i18n.js";
 import { call, enqueue, gamePath } from "./api.js";
+import { fmtTime } from "./status.js";
+import { sound } from "./sound.js";
 import { celebrate } from "./celebrate.js";
 import { mayLeave, newGame } from "./commands.js";
-import { sound } from "./sound.js";
-import { fmtTime } from "./status.js";
-
-// A difficulty's words, as the server wrote them on its option in the new
-// game dialog: "word" (the difficulty), "finding" and "asked" (whole
-// sentences: the word agrees with the sentence).  The code itself if none.
-export function difficultyText(code, kind) {
-  const option = [...$("new-difficulty").options].find((o) => o.value === code);
-  return (option && option.dataset[kind]) || code;
-}
 
 export function fillVariants(select, current, withAll) {
   select.replaceChildren();

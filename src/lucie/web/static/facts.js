@@ -2,7 +2,7 @@
 // buttons, as the server's state says.
 
 import { $, page } from "./model.js";
-import { _, ngettext, pgettext, format } from "./i18n.js";
+import { _, pgettext, ngettext, format } from "./i18n.js";
 import { gamePath } from "./api.js";
 import { tick } from "./clock.js";
 

@@ -4,10 +4,9 @@
 import { $, page } from "./model.js";
 import { _, ngettext, format } from "./i18n.js";
 import { svgEl } from "./cards.js";
+import { cardEls, targetSlot } from "./board.js";
 import { call, gamePath } from "./api.js";
-import { targetSlot } from "./hold.js";
 import { setStatus, decimal, pc } from "./status.js";
-import { cardEls } from "./table.js";
 
 // Offer resigning prominently (the game can no longer be won).
 export function offerResign(why) {

@@ -1,14 +1,15 @@
 // Holding a card: picking it up lights up the targets the server lists as
 // legal for it; putting it down sends the move the server spelled.
 
-import { $, page, prefs } from "./model.js";
+import { page, prefs } from "./model.js";
 import { _, ngettext, format, capitalized } from "./i18n.js";
 import { cardLabel } from "./cards.js";
+import { cardEls, targetSlot, drop } from "./board.js";
 import { call, enqueue, gamePath, versioned, said } from "./api.js";
-import { staleAnswer, newGame } from "./commands.js";
-import { sound } from "./sound.js";
 import { setStatus } from "./status.js";
-import { cardEls, render } from "./table.js";
+import { render } from "./table.js";
+import { sound } from "./sound.js";
+import { staleAnswer, newGame } from "./commands.js";
 
 const DOUBLE_MS = 420;
 let oneClickAt = -1e9;       // when a click last played a card (its double's second click is ignored)
@@ -22,12 +23,6 @@ export function buried(code) {
 
 export function pickable(code) {
   return !!(page.state && page.state.sources[code]) && (page.merciMode || !buried(code));
-}
-
-export function targetSlot(key) {
-  const [kind, n] = key.split(":");
-  const box = kind === "fan" ? $("fans") : kind === "foundation" ? $("foundations") : $("cells");
-  return box.children[Number(n)] || null;
 }
 
 export function pick(code) {
@@ -46,14 +41,6 @@ export function pick(code) {
   const name = capitalized(cardLabel(code));
   setStatus(n ? format(ngettext("{card}: {n} place to go (lit up)", "{card}: {n} places to go (lit up)", n), { card: name, n }) :
     format(_("{card} has nowhere to go"), { card: name }), "info");
-}
-
-export function drop() {
-  if (!page.held) return;
-  page.held.el.classList.remove("held", "dragging");
-  page.held.el.style.transform = "";
-  for (const slot of document.querySelectorAll(".slot.target")) slot.classList.remove("target");
-  page.held = null;
 }
 
 export function slideBack(el) {

@@ -69,6 +69,14 @@ export function rankLabel(code) {
   return ranks[rank] || (rank === "T" ? "10" : rank);
 }
 
+// A difficulty's words, as the server wrote them on its option in the new
+// game dialog: "word" (the difficulty), "finding" and "asked" (whole
+// sentences: the word agrees with the sentence).  The code itself if none.
+export function difficultyText(code, kind) {
+  const option = [...document.getElementById("new-difficulty").options].find((o) => o.value === code);
+  return (option && option.dataset[kind]) || code;
+}
+
 // Numbers as the page's language writes them: 12,5 and 9,8 % in French.
 export function number(x, digits) {
   return Number(x).toLocaleString(language, { minimumFractionDigits: digits, maximumFractionDigits: digits });

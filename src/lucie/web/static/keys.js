@@ -1,14 +1,15 @@
 // The keyboard: arrows and Enter on the table, one key for each command.
 
 import { $, page } from "./model.js";
-import { undo, sendHome, redo, restart, redeal, toggleMerci, toggleAuto } from "./commands.js";
-import { openNew, openRules } from "./dialogs.js";
-import { renderFacts } from "./facts.js";
-import { clearHint, hint, odds } from "./hints.js";
-import { drop, tryMove, activate } from "./hold.js";
-import { showStats } from "./stats.js";
+import { drop } from "./board.js";
 import { setStatus } from "./status.js";
+import { renderFacts } from "./facts.js";
 import { layout } from "./table.js";
+import { undo, sendHome, redo, restart, redeal, toggleMerci, toggleAuto } from "./commands.js";
+import { tryMove, activate } from "./hold.js";
+import { clearHint, hint, odds } from "./hints.js";
+import { openNew, openRules } from "./dialogs.js";
+import { showStats } from "./stats.js";
 
 // Of the slots ``among``, the one whose middle is nearest to ``slot``'s, left to right.
 export function nearest(slot, among) {

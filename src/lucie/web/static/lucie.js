@@ -7,20 +7,20 @@
 import { $, saved, page } from "./model.js";
 import { _, format } from "./i18n.js";
 import { call, gamePath } from "./api.js";
+import { setStatus } from "./status.js";
 import { tellVisibility, tick, tellHidden } from "./clock.js";
+import { onRender, render, layout } from "./table.js";
+import { soundsMade } from "./sound.js";
 import { undo, redo, restart, redeal, resign, toggleMerci, toggleAuto, newGame, loadFile } from "./commands.js";
-import { openNew, showSummary, submitNew, openRules } from "./dialogs.js";
-import { hint, redrawArrow, odds } from "./hints.js";
 import { sendMove } from "./hold.js";
+import { clearHint, hint, redrawArrow, odds } from "./hints.js";
+import { openNew, showSummary, submitNew, openRules, maybeShowEnd } from "./dialogs.js";
+import { openReview, closeReview } from "./review.js";
+import { showStats, hideStats, loadStats, pageGames } from "./stats.js";
+import { onPointerDown, onPointerMove, onPointerUp, onPointerCancel } from "./pointer.js";
 import { onTableKey, onGlobalKey } from "./keys.js";
 import { chooseLanguage, restoreLanguage } from "./language.js";
-import { onPointerDown, onPointerMove, onPointerUp, onPointerCancel } from "./pointer.js";
-import { openReview, closeReview } from "./review.js";
 import { applyLook, wireSettings } from "./settings.js";
-import { soundsMade } from "./sound.js";
-import { showStats, hideStats, loadStats, pageGames } from "./stats.js";
-import { setStatus } from "./status.js";
-import { render, layout } from "./table.js";
 
 function wire() {
   const table = $("table");
@@ -128,6 +128,11 @@ async function boot() {
   document.body.classList.add("ready");
 }
 
+// once a state is drawn: the hint it made stale goes, the end of a game is told
+onRender((justWon) => {
+  clearHint();
+  if (page.state.finished) maybeShowEnd(justWon);
+});
 // what the tests read: the state shown, the sounds made
 window.lucie = { get state() { return page.state; }, get sounds() { return soundsMade; } };
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);

@@ -1,9 +1,10 @@
 // The pointer: drag, click, double-click (mouse and touch alike).
 
-import { $, page } from "./model.js";
-import { redeal } from "./commands.js";
-import { pickable, pick, drop, slideBack, tryMove, slotKey, activate } from "./hold.js";
+import { page } from "./model.js";
+import { drop } from "./board.js";
 import { setStatus } from "./status.js";
+import { redeal } from "./commands.js";
+import { pickable, pick, slideBack, tryMove, slotKey, activate } from "./hold.js";
 
 export function onPointerDown(e) {
   if (!page.state || (e.pointerType === "mouse" && e.button !== 0)) return;

@@ -5,9 +5,10 @@ import { $, page } from "./model.js";
 import { _, ngettext, format, suitName, capitalized } from "./i18n.js";
 import { makeCard } from "./cards.js";
 import { reviewChart, fmtValue } from "./charts.js";
+import { SUIT_ORDER } from "./board.js";
 import { call } from "./api.js";
 import { pc } from "./status.js";
-import { SUIT_ORDER, layout } from "./table.js";
+import { layout } from "./table.js";
 
 let reviewFrom = "game";   // the view to go back to
 let reviewed = null;       // the review shown

@@ -1,8 +1,8 @@
 // Settings: one-click moves, autoplay, sounds, the table and the card back.
 
 import { $, saved, page, prefs } from "./model.js";
-import { toggleAuto } from "./commands.js";
 import { sound } from "./sound.js";
+import { toggleAuto } from "./commands.js";
 
 // The table's colours and the card back, as chosen (CSS draws them).
 export function applyLook() {

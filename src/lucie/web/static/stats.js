@@ -5,10 +5,10 @@ import { $, page } from "./model.js";
 import { _, pgettext, format, percent } from "./i18n.js";
 import { timeChart, scoreChart } from "./charts.js";
 import { call } from "./api.js";
-import { fillVariants } from "./dialogs.js";
-import { openReview } from "./review.js";
 import { setStatus, decimal, fmtTime } from "./status.js";
 import { layout } from "./table.js";
+import { fillVariants } from "./dialogs.js";
+import { openReview } from "./review.js";
 
 export async function showStats(push) {
   if (!page.features.stats) { setStatus(_("No statistics store is available."), "info"); return; }

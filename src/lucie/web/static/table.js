@@ -3,13 +3,14 @@
 
 import { $, saved, page } from "./model.js";
 import { _, format, suitName, capitalized } from "./i18n.js";
-import { makeCard, cardLabel, svgEl, useSuit } from "./cards.js";
-import { maybeShowEnd } from "./dialogs.js";
+import { svgEl, useSuit, cardLabel, makeCard } from "./cards.js";
+import { SUIT_ORDER, cardEls } from "./board.js";
 import { renderFacts } from "./facts.js";
-import { clearHint } from "./hints.js";
 
-export const SUIT_ORDER = ["C", "D", "H", "S"];
-export const cardEls = new Map();   // card code -> its element, kept so moves animate
+// What other modules do once a state is drawn (the hint cleared, the end
+// dialog shown): lucie.js names them, so the table needs none of them.
+const watchers = [];
+export function onRender(fn) { watchers.push(fn); }
 
 export function cardEl(code) {
   let el = cardEls.get(code);
@@ -155,7 +156,6 @@ export function render(next) {
   page.held = null;
   page.press = null;
   if (!page.state.merci_moves) page.merciMode = false;
-  clearHint();
   for (const el of cardEls.values()) {
     el.style.transform = "";
     el.classList.remove("dragging", "held", "hint", "bad");
@@ -174,7 +174,7 @@ export function render(next) {
       { duration: 220, easing: "cubic-bezier(.2,.7,.3,1)" });
     }
   }
-  if (page.state.finished) maybeShowEnd(justWon);
+  for (const fn of watchers) fn(justWon);
 }
 
 export function layout() {

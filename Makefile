@@ -8,8 +8,9 @@ ARGS ?=
 
 .PHONY: play test lint bench clean compiled pure translations
 
-# the translation catalogues; an install compiles them (setup.py)
-CATALOGUES := $(wildcard src/lucie/locale/*/LC_MESSAGES/*.po)
+# the translation catalogues and the page's texts; an install compiles them
+# (setup.py: the .mo and the page's JSON catalogues)
+CATALOGUES := $(wildcard src/lucie/locale/*/LC_MESSAGES/*.po) $(wildcard src/lucie/web/static/*.js)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -3,12 +3,14 @@
 Every text marked in the source is in the template and in each language's
 catalogue, translated (no empty or fuzzy entry), with the same ``{fields}``
 as the English text and every plural form given; the compiled ``.mo`` files
-are what Babel makes of the ``.po`` files.  ``make translations`` fixes the
+are what Babel makes of the ``.po`` files, and the page's JSON catalogues what
+``scripts/page_catalogues.py`` makes of them.  ``make translations`` fixes the
 first two kinds of failure but for the translating itself.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import re
 import subprocess
@@ -89,6 +91,22 @@ def test_compiled_catalogues_are_current(lang: str) -> None:
     assert mo.exists() and mo.read_bytes() == compiled.getvalue(), (
         f"{mo} is missing or stale: run `make translations` (or reinstall)"
     )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_catalogues_are_current(lang: str) -> None:
+    """The page's JSON catalogue (``scripts/page_catalogues.py``) is what
+    the build makes of the ``.po`` and the page's modules today."""
+    spec = importlib.util.spec_from_file_location("page_catalogues",
+                                                  ROOT / "scripts" / "page_catalogues.py")
+    assert spec is not None and spec.loader is not None
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    po = LOCALE / lang / "LC_MESSAGES" / "lucie.po"
+    built = po.with_name(builder.NAME)
+    assert built.exists() and built.read_text(encoding="utf-8") == builder.as_json(
+        builder.page_catalogue(po)), (
+        f"{built} is missing or stale: run `make translations` (or reinstall)")
 
 
 @pytest.mark.parametrize("lang", LANGS)

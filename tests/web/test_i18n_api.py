@@ -9,23 +9,32 @@ import asyncio
 import html
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
+from babel import Locale
+from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+from babel.messages.pofile import read_po
 
 from lucie.cards import DECK, card_name
 from lucie.engine import Move, Position
-from lucie.i18n import LANGUAGES, TRANSLATED, language, translations, using
+from lucie.i18n import LANGUAGES, LOCALE_DIR, TRANSLATED, language, translations, using
 from lucie.rules import VARIANTS, Rules
-from lucie.web.language import COOKIE, STATIC, choose, js_messages, page_catalogue
+from lucie.web.app import STATIC
+from lucie.web.language import COOKIE, choose, page_catalogue
 from lucie.web.thinking import SolverPool
 
 LANGS = list(LANGUAGES)
 OTHERS = list(TRANSLATED)
 HEADERS = {"en": "en-GB,en;q=0.9", "fr": "fr-FR,fr;q=0.9,en;q=0.5",
            "nl": "nl-BE, nl;q=0.9", "de": "de-CH, de;q=0.9, en;q=0.8"}
+
+
+def _po(lang: str) -> Catalog:
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / "lucie.po"
+    with path.open("rb") as f:
+        return read_po(f, locale=lang)
 
 
 def _page_catalogue_of(text: str) -> dict[str, Any]:
@@ -76,38 +85,41 @@ class TestChoosingTheLanguage:
 
 
 class TestTheJavaScriptsCatalogue:
-    def test_the_texts_found_are_what_babel_extracts(self) -> None:
-        """The server finds the JavaScript's texts as Babel does, so the page
-        is given exactly the texts it marks."""
+    def test_the_texts_given_are_what_babel_extracts(self) -> None:
+        """The page is given exactly the texts its modules mark, as Babel's
+        JavaScript extractor finds them (the keywords of make translations)."""
         keywords = {**DEFAULT_KEYWORDS, "N_": None, "pgettext": ((1, "c"), 2),
                     "ngettext": (1, 2)}
         babel_messages: set[str] = set()
         babel_plurals: set[str] = set()
-        for path in sorted(Path(STATIC).glob("*.js")):
+        for path in sorted(STATIC.glob("*.js")):
             for _lineno, message, _comments, context in extract_from_file(
                     "javascript", path, keywords=keywords):
                 if isinstance(message, tuple):
                     babel_plurals.add(message[0])
                 else:
                     babel_messages.add(message if context is None else f"{context}\x04{message}")
-        messages, plurals = js_messages()
-        assert messages == babel_messages
-        assert plurals == babel_plurals
-        assert len(messages) > 100 and len(plurals) > 5
+        assert len(babel_messages) > 100 and len(babel_plurals) > 5
+        for lang in OTHERS:
+            data = page_catalogue(lang)
+            assert set(data["messages"]) == babel_messages
+            assert set(data["plurals"]) == babel_plurals
 
     @pytest.mark.parametrize("lang", OTHERS)
     def test_every_text_of_the_javascript_is_translated(self, client: Any, lang: str) -> None:
         data = _page_catalogue_of(client.get("/", headers={"Accept-Language": lang}).text)
         catalogue = translations(lang)
-        messages, plurals = js_messages()
         assert data["language"] == lang and data["languages"] == LANGUAGES
-        assert set(data["messages"]) == messages
+        assert data == page_catalogue(lang)
         for key, text in data["messages"].items():
             context, _sep, msgid = key.rpartition("\x04")
             expected = catalogue.pgettext(context, msgid) if context else catalogue.gettext(msgid)
             assert text == expected and text
-        assert set(data["plurals"]) == plurals
-        assert all(len(forms) == data["nplurals"] for forms in data["plurals"].values())
+        english = {m.id[0]: m.id[1] for m in _po(lang) if isinstance(m.id, tuple)}
+        for singular, forms in data["plurals"].items():
+            assert len(forms) == data["nplurals"]
+            assert forms == [catalogue.ngettext(singular, english[singular], n)
+                             for n in {"fr": (1, 1_000_000, 2)}.get(lang, (1, 2))]
         assert data["nplurals"] == (3 if lang == "fr" else 2)
         with using(lang):
             assert data["cards"] == {str(c): card_name(c) for c in DECK}
@@ -115,12 +127,31 @@ class TestTheJavaScriptsCatalogue:
     def test_the_english_page_has_no_translations_to_carry(self) -> None:
         data = page_catalogue("en")
         assert data["messages"] == {} and data["plurals"] == {}
-        assert data["plural"] == "(n != 1)" and data["cards"]["KH"] == "king of hearts"
+        assert data["plural_index"] == {"one": 0, "other": 1}
+        assert data["cards"]["KH"] == "king of hearts"
 
-    def test_french_plural_rule_comes_from_the_catalogue(self) -> None:
-        data = page_catalogue("fr")
-        assert "1000000" in data["plural"]  # Babel's French rule: 0 and 1 singular, millions apart
-        assert data["cards"]["KH"] == "roi de cœur"
+    @pytest.mark.parametrize(("lang", "index"), [
+        ("fr", {"one": 0, "many": 1, "other": 2}),  # 0 and 1 singular, millions apart
+        ("nl", {"one": 0, "other": 1}),
+        ("de", {"one": 0, "other": 1}),
+    ])
+    def test_the_plural_categories_map_to_the_catalogues_forms(
+            self, lang: str, index: dict[str, int]) -> None:
+        """Each Intl.PluralRules category names the form gettext's rule of
+        the catalogue chooses for its numbers."""
+        data = page_catalogue(lang)
+        assert data["plural_index"] == index
+        cldr = Locale.parse(lang).plural_form
+        plural = translations(lang).plural  # type: ignore[attr-defined]
+        for n in (*range(200), 1_000_000, 1_000_001, 2_000_000, 10**9):
+            assert index[cldr(n)] == plural(n)
+
+    def test_the_cards_and_suits_in_words(self) -> None:
+        assert page_catalogue("fr")["cards"]["KH"] == "roi de cœur"
+        assert page_catalogue("en")["suits"] == {"C": "clubs", "D": "diamonds", "H": "hearts",
+                                                 "S": "spades"}
+        assert page_catalogue("nl")["suits"]["S"] == "schoppen"
+        assert page_catalogue("de")["suits"]["S"] == "Pik"
         assert page_catalogue("de")["cards"]["KH"] == "Herzkönig"
         assert page_catalogue("nl")["cards"]["KH"] == "hartenheer"
 
@@ -182,6 +213,24 @@ class TestTheApiSpeaksTheLanguage:
         messages = r.json()["messages"]
         assert r.status_code == 200 and [m[:2] for m in messages] == ["A♠", "2♠", "3♠"]
         assert all("f>f" not in m and "AS" not in m for m in messages)
+
+    @pytest.mark.parametrize(("lang", "resigned", "playing"), [
+        ("en", "resigned", "playing"), ("fr", "abandonnée", "en cours"),
+        ("nl", "opgegeven", "bezig"), ("de", "aufgegeben", "läuft"),
+    ])
+    def test_the_history_names_each_status(self, client: Any, lang: str, resigned: str,
+                                            playing: str) -> None:
+        """The statistics page shows each game's status in the server's
+        words (``status_text``); the code stays in ``status``."""
+        headers = {"Accept-Language": HEADERS[lang]}
+        gid = client.post("/api/games", json={"variant": "classic", "deal": 2},
+                          headers=headers).json()["id"]
+        client.post(f"/api/games/{gid}/move", json={"move": "h>f"}, headers=headers)
+        client.post(f"/api/games/{gid}/resign", json={}, headers=headers)
+        client.post("/api/games", json={"variant": "classic", "deal": 3}, headers=headers)
+        games = client.get("/api/history", headers=headers).json()["games"]
+        assert [(g["status"], g["status_text"]) for g in games] == [
+            ("playing", playing), ("resigned", resigned)]
 
     @pytest.mark.parametrize(("lang", "undo", "missing"), [
         ("en", "nothing to undo", "no game with id"),

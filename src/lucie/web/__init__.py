@@ -1,6 +1,6 @@
 """The browser game: a Starlette app serving a JSON API and the page (a
 Jinja2 template, in the language of the player's choice or browser:
-:mod:`lucie.web.language`) with its static scripts.
+:mod:`lucie.web.language`) with its ES modules (``web/static``).
 
 ``lucie web`` runs it (see :mod:`lucie.cli.web_cmds`).  The page's
 JavaScript knows no rule of the game: it draws what the server sends (the

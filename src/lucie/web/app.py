@@ -42,6 +42,9 @@ from lucie.web.views import state_json, table_json
 
 STATIC: Final = Path(__file__).with_name("static")
 TEMPLATES: Final = Path(__file__).with_name("templates")
+#: The page's ES modules (``lucie.js`` imports the others), each named in
+#: the page for the browser to fetch at once (``modulepreload``).
+MODULES: Final = tuple(sorted(p.name for p in STATIC.glob("*.js") if p.name != "lucie.js"))
 
 
 def _templates() -> Jinja2Templates:
@@ -103,7 +106,8 @@ async def _index(request: Request) -> Response:
     """The page, in the request's language (the menu's cookie, else
     ``Accept-Language``), with its JavaScript's texts in that language."""
     language = request_language(request)
-    context = {"lang": language, "languages": LANGUAGES, "catalogue": page_catalogue(language)}
+    context = {"lang": language, "languages": LANGUAGES, "catalogue": page_catalogue(language),
+               "modules": MODULES}
     response = _TEMPLATES.TemplateResponse(request, "index.html", context,
                                            headers={"Cache-Control": "no-cache"})
     token = client_cookie(request)

@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, Response
 
 from lucie.cards import Card
 from lucie.daily import daily_deal, today
-from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Step
+from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Step, status_name
 from lucie.errors import DealError, LucieError, MoveError, SaveFileError
 from lucie.formats import SAVE_FORMAT, game_from_json, save_game
 from lucie.i18n import N_, _, ngettext
@@ -621,6 +621,7 @@ class Api:
             games, total = every[offset:offset + limit], len(every)
         for row in games:
             row["daily"] = daily_mark(row)
+            row["status_text"] = status_name(str(row.get("status")))  # as the page shows it
             deals_as_text(row)
         return {"games": games} if total is None else {"games": games, "total": total,
                                                        "offset": offset}

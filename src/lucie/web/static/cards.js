@@ -2,17 +2,18 @@
 // corner (the part that shows when cards overlap), a large suit in the middle,
 // the rank again at the bottom right.  Red for hearts and diamonds.
 // No rule of the game lives here.
-"use strict";
+
+import { cardName, rankLabel } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-function svgEl(name, attrs) {
+export function svgEl(name, attrs) {
   const el = document.createElementNS(SVG_NS, name);
   for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
   return el;
 }
 
-function useSuit(suit, x, y, size) {
+export function useSuit(suit, x, y, size) {
   const u = svgEl("use", { x, y, width: size, height: size });
   u.setAttribute("href", "#suit-" + suit);
   return u;
@@ -20,17 +21,17 @@ function useSuit(suit, x, y, size) {
 
 // The card's name in words in the page's language ("king of hearts",
 // "roi de cœur", "Herzkönig"), as the server named it (lucie.cards.card_name).
-function cardLabel(code) {
-  return window.LucieI18n.cardName(code);
+export function cardLabel(code) {
+  return cardName(code);
 }
 
 // The rank in the card's corner, in the page's language (V♥ is the jack of hearts in French).
 function rankText(code) {
-  return window.LucieI18n.rankLabel(code);
+  return rankLabel(code);
 }
 
 // A card element: <div class="card"> holding the SVG face.
-function makeCard(code) {
+export function makeCard(code) {
   const suit = code.slice(-1);
   const red = suit === "H" || suit === "D";
   const div = document.createElement("div");
@@ -65,5 +66,3 @@ function makeCard(code) {
   div.appendChild(svg);
   return div;
 }
-
-window.LucieCards = { makeCard, cardLabel, svgEl, useSuit };

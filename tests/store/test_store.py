@@ -337,7 +337,7 @@ _COLUMN_VALUES = st.one_of(
 
 
 @settings(max_examples=40, deadline=None)
-@given(column=st.sampled_from(["player", "variant", "deal", "seed", "started", "updated",
+@given(column=st.sampled_from(["player_id", "version", "variant", "deal", "seed", "started", "updated",
                                "finished", "status", "score", "moves", "seconds", "saved"]),
        value=_COLUMN_VALUES)
 def test_any_value_in_any_column_is_read_or_named(
@@ -394,10 +394,11 @@ def test_export_import_round_trips_every_field(tmp_path: Path,
     assert main(["export", "--db", str(a_db), "--output", str(out)]) == 0
     assert main(["import", str(out), "--db", str(b_db)]) == 0
     assert "6 games added" in capsys.readouterr().out
-    fields = ("player", "variant", "deal", "seed", "started", "updated", "finished",
+    fields = ("p.name", "variant", "deal", "seed", "started", "updated", "finished",
               "status", "score", "moves", "seconds", "saved")
     with sqlite3.connect(a_db) as ca, sqlite3.connect(b_db) as cb:
-        sql = f"SELECT {', '.join(fields)} FROM games ORDER BY id"
+        sql = (f"SELECT {', '.join(fields)} FROM games g JOIN players p "
+               "ON p.id = g.player_id ORDER BY g.id")
         original, imported = ca.execute(sql).fetchall(), cb.execute(sql).fetchall()
     assert imported == original
     assert {r[7] for r in imported} == {"won", "lost", "resigned", "playing"}
@@ -506,7 +507,7 @@ def test_a_schema_1_database_is_upgraded_and_keeps_every_game(tmp_path: Path,
         assert resumed is not None and len(resumed[1].moves) == 3
         new = store.start_game(Game(Rules(), 9), "ann", '{"difficulty": "easy"}')
     conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     assert conn.execute("PRAGMA application_id").fetchone()[0] == 1282761577
     conn.close()
     with Store(db) as store:  # opened again: nothing more to upgrade

@@ -180,7 +180,10 @@ def fresh(backend: str, tmp_path: Path,
         numbers = itertools.count()
         yield lambda: tmp_path / f"games-{next(numbers)}.sqlite3"
         return
-    server: PostgresServer = request.getfixturevalue("postgres_server")
+    yield from _databases(request.getfixturevalue("postgres_server"))
+
+
+def _databases(server: PostgresServer) -> Iterator[Callable[[], str]]:
     made: list[str] = []
 
     def make() -> str:
@@ -190,6 +193,13 @@ def fresh(backend: str, tmp_path: Path,
     yield make
     for url in made:
         server.drop(url)
+
+
+@pytest.fixture
+def pg_fresh(postgres_server: PostgresServer) -> Iterator[Callable[[], str]]:
+    """A maker of new, empty PostgreSQL databases (for the tests of the
+    PostgreSQL backend alone)."""
+    yield from _databases(postgres_server)
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ few column types that differ are named in braces and filled in per
 dialect (:data:`TYPES`): ``{id}`` (the key of a table), ``{int}`` (a
 64-bit integer) and ``{real}`` (a double).  Where SQLite cannot do what a
 migration does in plain SQL (making a new column NOT NULL), the other
-dialect gets one extra statement (:attr:`Migration.extra`); every row
-read is checked anyway (:func:`lucie.store.records.check_row`).
+dialect gets extra statements (:attr:`Migration.extra`); every row read
+is checked anyway (:func:`lucie.store.records.check_row`).
 
 Schemas:
 
@@ -98,7 +98,12 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         "ALTER TABLE games DROP COLUMN player",
         "CREATE INDEX games_by_player ON games (player_id, variant, status, id)",
         "CREATE TABLE IF NOT EXISTS web_games (token TEXT PRIMARY KEY, game_id {int} NOT NULL)",
-    ), {"postgresql": ("ALTER TABLE games ALTER COLUMN player_id SET NOT NULL",)}),
+    ), {"postgresql": (
+        "ALTER TABLE games ALTER COLUMN player_id SET NOT NULL",
+        # games copied in with their ids (from a SQLite file): new ids after them
+        "SELECT setval(pg_get_serial_sequence('games', 'id'), COALESCE(MAX(id), 0) + 1, false)"
+        " FROM games",
+    )}),
 )
 #: The schema this lucie writes; a database of a higher one is refused.
 SCHEMA_VERSION: Final = MIGRATIONS[-1].version

@@ -270,9 +270,9 @@ class Store:
             return int(row[0])
 
     def _change(self, game_id: int, sets: str, params: tuple[object, ...],
-                expect: int | None) -> int:
+                expect: int | None, *, missing_ok: bool = False) -> int:
         """``UPDATE games SET <sets>, version = version + 1`` of one game;
-        its new version."""
+        its new version (0 for a missing game, if ``missing_ok``)."""
         with self._write() as tx:
             sql = f"UPDATE games SET {sets}, version = version + 1 WHERE id = ?"
             args: tuple[object, ...] = (*params, game_id)
@@ -286,6 +286,8 @@ class Store:
                     raise StaleGame(_(
                         "game {id} was changed by another program meanwhile; load it again"
                     ).format(id=game_id))
+                if missing_ok:
+                    return 0
                 raise StoreError(_no_game(game_id, self.where))
             return int(row[0])
 
@@ -337,9 +339,8 @@ class Store:
     def reopen(self, game_id: int) -> None:
         """Mark a finished game as being played again (e.g. the player
         undid the last move of a lost game)."""
-        with contextlib.suppress(StoreError):
-            self._change(game_id, "status = 'playing', finished = NULL, updated = ?",
-                         (now(),), None)
+        self._change(game_id, "status = 'playing', finished = NULL, updated = ?",
+                     (now(),), None, missing_ok=True)
 
     def version(self, game_id: int) -> int | None:
         """The game's version (one more with each recorded change), None

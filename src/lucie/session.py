@@ -306,9 +306,10 @@ class Session:
     def stored(cls, store: Store, game_id: int, player: str | None = None, *,
                lease: float | None = None) -> Session:
         """The stored game ``game_id`` at its last saved position (a
-        :class:`~lucie.store.StoreError` if it is missing or damaged, a
+        :class:`~lucie.store.StoreError` if it is missing, damaged or,
+        given a ``player``, another player's; a
         :class:`~lucie.errors.LucieError` if another program plays it)."""
-        record = store.record(game_id)
+        record = store.record(game_id, of=player)
         game = store.game(game_id)
         result = record.status if record.status != "playing" else None
         if result == "resigned" and not game.outcome.finished:

@@ -516,7 +516,7 @@ def _rows(db: Path) -> list[tuple[object, ...]]:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         return conn.execute(
-            "SELECT id, player, variant, deal, status, score, moves, saved FROM games "
+            "SELECT id, player_id, variant, deal, status, score, moves, saved FROM games "
             "ORDER BY id").fetchall()
     finally:
         conn.close()

@@ -102,8 +102,11 @@ def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int | str
 # (name, SQL expression put in one column of game 2); the saved-only cases
 # leave the row's own values sound.
 ROW_DAMAGE: list[tuple[str, str, str]] = [
-    ("player invalid UTF-8", "player", "CAST(X'616eff' AS TEXT)"),
-    ("player blob", "player", "X'00ff'"),
+    ("player unknown", "player_id", "99"),
+    ("player text", "player_id", "'ann'"),
+    ("player blob", "player_id", "X'00ff'"),
+    ("version text", "version", "'new'"),
+    ("version zero", "version", "0"),
     ("variant unknown", "variant", "'zork'"),
     ("variant bad setting", "variant", "'classic cells=99'"),
     ("variant invalid UTF-8", "variant", "CAST(X'c3' AS TEXT)"),
@@ -197,7 +200,7 @@ def test_a_damaged_row(
         expect(f"{argv[:2]} status {status}", status == 0)
         expect(f"{argv[:2]} traceback", "Traceback" not in out + err)
         left_out = argv[0] == "export" or not saved_only
-        if left_out and (argv[0] != "stats" or column != "player"):
+        if left_out and (argv[0] != "stats" or column != "player_id"):
             expect(f"{argv[:2]} does not name the game: {err!r}",
                    f"game {TARGET}:" in err and "lucie: warning:" in err)
     exported = json.loads(outputs["export --db"])
@@ -245,7 +248,7 @@ def test_a_damaged_row(
     async def web() -> None:
         link = StoreLink.open(db, "ann")
         try:
-            link._conn.execute("INSERT INTO web_games VALUES ('tok', ?)", (TARGET,))
+            link.link("tok", TARGET)
             await link.stats(None)
             await link.history(None, 50)
             expect("web resume of the damaged game", await link.resume("tok") is None)
@@ -408,7 +411,7 @@ def as_non_root(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             return real(path, mode, **kw) and all(
                 bits & bit for flag, bit in need if mode & flag)
 
-        monkeypatch.setattr("lucie.store.os.access", access)
+        monkeypatch.setattr("lucie.store.sqlite.os.access", access)
     yield
 
 

@@ -239,9 +239,9 @@ def test_a_damaged_database_on_a_full_disk(small_disk: Path, hostile: Recorder,
     make_store(db)
     conn = sqlite3.connect(db)  # enough rows for a copy not to fit in the room left
     conn.executemany(
-        "INSERT INTO games (player, variant, deal, seed, started, updated, status, score, "
-        "moves, seconds, saved) SELECT ?, variant, deal, seed, started, updated, status, "
-        "score, moves, seconds, saved FROM games WHERE id = 1",
+        "INSERT INTO games (player_id, variant, deal, seed, started, updated, status, score, "
+        "moves, seconds, saved, picked_rating) SELECT player_id, variant, deal, seed, "
+        "started, updated, status, score, moves, seconds, saved, ? FROM games WHERE id = 1",
         [(f"p{i}" + "x" * 2000,) for i in range(40)])
     conn.commit()
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -426,7 +426,7 @@ def test_a_file_size_limit(tmp_path: Path, hostile: Recorder, extra: int) -> Non
 def locked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A store whose write lock another real connection holds (the busy
     timeout cut to 0.3 s so the test does not wait 10 s a write)."""
-    monkeypatch.setattr("lucie.store.BUSY_TIMEOUT_MS", 300)
+    monkeypatch.setattr("lucie.store.sqlite.BUSY_TIMEOUT_MS", 300)
     db = tmp_path / "games.sqlite3"
     make_store(db)
     other = sqlite3.connect(db, isolation_level=None)
@@ -476,7 +476,7 @@ def test_the_web_on_a_locked_database(tmp_path: Path, hostile: Recorder,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from lucie.web.app import create_app
 
-    monkeypatch.setattr("lucie.store.BUSY_TIMEOUT_MS", 300)
+    monkeypatch.setattr("lucie.store.sqlite.BUSY_TIMEOUT_MS", 300)
     db = tmp_path / "games.sqlite3"
     make_store(db)
     app = create_app(db)

@@ -42,7 +42,7 @@ def locked(db: Path) -> Iterator[None]:
 
 def short_wait(store: Store) -> Store:
     """Make the store give up on a lock after 0.1 s instead of 10 s."""
-    store._conn.execute("PRAGMA busy_timeout = 100")
+    store._backend.conn.execute("PRAGMA busy_timeout = 100")  # type: ignore[attr-defined]
     return store
 
 

@@ -47,10 +47,10 @@ def test_a_missing_game(store: Store, language: str, expected: str) -> None:
     with using(language):
         with pytest.raises(StoreError) as caught:
             store.game(999)
-        assert str(caught.value) == expected.format(path=store.path)
+        assert str(caught.value) == expected.format(path=store.where)
         with pytest.raises(StoreError) as caught:
             store.record(999)
-        assert str(caught.value) == expected.format(path=store.path)
+        assert str(caught.value) == expected.format(path=store.where)
 
 
 @pytest.mark.parametrize(("language", "expected"), [

@@ -742,7 +742,7 @@ class TestSessionFaults:
             gid = new(c, deal=1)["id"]
             assert post(c, gid, "move", move="f>i").status_code == 200
             store = app.state.registry.store.store
-            store._conn.execute("PRAGMA busy_timeout = 100")
+            store._backend.conn.execute("PRAGMA busy_timeout = 100")  # type: ignore[attr-defined]
             other = sqlite3.connect(db, isolation_level=None, timeout=0.1)
             try:
                 other.execute("BEGIN EXCLUSIVE")

@@ -136,7 +136,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.player = player
         status: int = tui.run(args)
         return status
-    store = Store(Path(args.db).expanduser() if args.db else None)
+    store = Store(args.db or None)  # a SQLite file or a postgresql:// URL
     try:
         return play_plain(store, player, args.variant, args.deal)
     finally:

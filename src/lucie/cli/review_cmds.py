@@ -112,8 +112,11 @@ def _load(args: argparse.Namespace) -> Game:
             return load_game(read_text(args.load))
         except SaveFileError as exc:
             raise SaveFileError(f"{args.load}: {exc}") from None
-    from lucie.store import Store, default_path
+    from lucie.store import Store, default_path, is_url
 
+    if is_url(args.db):
+        with Store(args.db) as store:
+            return store.game(args.game)
     path = Path(args.db) if args.db else default_path()
     if not path.exists():
         raise LucieError(_("{file}: no such games database").format(file=path))

@@ -22,7 +22,7 @@ from lucie.errors import LucieError
 from lucie.files import check_target, read_bytes, same_file
 from lucie.i18n import _, format_number, format_percent, ngettext, pgettext
 from lucie.parsing import printable
-from lucie.store import Damaged, Store, default_path, default_player
+from lucie.store import Damaged, Store, default_path, default_player, is_url
 
 #: The largest export ``lucie import`` reads (about 100,000 games).
 MAX_IMPORT_BYTES = 256 * 1024 * 1024
@@ -82,7 +82,8 @@ def register(sub: Any) -> None:
 
 
 def _store(args: argparse.Namespace) -> Store:
-    return Store(_db_path(args))
+    """The store of ``--db``: a SQLite file, or a ``postgresql://`` URL."""
+    return Store(args.db if is_url(args.db) else _db_path(args))
 
 
 def _db_path(args: argparse.Namespace) -> Path:
@@ -101,7 +102,7 @@ def _warn_damaged(store: Store, damaged: tuple[Damaged, ...]) -> None:
     lines = [ngettext("lucie: warning: {n} damaged game in {file} left out (the others are "
                       "fine):",
                       "lucie: warning: {n} damaged games in {file} left out (the others are "
-                      "fine):", n).format(n=n, file=store.path)]
+                      "fine):", n).format(n=n, file=store.where)]
     lines += [f"  {printable(str(d))}" for d in damaged[:_NAMED]]
     if n > _NAMED:
         lines.append(_("  and {n} more").format(n=n - _NAMED))
@@ -265,7 +266,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         except LucieError as exc:
             raise type(exc)(f"{args.file}: {exc}") from None
         print(ngettext("{n} game added to {db}", "{n} games added to {db}", done.added).format(
-            n=done.added, db=store.path))
+            n=done.added, db=store.where))
         if done.skipped:
             print(ngettext("{n} game was in the store already and was left as it is",
                            "{n} games were in the store already and were left as they are",

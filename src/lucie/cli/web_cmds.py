@@ -146,7 +146,7 @@ def cmd_web(args: argparse.Namespace) -> int:
             # the address once the server answers (and Ctrl+C is the server's)
             print(_("lucie: the game is at {url}  (Ctrl+C to stop)").format(url=url),
                   flush=True)
-            print(_("lucie: statistics in {file}").format(file=link.store.path),
+            print(_("lucie: statistics in {file}").format(file=link.store.where),
                   flush=True)
             if not args.no_browser:  # (a thread: a browser may take its time to start)
                 threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()

@@ -10,7 +10,6 @@ the command line has already set).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from lucie.session import Store, default_player
 from lucie.tui.app import LucieApp
@@ -24,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     exit status.  A database that cannot be used raises
     :class:`~lucie.store.StoreError` (exit status 2, nothing overwritten)."""
     db = getattr(args, "db", None)
-    store = Store(Path(db) if db else None)
+    store = Store(db or None)  # a SQLite file or a postgresql:// URL
     try:
         app = LucieApp(
             store,

@@ -1,9 +1,9 @@
-"""The browser game's link to the SQLite store (:mod:`lucie.store`).
+"""The browser game's link to the store (:mod:`lucie.store`).
 
 The store numbers games with integers; the page knows a game by an id it
-cannot guess (:func:`secrets.token_urlsafe`).  This module keeps the
-pairs in a table of its own, ``web_games``, in the same database file, so
-a game is found again after the server restarts.  The games' life is
+cannot guess (:func:`secrets.token_urlsafe`).  The store keeps the pairs
+(its table ``web_games``, :meth:`~lucie.store.Store.link_token`), so a
+game is found again after the server restarts, whichever the backend.  The games' life is
 :class:`lucie.session.Session`'s; its store work, and every other store
 call, runs in a worker thread (the store serialises its connection with a lock), so a slow
 disk never stalls the other players' requests.
@@ -12,8 +12,6 @@ disk never stalls the other players' requests.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,22 +19,9 @@ from typing import Any, TypeVar
 
 from lucie.formats import save_game
 from lucie.rules import Rules
-from lucie.session import (
-    Session,
-    Store,
-    StoreBusy,
-    StoreError,
-    StoreFull,
-    default_player,
-    write_error,
-)
+from lucie.session import Session, Store, StoreBusy, StoreError, StoreFull, default_player
 
 T = TypeVar("T")
-
-_TABLE = (
-    "CREATE TABLE IF NOT EXISTS web_games ("
-    " token TEXT PRIMARY KEY, game_id INTEGER NOT NULL)"
-)
 
 
 class StoreLink:
@@ -45,29 +30,15 @@ class StoreLink:
     def __init__(self, store: Store, player: str | None = None) -> None:
         self.store = store
         self.player = player
-        self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lucie-store")
-        self._conn = sqlite3.connect(
-            store.path, timeout=10, isolation_level=None, check_same_thread=False,
-        )
-        try:
-            self._conn.execute("PRAGMA busy_timeout = 10000")
-            self._conn.execute(_TABLE)
-        except sqlite3.Error as exc:
-            error = write_error(store.path, exc, opening=True)
-            if isinstance(error, StoreFull | StoreBusy):
-                raise error from None
-            raise StoreError(f"{store.path}: cannot prepare the web games table ({exc})") \
-                from None
 
     @classmethod
-    def open(cls, path: str | Path | None, player: str | None = None) -> StoreLink:
-        return cls(Store(path), player)
+    def open(cls, where: str | Path | None, player: str | None = None) -> StoreLink:
+        """The store at ``where`` (a SQLite file or a ``postgresql://`` URL)."""
+        return cls(Store(where), player)
 
     def close(self) -> None:
         self._worker.shutdown(wait=True)
-        with self._lock:
-            self._conn.close()
         self.store.close()
 
     async def _run(self, fn: Callable[[], T]) -> T:
@@ -87,15 +58,8 @@ class StoreLink:
 
     def link(self, token: str, game_id: int) -> None:
         """Remember that the page's ``token`` names stored game ``game_id``
-        (in the worker thread)."""
-        with self._lock:
-            try:
-                self._conn.execute(
-                    "INSERT OR REPLACE INTO web_games (token, game_id) VALUES (?, ?)",
-                    (token, game_id),
-                )
-            except sqlite3.Error as exc:  # a full disk, a lock: a 503, not a 500
-                raise write_error(self.store.path, exc) from None
+        (in the worker thread; a full disk, a lock: a StoreFull, a StoreBusy)."""
+        self.store.link_token(token, game_id)
 
     async def resume(self, token: str, lease: float | None = None) -> Session | None:
         """The stored game of ``token`` as a :class:`~lucie.session.Session`
@@ -103,17 +67,11 @@ class StoreLink:
         :class:`~lucie.errors.LucieError` if another program plays it."""
 
         def work() -> Session | None:
-            with self._lock:
-                try:
-                    row = self._conn.execute(
-                        "SELECT game_id FROM web_games WHERE token = ?", (token,)
-                    ).fetchone()
-                except sqlite3.Error as exc:
-                    raise write_error(self.store.path, exc) from None
-            if row is None:
+            game_id = self.store.token_game(token)
+            if game_id is None:
                 return None
             try:
-                return Session.stored(self.store, int(row[0]), self.player, lease=lease)
+                return Session.stored(self.store, game_id, self.player, lease=lease)
             except (StoreFull, StoreBusy):
                 raise
             except StoreError:
@@ -129,10 +87,7 @@ class StoreLink:
 
         def work() -> str | None:
             try:
-                record = self.store.record(game_id)
-                if record.player != (self.player or default_player()):
-                    return None
-                return save_game(self.store.game(game_id))
+                return save_game(self.store.game(game_id, of=self.player or default_player()))
             except (StoreFull, StoreBusy):
                 raise
             except StoreError:

@@ -1,0 +1,740 @@
+"""The store's one interface, :class:`Store`, over either backend.
+
+Every query is written here once, in the SQL that SQLite and PostgreSQL
+both speak (``?`` marks a parameter; the PostgreSQL backend turns it into
+psycopg's ``%s``); a backend opens and checks its database, runs a query,
+holds a write transaction and the claims, and turns its driver's errors
+into :class:`~lucie.store.errors.StoreError`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Literal, Protocol
+
+from lucie.engine import Game
+from lucie.errors import LucieError
+from lucie.i18n import _, using
+from lucie.parsing import excerpt, parse_json
+from lucie.rules import Rules
+from lucie.store.errors import StaleGame, StoreError
+from lucie.store.records import (
+    COLUMNS,
+    EXPORT_VERSION,
+    FINISHED,
+    SERIES_SIZE,
+    Damaged,
+    Export,
+    GameRecord,
+    History,
+    Imported,
+    Player,
+    RowDamageError,
+    Series,
+    Stats,
+    check_row,
+    check_text,
+    default_player,
+    import_row,
+    load,
+    now,
+    saved_text,
+    spec_of,
+)
+from lucie.store.sqlite import SQLiteBackend, default_path
+
+ExportFormat = Literal["csv", "json"]
+#: Who a game or a statistic belongs to, as the store's methods take it: a
+#: :class:`Player` (a site's player), or the login name of a local player
+#: (None: :func:`default_player`, the person at this machine).
+PlayerRef = Player | str | None
+#: The URL schemes that choose the PostgreSQL backend.
+POSTGRES_SCHEMES: Final = ("postgresql://", "postgres://")
+
+# A game's row as the history reads it (:func:`lucie.store.records.check_row`).
+_ROW: Final = (
+    "g.id, p.name, g.variant, g.deal, g.seed, g.started, g.updated, g.finished, "
+    "g.status, g.score, g.moves, g.seconds, g.player_id, g.version"
+)
+_FROM: Final = " FROM games g LEFT JOIN players p ON p.id = g.player_id"
+
+
+class Cursor(Protocol):
+    """What a backend's statement returns (sqlite3's and psycopg's cursors)."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Transaction(Protocol):
+    """A backend's open write transaction."""
+
+    def execute(self, sql: str, params: Sequence[object] = ..., /) -> Cursor: ...
+
+
+class Backend(Protocol):
+    """What :class:`Store` asks of a database."""
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+
+    @property
+    def same(self) -> str:
+        """The operator that says two values are the same, NULL included."""
+
+    @property
+    def where(self) -> str:
+        """What names the database in messages (a path, a URL without password)."""
+
+    def write(self) -> AbstractContextManager[Transaction]: ...
+
+    def read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]: ...
+
+    def claim(self, game_id: int) -> bool: ...
+
+    def release(self, game_id: int) -> None: ...
+
+    def is_claimed(self, game_id: int) -> bool: ...
+
+    def claimed_elsewhere(self, game_ids: Iterable[int]) -> set[int]: ...
+
+    def close(self) -> None: ...
+
+
+def is_url(where: object) -> bool:
+    """Whether ``where`` names a PostgreSQL database (a ``postgresql://`` URL)."""
+    return isinstance(where, str) and where.startswith(POSTGRES_SCHEMES)
+
+
+def _backend(where: Path | str | None) -> Backend:
+    if where is None:
+        return SQLiteBackend(default_path())
+    if is_url(where):
+        from lucie.store.postgres import PostgresBackend
+
+        return PostgresBackend(str(where))
+    return SQLiteBackend(Path(where).expanduser())
+
+
+class Store:
+    """The games, the players and their statistics.  ``where``: a SQLite
+    file (default :func:`~lucie.store.sqlite.default_path`) or a
+    ``postgresql://`` URL.  Use as a context manager or call :meth:`close`.
+
+    A method that reads or writes a player's games takes the player
+    (:data:`PlayerRef`)."""
+
+    def __init__(self, where: Path | str | None = None) -> None:
+        self._backend = _backend(where)
+        #: the SQLite file (None for a PostgreSQL database)
+        self.path: Path | None = getattr(self._backend, "path", None)
+        #: what names the database in messages
+        self.where = self._backend.where
+        self._logins: dict[str, int] = {}
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self._backend.dialect
+
+    def close(self) -> None:
+        self._backend.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _write(self) -> AbstractContextManager[Transaction]:
+        return self._backend.write()
+
+    def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        return self._backend.read(sql, params)
+
+    # -- players ------------------------------------------------------------
+
+    def _player_id(self, player: PlayerRef, tx: Transaction | None = None) -> int | None:
+        """The id of ``player``; a local player met for the first time is
+        created when ``tx`` (a write) is given, else None is returned."""
+        if isinstance(player, Player):
+            return player.id
+        login = player or default_player()
+        known = self._logins.get(login)
+        if known is not None:
+            return known
+        if tx is None:
+            rows = self._read("SELECT id FROM players WHERE login = ?", (login,))
+            found = rows[0][0] if rows else None
+        else:
+            tx.execute("INSERT INTO players (name, login, created) VALUES (?, ?, ?) "
+                       "ON CONFLICT (login) DO NOTHING", (login, login, now()))
+            found = tx.execute("SELECT id FROM players WHERE login = ?", (login,)).fetchone()[0]
+        if not isinstance(found, int):
+            return None
+        if tx is None:  # (an id made in a write is known once it is committed)
+            self._logins[login] = found
+        return found
+
+    def local_player(self, name: str | None = None) -> Player:
+        """The local player known by ``name`` (default: :func:`default_player`),
+        created the first time."""
+        with self._write() as tx:
+            pid = self._player_id(name, tx)
+        player = self.player(pid) if pid is not None else None
+        assert player is not None, "a player created above"
+        return player
+
+    def new_player(self, name: str) -> Player:
+        """A new player of a site (no login: known by id only)."""
+        with self._write() as tx:
+            created = now()
+            pid = tx.execute("INSERT INTO players (name, login, created) VALUES (?, NULL, ?) "
+                             "RETURNING id", (name, created)).fetchone()[0]
+        return Player(int(pid), name, created, None)
+
+    def player(self, player_id: int) -> Player | None:
+        """The player ``player_id``; None if there is none (or the row is damaged)."""
+        rows = self._read("SELECT id, name, created, login FROM players WHERE id = ?",
+                          (player_id,))
+        if not rows:
+            return None
+        pid, name, created, login = rows[0]
+        try:
+            return Player(pid, check_text("name", name), check_text("created", created),
+                          None if login is None else check_text("login", login))
+        except RowDamageError:
+            return None
+
+    def rename_player(self, player: PlayerRef, name: str) -> None:
+        """Give ``player`` a new display name (its login, if any, stays)."""
+        with self._write() as tx:
+            pid = self._player_id(player, tx)
+            tx.execute("UPDATE players SET name = ? WHERE id = ?", (name, pid))
+
+    def delete_player(self, player: PlayerRef) -> int:
+        """Delete ``player`` and everything that is theirs (games, and so
+        statistics and daily results); returns how many games went."""
+        pid = self._player_id(player)
+        if pid is None:
+            return 0
+        with self._write() as tx:
+            tx.execute("DELETE FROM web_games WHERE game_id IN "
+                       "(SELECT id FROM games WHERE player_id = ?)", (pid,))
+            gone = tx.execute("DELETE FROM games WHERE player_id = ?", (pid,)).rowcount
+            tx.execute("DELETE FROM players WHERE id = ?", (pid,))
+        self._logins = {k: v for k, v in self._logins.items() if v != pid}
+        return gone
+
+    def players(self) -> list[str]:
+        """Every player's name, sorted (a name that is not valid text is
+        left out)."""
+        names = []
+        for (name,) in self._read("SELECT name FROM players ORDER BY name"):
+            with contextlib.suppress(RowDamageError):
+                names.append(check_text("player", name))
+        return sorted(set(names))
+
+    # -- the life of a game ----------------------------------------------
+    #
+    # Each change of a game adds one to its version (1 when it starts); a
+    # change given ``expect`` is made only on that version (else StaleGame).
+
+    def start_game(self, game: Game, player: PlayerRef = None,
+                   picked_rating: str | None = None) -> int:
+        """Record a new game of ``player`` being played; returns its id.
+        ``picked_rating``: the rating (JSON text) its deal was picked by,
+        kept with the game (:meth:`picked_rating`)."""
+        stamp = now()
+        with self._write() as tx:
+            pid = self._player_id(player, tx)
+            row = tx.execute(
+                "INSERT INTO games (player_id, variant, deal, seed, started, updated, "
+                "status, score, moves, seconds, saved, picked_rating, version) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 0, ?, ?, 1) RETURNING id",
+                (pid, game.rules.spec(), game.deal, game.seed, stamp, stamp, game.score,
+                 len(game.moves), saved_text(game), picked_rating),
+            ).fetchone()
+            return int(row[0])
+
+    def _change(self, game_id: int, sets: str, params: tuple[object, ...],
+                expect: int | None, *, missing_ok: bool = False) -> int:
+        """``UPDATE games SET <sets>, version = version + 1`` of one game;
+        its new version (0 for a missing game, if ``missing_ok``)."""
+        with self._write() as tx:
+            sql = f"UPDATE games SET {sets}, version = version + 1 WHERE id = ?"
+            args: tuple[object, ...] = (*params, game_id)
+            if expect is not None:
+                sql += " AND version = ?"
+                args = (*args, expect)
+            row = tx.execute(sql + " RETURNING version", args).fetchone()
+            if row is None:
+                if expect is not None and tx.execute(
+                        "SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+                    raise StaleGame(_(
+                        "game {id} was changed by another program meanwhile; load it again"
+                    ).format(id=game_id))
+                if missing_ok:
+                    return 0
+                raise StoreError(_no_game(game_id, self.where))
+            return int(row[0])
+
+    def record_move(self, game_id: int, game: Game, seconds: float | None = None, *,
+                    expect: int | None = None) -> int:
+        """Save the game's current move list (call after every push, pop,
+        redo, redeal or restart); returns the game's new version.
+        ``seconds``: time played so far."""
+        return self._change(
+            game_id, "saved = ?, score = ?, moves = ?, updated = ?, "
+            "seconds = COALESCE(?, seconds)",
+            (saved_text(game), game.score, len(game.moves), now(),
+             None if seconds is None else round(seconds, 2)), expect)
+
+    def finish_game(
+        self, game_id: int, game: Game, seconds: float, status: str | None = None, *,
+        expect: int | None = None,
+    ) -> int:
+        """Record the end of a game; returns its new version.  The status is
+        the game's outcome (``won``, ``lost``, ``resigned``); a game still
+        being played counts as resigned (the player left it for another one)."""
+        if status is None:
+            status = game.outcome.status
+            if status == "playing":
+                status = "resigned"
+        if status not in FINISHED:
+            raise StoreError(_("{status} is not a finished status ({known})").format(
+                status=repr(status), known=", ".join(FINISHED)
+            ))
+        stamp = now()
+        return self._change(
+            game_id, "saved = ?, score = ?, moves = ?, updated = ?, finished = ?, "
+            "status = ?, seconds = ?",
+            (saved_text(game), game.score, len(game.moves), stamp, stamp, status,
+             round(seconds, 2)), expect)
+
+    def discard(self, game_id: int) -> bool:
+        """Delete a game still being played in which no move was made (a
+        deal the player looked at and left); True if it was deleted."""
+        with self._write() as tx:
+            cur = tx.execute(
+                "DELETE FROM games WHERE id = ? AND status = 'playing' AND moves = 0",
+                (game_id,),
+            )
+            if cur.rowcount == 1:
+                tx.execute("DELETE FROM web_games WHERE game_id = ?", (game_id,))
+            return cur.rowcount == 1
+
+    def reopen(self, game_id: int) -> None:
+        """Mark a finished game as being played again (e.g. the player
+        undid the last move of a lost game)."""
+        self._change(game_id, "status = 'playing', finished = NULL, updated = ?",
+                     (now(),), None, missing_ok=True)
+
+    def version(self, game_id: int) -> int | None:
+        """The game's version (one more with each recorded change), None
+        if there is no such game: a cache compares it with its copy's."""
+        rows = self._read("SELECT version FROM games WHERE id = ?", (game_id,))
+        value = rows[0][0] if rows else None
+        return value if isinstance(value, int) else None
+
+    # -- claims: one program per open game ------------------------------
+
+    def claim(self, game_id: int) -> bool:
+        """Mark a game as played by this store's program; False if another
+        program (or another :class:`Store` of this one) plays it: leave it
+        alone then.  The claim lapses when the program ends, however it
+        ends."""
+        return self._backend.claim(game_id)
+
+    def release(self, game_id: int) -> None:
+        """Give up this store's claim on a game (when it stops playing it)."""
+        self._backend.release(game_id)
+
+    def is_claimed(self, game_id: int) -> bool:
+        """Whether a program (this one included) holds a claim on the game."""
+        return self._backend.is_claimed(game_id)
+
+    # -- the browser's tokens ---------------------------------------------
+
+    def link_token(self, token: str, game_id: int) -> None:
+        """Remember that the page's ``token`` names game ``game_id``."""
+        with self._write() as tx:
+            tx.execute("INSERT INTO web_games (token, game_id) VALUES (?, ?) "
+                       "ON CONFLICT (token) DO UPDATE SET game_id = excluded.game_id",
+                       (token, game_id))
+
+    def token_game(self, token: str) -> int | None:
+        """The game the page's ``token`` names, None if it names none."""
+        rows = self._read("SELECT game_id FROM web_games WHERE token = ?", (token,))
+        value = rows[0][0] if rows else None
+        return value if isinstance(value, int) else None
+
+    # -- reading back -----------------------------------------------------
+    #
+    # Every row read is checked value by value (:func:`check_row`): a row
+    # damaged by hand or by another program is skipped by the lists and the
+    # statistics (which name it in ``damaged``), and reading that one game
+    # raises a StoreError naming it.  The other games stay usable.
+
+    def unfinished(
+        self, player: PlayerRef = None, variant: str | Rules | None = None,
+    ) -> tuple[int, Game] | None:
+        """The player's most recent game still being played (of ``variant``
+        if given), rebuilt at its last saved position; None if there is
+        none.  A damaged row (or one whose saved game no longer loads) is
+        skipped (and kept), and so is a game another running program has
+        :meth:`claim`-ed."""
+        pid = self._player_id(player)
+        if pid is None:
+            return None
+        sql = f"SELECT {_ROW}, g.saved{_FROM} WHERE g.player_id = ? AND g.status = 'playing'"
+        params: list[object] = [pid]
+        spec = spec_of(variant)
+        if spec is not None:
+            sql += " AND g.variant = ?"
+            params.append(spec)
+        rows = self._read(sql + " ORDER BY g.updated DESC, g.id DESC", tuple(params))
+        taken = self._backend.claimed_elsewhere(
+            row[0] for row in rows if isinstance(row[0], int))
+        for row in rows:
+            if row[0] in taken:
+                continue
+            try:
+                return row[0], load(row[-1], check_row(row))[0]
+            except RowDamageError:
+                continue
+        return None
+
+    def _row(self, game_id: int, of: Player | str | None, extra: str = "") -> tuple[Any, ...]:
+        sql = f"SELECT {_ROW}{extra}{_FROM} WHERE g.id = ?"
+        params: tuple[object, ...] = (game_id,)
+        if of is not None:
+            sql += " AND g.player_id = ?"
+            params = (game_id, self._player_id(of))
+        rows = self._read(sql, params)
+        if not rows:
+            raise StoreError(_no_game(game_id, self.where))
+        return rows[0]
+
+    def record(self, game_id: int, *, of: Player | str | None = None) -> GameRecord:
+        """The history row of one game (a :class:`StoreError` naming the
+        game if it is missing or damaged).  ``of``: a player; a game of
+        another player is missing too."""
+        row = self._row(game_id, of)
+        try:
+            return check_row(row)
+        except RowDamageError as exc:
+            raise StoreError(_damaged_game(game_id, self.where, exc)) from None
+
+    def picked_rating(self, game_id: int) -> str | None:
+        """The rating (JSON text) the game's deal was picked by, as given to
+        :meth:`start_game`; None for a game not picked by difficulty (or a
+        missing game, or a value that is not text)."""
+        rows = self._read("SELECT picked_rating FROM games WHERE id = ?", (game_id,))
+        value = rows[0][0] if rows else None
+        return value if isinstance(value, str) else None
+
+    def game(self, game_id: int, *, of: Player | str | None = None) -> Game:
+        """Any stored game, replayed to its last saved position (a
+        :class:`StoreError` naming the game if it is missing or damaged).
+        ``of``: a player; a game of another player is missing too."""
+        row = self._row(game_id, of, ", g.saved")
+        try:
+            return load(row[-1], check_row(row))[0]
+        except RowDamageError as exc:
+            raise StoreError(_damaged_game(game_id, self.where, exc)) from None
+
+    def history(
+        self,
+        player: Player | str | None = None,
+        variant: str | Rules | None = None,
+        limit: int | None = None,
+        *,
+        finished_only: bool = False,
+    ) -> History:
+        """Games, newest first, optionally of one player (None, unlike the
+        other methods: every player's) and one variant.  Damaged rows are
+        left out and listed in the result's ``damaged``."""
+        sql = f"SELECT {_ROW}{_FROM}"
+        where: list[str] = []
+        params: list[object] = []
+        if player is not None:
+            pid = self._player_id(player)
+            if pid is None:
+                return History()
+            where.append("g.player_id = ?")
+            params.append(pid)
+        spec = spec_of(variant)
+        if spec is not None:
+            where.append("g.variant = ?")
+            params.append(spec)
+        if finished_only:
+            where.append(f"g.status IN ({', '.join('?' * len(FINISHED))})")
+            params.extend(FINISHED)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY g.id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(max(0, limit))
+        out = History()
+        damaged: list[Damaged] = []
+        for row in self._read(sql, tuple(params)):
+            try:
+                out.append(check_row(row))
+            except RowDamageError as exc:
+                damaged.append(Damaged(row[0], str(exc)))
+        out.damaged = tuple(damaged)
+        return out
+
+    def stats(self, player: PlayerRef = None, variant: str | Rules | None = None) -> Stats:
+        """Statistics of ``player`` (default: :func:`default_player`) in
+        ``variant`` (a spec or rules; None: every variant together).  The
+        player's damaged rows do not count; they are listed in ``damaged``."""
+        name = player.name if isinstance(player, Player) else player or default_player()
+        spec = spec_of(variant)
+        pid = self._player_id(player)
+        damaged: list[Damaged] = []
+        rows: list[GameRecord] = []
+        if pid is not None:
+            sql = f"SELECT {_ROW}{_FROM} WHERE g.player_id = ?"
+            params: list[object] = [pid]
+            if spec is not None:
+                sql += " AND g.variant = ?"
+                params.append(spec)
+            for row in self._read(sql + " ORDER BY g.finished, g.id", tuple(params)):
+                try:
+                    record = check_row(row)
+                except RowDamageError as exc:
+                    damaged.append(Damaged(row[0], str(exc)))
+                    continue
+                if record.status in FINISHED:
+                    rows.append(record)
+        return _stats(name, spec, rows, damaged)
+
+    # -- export and import -------------------------------------------------
+
+    def export(self, fmt: ExportFormat = "json") -> str:
+        """Every game as CSV (one row per game, the moves as text) or JSON
+        (a list of objects, each with its saved game under ``game``).
+        Damaged games are left out (see :meth:`export_games`)."""
+        return self.export_games(fmt).text
+
+    def export_games(self, fmt: ExportFormat = "json") -> Export:
+        """:meth:`export`, and the games it left out because they are
+        damaged (each saved game is replayed first, so that what is
+        exported can be imported again).  The JSON lists them under
+        ``damaged`` too."""
+        if fmt not in ("csv", "json"):
+            raise StoreError(_("unknown export format {format} (csv or json)").format(
+                format=repr(fmt)
+            ))
+        rows = self._read(f"SELECT {_ROW}, g.saved{_FROM} ORDER BY g.id")
+        good: list[tuple[GameRecord, dict[str, Any]]] = []
+        damaged: list[Damaged] = []
+        for row in rows:
+            try:
+                record = check_row(row)
+                good.append((record, load(row[-1], record)[1]))
+            except RowDamageError as exc:
+                damaged.append(Damaged(row[0], str(exc)))
+        # an export file is the same in every language: variant names in English
+        # (the reasons of damaged games stay in the reader's language)
+        with using("en"):
+            if fmt == "json":
+                doc: dict[str, Any] = {
+                    "format": "lucie-games", "version": EXPORT_VERSION,
+                    "games": [record.to_json() | {"game": data} for record, data in good],
+                }
+                if damaged:
+                    doc["damaged"] = [{"id": d.game_id, "reason": d.reason} for d in damaged]
+                text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+            else:
+                buf = io.StringIO()
+                writer = csv.writer(buf, lineterminator="\n")
+                writer.writerow([*COLUMNS, "variant_name", "move_list"])
+                for record, data in good:
+                    moves = data.get("moves", [])
+                    writer.writerow([*(getattr(record, c) for c in COLUMNS),
+                                     record.variant_name, " ".join(str(m) for m in moves)])
+                text = buf.getvalue()
+        return Export(text, len(good), tuple(damaged))
+
+    def import_games(self, text: str | bytes) -> Imported:
+        """Add the games of a JSON :meth:`export` (new ids), each to the
+        local player of its player's name; returns how many were added and
+        how many were already in the store.
+
+        A game already stored (same player, variant, deal, seed and start
+        time) is left as it is, so importing a file twice adds nothing the
+        second time and no recorded result is rewritten.  Every game is
+        replayed and every field checked first (its score and number of
+        moves against the game, a win against the engine); nothing is
+        added if one fails."""
+        data = parse_json(text, what=_("the games export"), error=StoreError)
+        if not isinstance(data, dict) or data.get("format") != "lucie-games":
+            raise StoreError(_("not a lucie games export (format {format} expected)").format(
+                format="'lucie-games'"
+            ))
+        version = data.get("version")
+        if isinstance(version, int) and not isinstance(version, bool) \
+                and version > EXPORT_VERSION:
+            raise StoreError(_("the export was written by a newer lucie (version {version}, "
+                               "this lucie reads up to {known})").format(
+                                   version=version, known=EXPORT_VERSION))
+        games = data.get("games")
+        if not isinstance(games, list):
+            raise StoreError(_("the export has no list of games"))
+        rows = []
+        for i, item in enumerate(games, 1):
+            try:
+                rows.append(import_row(item))
+            except (KeyError, TypeError, ValueError, LucieError, RowDamageError) as exc:
+                why = excerpt(exc.args[0], 120) if isinstance(exc, KeyError) and exc.args \
+                    else exc
+                raise StoreError(_("game {number} of the export is damaged: {why}").format(
+                    number=i, why=why
+                )) from None
+        added = 0
+        same = self._backend.same
+        with self._write() as tx:
+            for row in rows:
+                pid = self._player_id(row[0], tx)
+                found = tx.execute(
+                    f"SELECT 1 FROM games WHERE player_id = ? AND variant = ? AND deal {same} ? "
+                    "AND seed = ? AND started = ? LIMIT 1", (pid, *row[1:5]),
+                ).fetchone()
+                if found is not None:
+                    continue
+                tx.execute(
+                    "INSERT INTO games (player_id, variant, deal, seed, started, updated, "
+                    "finished, status, score, moves, seconds, saved, version) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,1)", (pid, *row[1:]),
+                )
+                added += 1
+        return Imported(added, len(rows) - added)
+
+
+def _stats(name: str, spec: str | None, rows: list[GameRecord],
+           damaged: list[Damaged]) -> Stats:
+    """The statistics of one player's finished games ``rows`` (in the order
+    they finished)."""
+    wins = best = run = 0
+    series: list[Series] = []
+    for start in range(0, len(rows), SERIES_SIZE):
+        chunk = rows[start:start + SERIES_SIZE]
+        series.append(Series(
+            start // SERIES_SIZE + 1, len(chunk),
+            sum(1 for r in chunk if r.status == "won"),
+            sum(r.score for r in chunk) / len(chunk),
+        ))
+    for r in rows:
+        if r.status == "won":
+            wins += 1
+            run += 1
+            best = max(best, run)
+        else:
+            run = 0
+    return Stats(
+        player=name,
+        variant=spec,
+        games=len(rows),
+        wins=wins,
+        average_score=sum(r.score for r in rows) / len(rows) if rows else 0.0,
+        best_score=max((r.score for r in rows), default=0),
+        best_streak=best,
+        current_streak=run,
+        total_seconds=sum(r.seconds for r in rows),
+        series=tuple(series),
+        damaged=tuple(sorted(damaged)),
+    )
+
+
+def _no_game(game_id: int, where: str) -> str:
+    return _("there is no game {id} in {path}").format(id=game_id, path=where)
+
+
+def _damaged_game(game_id: int, where: str, why: object) -> str:
+    return _("game {id} in {path} is damaged: {why}").format(id=game_id, path=where, why=why)
+
+
+# ---------------------------------------------------------------------------
+# Which game an interface opens
+# ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Opened:
+    """A game ready to play: its store id, the game, the time already
+    played, and whether it was resumed."""
+
+    game_id: int
+    game: Game
+    seconds: float
+    resumed: bool
+
+
+def open_game(
+    store: Store, player: PlayerRef, rules: Rules | None = None, deal: int | None = None,
+) -> Opened:
+    """Resume the player's unfinished game, or start (and claim) a new one.
+
+    - no variant and no deal: the latest unfinished game of any variant;
+    - a variant: the latest unfinished game of that variant;
+    - a deal number: an unfinished game of that very deal in the variant
+      given, classic when none is given (``--deal 7`` is classic deal 7,
+      never a game of another variant).
+
+    A game another running program plays (see :meth:`Store.claim`) is left
+    alone, and so is a row whose saved game no longer loads.  A resumed
+    game's moves are grouped into steps again (:meth:`Game.push_all`), so
+    undo takes back a move and the cards autoplay sent home after it, as
+    before the game was left.  Every interface opens its game here (the
+    terminal game, line mode).
+    """
+    if deal is not None and rules is None:
+        rules = Rules()
+    found = _resumable(store, player, rules, deal)
+    if found is not None:
+        gid, game = found
+        try:
+            seconds = float(store.record(gid).seconds)
+        except (TypeError, ValueError):
+            seconds = 0.0
+        return Opened(gid, game, seconds, True)
+    game = Game(rules or Rules(), deal)
+    gid = store.start_game(game, player)
+    store.claim(gid)
+    return Opened(gid, game, 0.0, False)
+
+
+def _resumable(
+    store: Store, player: PlayerRef, rules: Rules | None, deal: int | None,
+) -> tuple[int, Game] | None:
+    if deal is None:
+        found = store.unfinished(player, rules)
+        if found is not None and store.claim(found[0]):
+            return found
+        return None
+    for record in store.history(player, rules):
+        if record.status != "playing" or record.deal != deal:
+            continue
+        try:
+            game = store.game(record.id)
+        except StoreError:
+            continue
+        if game.rules == rules and store.claim(record.id):
+            return record.id, game
+    return None

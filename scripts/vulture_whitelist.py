@@ -75,6 +75,10 @@ _.touch  # session clock: a page says it is still shown
 _.reopen  # Store.reopen: a finished game undone
 _.players  # Store.players
 _.export  # Store.export: every game as JSON or CSV
+_.local_player  # Store.local_player: the players of a site (issue 40)
+_.new_player  # Store.new_player: an anonymous player of a site (issue 40)
+_.rename_player  # Store.rename_player: a display name chosen (issue 40)
+_.delete_player  # Store.delete_player: a player's data deleted (issue 40)
 _.message_kind  # the TUI app's message kind (the tests read it)
 _.store_id  # a web session's stored game number
 _.killed  # the thinking pool's count of killed workers

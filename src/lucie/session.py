@@ -625,6 +625,14 @@ class Session:
         self.clock.stop()
         self._release()
 
+    def save_time(self) -> None:
+        """Record the time played so far on a game still in play (the moves
+        are recorded as they are made).  Raises :class:`StoreError` when the
+        store cannot write it; nothing else changes."""
+        if self.recording and self.result is None:
+            assert self.store is not None and self.game_id is not None
+            self.store.record_move(self.game_id, self._game, self.clock.seconds())
+
     def close(self) -> None:
         """The program stops showing this game: its time is saved and its
         claim given back; an unfinished game stays to be resumed."""

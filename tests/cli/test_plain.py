@@ -309,3 +309,19 @@ def test_the_terminal_game_gets_classic_for_a_bare_deal(
     assert main(["play", "--deal", "7", "--variant", "shamrocks"]) == 0
     assert main(["play"]) == 0
     assert seen == [Rules(), VARIANTS["shamrocks"].rules, None]
+
+
+@pytest.mark.parametrize(("lang", "yes", "no"), [
+    ("en", ["y", "yes", "Y"], ["n", "no", "", "ja"]),
+    ("fr", ["o", "oui", "y", "yes"], ["n", "non", "ou i"]),
+    ("nl", ["j", "ja", "y"], ["n", "nee"]),
+    ("de", ["j", "JA", "yes"], ["n", "nein"]),
+])
+def test_a_yes_is_read_in_the_language_of_the_question(
+        lang: str, yes: list[str], no: list[str]) -> None:
+    from lucie.cli.plain import is_yes
+    from lucie.i18n import using
+
+    with using(lang):
+        assert all(is_yes(a) for a in yes), yes
+        assert not any(is_yes(a) for a in no), no

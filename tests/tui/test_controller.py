@@ -59,7 +59,7 @@ def test_the_same_letter_twice_sends_home_or_to_the_only_place() -> None:
     t.fan_key(5)
     assert str(t.fan_key(5).step.move) == "f>i"  # type: ignore[union-attr]
     t.fan_key(0)  # 4S has nowhere to go: dropped
-    assert t.fan_key(0).text == "Dropped." and t.selection is None
+    assert t.fan_key(0).text == "Card put back." and t.selection is None
 
 
 def test_autoplay_makes_one_step_that_undo_takes_back_whole() -> None:
@@ -90,7 +90,7 @@ def test_send_home_is_one_step() -> None:
 def test_keys_are_the_tables_or_not() -> None:
     t = table()
     assert t.key("f", "f") is not None and t.selection == Selection("fan", 5)
-    assert t.key("escape", None).text == "Dropped."  # type: ignore[union-attr]
+    assert t.key("escape", None).text == "Card put back."  # type: ignore[union-attr]
     assert t.key("u", "u") is None  # a binding of the app, not a table key
     assert t.key("s", "s") is None  # the redeal, a binding too
     assert t.key("ctrl+a", "a") is None  # autoplay on/off, not fan a
@@ -152,7 +152,7 @@ def test_double_click_sends_home_and_a_click_on_the_picked_fan_drops() -> None:
     t = table("classic", 2)
     assert str(t.fan_clicked(7, 2, 2).step.move) == "h>f"  # type: ignore[union-attr]
     t.fan_clicked(5, None, 1)
-    assert t.fan_clicked(5, None, 1).text == "Dropped."
+    assert t.fan_clicked(5, None, 1).text == "Card put back."
     assert t.foundation_clicked(0).kind == "error"
 
 

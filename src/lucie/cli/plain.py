@@ -31,7 +31,7 @@ HELP = N_("""\
 Moves:  c>g   top card of fan c onto fan g      c>f   fan c to its foundation
         d>F   onto fan f (capital F: a small f is the foundation)
         c>1   fan c to cell 1    1>g  cell 1 to fan g    1>f  cell to foundation
-        7H>g  the merci: lift the buried 7H onto fan g (last deal only)
+        7H>g  the merci: lift the buried 7♥ onto fan g (last deal only)
         R     redeal (gather, shuffle and deal the cards left)
 Keys:   u undo   y redo   a autoplay to the foundations   m list legal moves
         hint  the best move and why   ? this help   q quit
@@ -41,6 +41,14 @@ Keys:   u undo   y redo   a autoplay to the foundations   m list legal moves
         (after the end of a game, undo goes on as practice: not recorded)
         (undo, redo, auto and moves may be typed as words too)
 Every move is saved: quit at any time, `lucie play` resumes the game.""")
+
+
+def is_yes(answer: str) -> bool:
+    """Whether a typed answer means yes: ``y`` or ``yes`` in any language,
+    or the language's own word or its first letters (``o`` or ``oui`` in
+    French, ``j`` or ``ja`` in Dutch and German)."""
+    word = answer.strip().lower()
+    return bool(word) and (word in ("y", "yes") or _("yes").lower().startswith(word))
 
 
 #: The longest line line mode reads (a command is a few characters): a
@@ -275,8 +283,7 @@ class LineGame:
             return True
         answer = self._read(_("Leave this game? It counts as lost in your statistics. "
                               "(y/n) "))
-        return answer is not None and answer.lower() in (
-            "y", "yes", _("yes"))
+        return answer is not None and is_yes(answer)
 
     def _new(self, rules: Rules, deal: int | None, *, same: bool = False) -> Outcome | None:
         if not self._confirm_leave():

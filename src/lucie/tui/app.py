@@ -600,12 +600,10 @@ class LucieApp(App[int]):
 
     def save(self) -> None:
         """Save the time played (every change is recorded as it is made)."""
-        session = self.session
-        if session.recording and session.result is None and session.game_id is not None:
-            try:
-                self.store.record_move(session.game_id, self.game, self.seconds())
-            except StoreError as exc:
-                self.say(_("Could not save: {error}").format(error=exc), "error")
+        try:
+            self.session.save_time()
+        except StoreError as exc:
+            self.say(_("Could not save: {error}").format(error=exc), "error")
 
     def check_end(self) -> None:
         """Show the end of a game whose result was just recorded."""

@@ -199,8 +199,8 @@ class TableController:
 
     def drop(self, text: str | None = None) -> Reply:
         """Put the picked card (or the merci) back; says ``text`` (by
-        default "Dropped.") if one was."""
-        return Reply((text or _("Dropped.")) if self._drop() else None)
+        default "Card put back.") if one was."""
+        return Reply((text or _("Card put back.")) if self._drop() else None)
 
     def _targets_text(self, sel: Selection) -> str:
         names: list[str] = []

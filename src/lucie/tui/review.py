@@ -218,7 +218,8 @@ class ReviewScreen(ModalScreen[None]):
             summary.append(_("accuracy {accuracy}").format(
                 accuracy=format_percent(accuracy / 100)))
         summary.append(_("costliest moves: {moves}").format(moves=costly))
-        self.query_one("#review-summary", Static).update(pgettext("list separator", "; ").join(summary)
+        separator = pgettext("list separator", "; ")
+        self.query_one("#review-summary", Static).update(separator.join(summary)
                                                          + review.unjudged_text())
         self.query_one("#sparkline", Static).update(
             _("chance {bars}  (start to end, one bar a move)").format(

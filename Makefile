@@ -29,6 +29,7 @@ play: $(VENV)/.play-installed
 
 test: $(VENV)/.test-installed
 	scripts/ensure-chromium
+	scripts/ensure-postgresql
 	PYBABEL=$(BIN)/pybabel scripts/translations compile >/dev/null
 	$(BIN)/python -m ruff check src tests benchmarks
 	$(BIN)/python -m mypy

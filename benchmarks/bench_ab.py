@@ -16,7 +16,8 @@ the search is unchanged, printed to check it) and whole games
 (``solve_game``); ``LUCIE_AB_ROWS`` keeps the rows whose name holds one
 of its comma-separated words.  ``LUCIE_PURE=1`` compares the pure builds; without it
 each side uses its compiled build when its stamp matches (``make compiled``
-here; the other tree's own ``_native build``).
+here; the other tree's own build tool, ``scripts/native.py build`` or, before
+issue 39, ``lucie.solver._native``'s ``main(['build'])``).
 """
 
 from __future__ import annotations

@@ -153,7 +153,7 @@ CREATE INDEX IF NOT EXISTS games_by_player ON games (player, variant, status, id
 
 # What brings a database of each older schema to the next one, run in one
 # transaction with the new ``user_version``.  ``picked_rating``: the rating
-# (:meth:`lucie.solver.difficulty.Rated.to_json`, as JSON) a deal picked by
+# (:meth:`lucie.analysis.difficulty.Rated.to_json`, as JSON) a deal picked by
 # difficulty was picked by, NULL for any other game.
 _UPGRADES: Final[dict[int, str]] = {
     1: "ALTER TABLE games ADD COLUMN picked_rating TEXT",

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import time
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.review import Review, review_game
 from lucie.engine import Game, Move
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.review import Review, review_game
 
 
 def check_labels(review: Review) -> None:

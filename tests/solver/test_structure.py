@@ -44,5 +44,5 @@ def test_the_compiled_build_covers_the_search() -> None:
                 if stem in names and stem not in needed:
                     needed.add(stem)
                     todo.append(stem)
-    # shorten (the engine's moves) and budget (one exception) stay Python
-    assert set(_native.MODULES) == needed - {"shorten", "budget"}
+    # the shortcuts (the engine's moves) and budget (one exception) stay Python
+    assert set(_native.MODULES) == needed - {"shortcuts", "budget"}

@@ -501,13 +501,13 @@ class TestSaveLoad:
 class TestSolverEndpoints:
     def test_hint_without_the_solver(self, client: TestClient,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setitem(sys.modules, "lucie.solver.hints", None)
+        monkeypatch.setitem(sys.modules, "lucie.analysis.hints", None)
         gid = new(client, deal=1)["id"]
         assert "needs the solver" in error_of(client.get(f"/api/games/{gid}/hint"), 503)
 
     def test_odds_without_the_solver(self, client: TestClient,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setitem(sys.modules, "lucie.solver.odds", None)
+        monkeypatch.setitem(sys.modules, "lucie.analysis.odds", None)
         gid = new(client, deal=1)["id"]
         assert "needs the solver" in error_of(client.get(f"/api/games/{gid}/odds"), 503)
 
@@ -521,7 +521,7 @@ class TestSolverEndpoints:
 
     def test_hint_is_a_legal_move(self, client: TestClient,
                                   win: tuple[int, list[Move]]) -> None:
-        pytest.importorskip("lucie.solver.hints")
+        pytest.importorskip("lucie.analysis.hints")
         deal, line = win
         gid = new(client, variant="trefoil", deal=deal)["id"]
         for move in line[:-3]:
@@ -535,7 +535,7 @@ class TestSolverEndpoints:
 
     def test_odds_of_a_won_deal(self, client: TestClient,
                                 win: tuple[int, list[Move]]) -> None:
-        pytest.importorskip("lucie.solver.odds")
+        pytest.importorskip("lucie.analysis.odds")
         deal, line = win
         gid = new(client, variant="trefoil", deal=deal)["id"]
         for move in line[:-5]:
@@ -548,8 +548,8 @@ class TestSolverEndpoints:
         """Shamrocks deal 9 (no redeal): its search takes far longer than the
         budget, so the answer is Odds.to_json of a cut search, as `lucie odds
         --json` gives it: no win rate, nothing proved, the budget said."""
-        pytest.importorskip("lucie.solver.odds")
-        from lucie.solver.odds import estimate_odds
+        pytest.importorskip("lucie.analysis.odds")
+        from lucie.analysis.odds import estimate_odds
 
         gid = new(client, variant="shamrocks", deal=9)["id"]
         o = client.get(f"/api/games/{gid}/odds?seconds=0.5").json()

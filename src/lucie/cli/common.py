@@ -336,7 +336,7 @@ def open_cache(text: str | None) -> Any:
     cache directory; ``off``, ``none``, ``memory``: memory only), checked:
     a path holding a file of another kind is refused (exit 2) and left
     as it is."""
-    from lucie.solver.cache import ValueCache, default_cache_path
+    from lucie.analysis.cache import ValueCache, default_cache_path
 
     if text is None:
         cache = ValueCache(default_cache_path())

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from lucie.analysis.cache import ENV_VAR, ValueCache, default_cache_path
 from lucie.cli.common import (
     add_json,
     add_variant,
@@ -27,7 +28,6 @@ from lucie.cli.common import (
 from lucie.errors import LucieError
 from lucie.i18n import _, format_number, format_percent, format_seconds, ngettext, pgettext
 from lucie.rules import Rules
-from lucie.solver.cache import ENV_VAR, ValueCache, default_cache_path
 
 #: Default budgets of the searches a study or an estimate makes: far above
 #: what any classic, Trefoil, Fan or no-redeal search takes (milliseconds),
@@ -163,7 +163,7 @@ def register(sub: Any) -> None:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    from lucie.solver.hints import hint
+    from lucie.analysis.hints import hint
 
     game = game_from_args(args)
     cache = _cache(args)
@@ -181,7 +181,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
-    from lucie.solver.odds import DEFAULT_TARGET, estimate_odds
+    from lucie.analysis.odds import DEFAULT_TARGET, estimate_odds
 
     game = game_from_args(args)
     cache = _cache(args)
@@ -238,8 +238,8 @@ def _stop_signals() -> Iterator[list[int]]:
 
 
 def cmd_study(args: argparse.Namespace) -> int:
-    from lucie.solver.odds import DEFAULT_TARGET
-    from lucie.solver.study import plot_scores, run_study
+    from lucie.analysis.odds import DEFAULT_TARGET
+    from lucie.analysis.study import plot_scores, run_study
 
     rules: Rules = args.variant or Rules()
     if args.scheduler is not None and args.jobs is not None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from lucie.analysis.cache import ENV_VAR, ValueCache
 from lucie.cli.common import (
     add_json,
     add_variant,
@@ -25,7 +26,6 @@ from lucie.engine import Game
 from lucie.errors import LucieError, SaveFileError
 from lucie.i18n import _, format_number, format_seconds, ngettext
 from lucie.rules import Rules
-from lucie.solver.cache import ENV_VAR, ValueCache
 from lucie.text import move_label
 
 
@@ -61,8 +61,8 @@ def use_daily(args: argparse.Namespace) -> None:
 
 
 def register(sub: Any) -> None:
-    from lucie.solver.difficulty import DIFFICULTIES, PICK_SECONDS
-    from lucie.solver.review import HINT_SECONDS, REVIEW_SECONDS
+    from lucie.analysis.difficulty import DIFFICULTIES, PICK_SECONDS
+    from lucie.analysis.review import HINT_SECONDS, REVIEW_SECONDS
 
     p = sub.add_parser(
         "review", help=_("review a game move by move"),
@@ -169,7 +169,7 @@ def _progress(args: argparse.Namespace) -> tuple[Callable[[int, int], None] | No
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from lucie.solver.review import label_name, review_game
+    from lucie.analysis.review import label_name, review_game
 
     game = _load(args)
     cache = _cache(args.cache)
@@ -214,7 +214,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_pick(args: argparse.Namespace) -> int:
-    from lucie.solver.difficulty import difficulty_name, pick_deal
+    from lucie.analysis.difficulty import difficulty_name, pick_deal
 
     rules: Rules = args.variant or Rules()
     cache = _cache(args.cache)

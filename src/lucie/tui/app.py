@@ -58,7 +58,7 @@ from lucie.tui.widgets import CellsView, FanView, FoundationsView
 __all__ = ["LucieApp", "Notice"]
 
 if TYPE_CHECKING:
-    from lucie.solver.difficulty import Rated
+    from lucie.analysis.difficulty import Rated
 
 
 class Notice(NamedTuple):
@@ -404,34 +404,24 @@ class LucieApp(App[int]):
         self.respond(self.controller.toggle_autoplay())
 
     def action_hint(self) -> None:
-        try:
-            from lucie.solver.hints import hint  # noqa: F401
-        except ImportError:
-            self.say(_("Hints need lucie's solver, which is not installed here."), "error")
-            return
         self.say(_("Thinking…"), "hint")
         self._hint_worker(self.game.position)
 
     @work(thread=True, exclusive=True, group="hint")
     def _hint_worker(self, position: Position) -> None:
-        from lucie.solver.hints import hint
+        from lucie.analysis.hints import hint
 
         try:
             result = hint(position)
         except LucieError as exc:
             self.call_from_thread(self.say, _("No hint: {error}").format(error=exc), "error")
             return
-        move = getattr(result, "move", None)
-        text = str(getattr(result, "text", "") or "")
-        lost = proved_lost(position, getattr(result, "clears", None),
-                           bool(getattr(result, "budget_ran_out", False)))
-        if lost:
+        text = result.text
+        if proved_lost(position, result.clears, result.budget_ran_out):
             text = _("{hint}.  This deal can no longer be won: F8 resigns.").format(
                 hint=text.rstrip("."))
         self.call_from_thread(
-            lambda: self.respond(self.controller.show_hint(
-                position, move if isinstance(move, Move) else None, text,
-            )),
+            lambda: self.respond(self.controller.show_hint(position, result.move, text)),
         )
 
     def action_resign(self) -> None:
@@ -489,7 +479,7 @@ class LucieApp(App[int]):
 
     @work(thread=True, exclusive=True, group="pick")
     def _pick_worker(self, rules: Rules, difficulty: str) -> None:
-        from lucie.solver.difficulty import pick_deal
+        from lucie.analysis.difficulty import pick_deal
 
         try:
             pick = pick_deal(rules, difficulty)  # type: ignore[arg-type]
@@ -652,10 +642,10 @@ class LucieApp(App[int]):
         """The deal's difficulty, told once the game is over (never before);
         a deal picked by difficulty: the rating it was picked by."""
         try:
-            from lucie.solver.difficulty import deal_difficulty
+            from lucie.analysis.difficulty import deal_difficulty
 
             rated = deal_difficulty(rules, deal, max_seconds=10.0, picked=picked)
-        except (ImportError, LucieError):
+        except LucieError:
             return
         self.call_from_thread(self._show_difficulty, rated.text())
 

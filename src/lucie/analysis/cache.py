@@ -2,7 +2,7 @@
 
 Between two deals only the cards left matter, and they are fixed by the
 foundations: a *between-deal state* is ``(foundations, redeals left in the
-coming deal, merci used)`` under some rules.  :mod:`lucie.solver.odds`
+coming deal, merci used)`` under some rules.  :mod:`lucie.analysis.odds`
 estimates the value of such a state (the probability of winning from a fresh
 random deal of the cards left, under the policy) by sampling; every sample
 is a number in ``[0, 1]`` and the cache keeps, per state, the *sum* and the

@@ -9,8 +9,6 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
@@ -20,8 +18,6 @@ from lucie.engine import Game, Move, Position
 from lucie.rules import Rules
 from lucie.store import Store
 from lucie.web.app import create_app, stop_app
-
-pytest.importorskip("lucie.analysis.review")
 
 
 def new(client: TestClient, **body: Any) -> dict[str, Any]:

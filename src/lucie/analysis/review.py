@@ -773,6 +773,21 @@ def _settled(value: Value) -> bool:
     return value.chance is not None and value.kind in ("exact", "estimate")
 
 
+def _losses(before: Value, after: Value) -> tuple[float | None, int]:
+    """What a move lost: its chance (None when its values do not settle
+    it, :func:`_settled`), and its cards home where both chances are 0."""
+    loss: float | None = None
+    if _settled(before) and _settled(after):
+        assert before.chance is not None and after.chance is not None
+        loss = max(0.0, before.chance - after.chance)
+    elif after.chance is not None and after.kind != "unknown" and after.low >= before.high:
+        loss = 0.0  # nothing was lost, whatever the value before (a win found after)
+    if (loss is not None and before.best_score is not None and after.best_score is not None
+            and before.chance == 0.0 and after.chance == 0.0):
+        return loss, max(0, before.best_score - after.best_score)
+    return loss, 0
+
+
 def _judge_moves(
     valuer: Valuer, positions: Sequence[Position], moves: Sequence[Move],
     values: list[tuple[Value, Value]], deadline: float | None, hint_seconds: float,
@@ -797,18 +812,9 @@ def _judge_moves(
             advice = hint(positions[i], max_seconds=max(0.05, seconds), cache=valuer.cache,
                           seed=seed, tell_clears=True)
             best_move, text = advice.move, advice.text
-        loss: float | None = None
+        loss, score_loss = _losses(before, after)
         label: Label | None = None
-        score_loss = 0
-        if _settled(before) and _settled(after):
-            assert before.chance is not None and after.chance is not None
-            loss = max(0.0, before.chance - after.chance)
-        elif after.chance is not None and after.kind != "unknown" and after.low >= before.high:
-            loss = 0.0  # nothing was lost, whatever the value before (a win found after)
         if loss is not None:
-            if (before.best_score is not None and after.best_score is not None
-                    and before.chance == 0.0 and after.chance == 0.0):
-                score_loss = max(0, before.best_score - after.best_score)
             label = label_for(loss, score_loss, is_best=best_move == move)
         elif best_move is None and left is not None and left <= 0:
             text = _("not reviewed: the time budget ran out")

@@ -505,10 +505,8 @@ def run_study(
     n_jobs = jobs or os.cpu_count() or 1
     size = chunk or max(1, min(25, games // (n_jobs * 4) or 1))
     spec = rules.spec()
-    identity = {"variant": spec, "policy": policy, "seed": seed, "games": games,
-                "target": target, "hint_seconds": hint_seconds if policy == "hint" else None,
-                "solve_seconds": solve_seconds if policy == "optimal" else None,
-                "sample_seconds": sample_seconds if policy == "optimal" else None}
+    identity = _identity(spec, policy, seed, games, target, hint_seconds, solve_seconds,
+                         sample_seconds)
     done: dict[int, list[GameRecord]] = {}
     if saved is not None:
         size, done = _resumed(path, saved, identity, deals, resume, size)
@@ -525,18 +523,7 @@ def run_study(
     resumed = run.count
     args = (policy, str(cache_path) if cache_path is not None else None, target,
             hint_seconds, solve_seconds, sample_seconds)
-    stopped: str | None = None
-    try:
-        _play(run, spec, args, n_jobs, scheduler)
-    except _OutOfTimeError:
-        stopped = "time limit"
-    except KeyboardInterrupt:
-        stopped = "interrupted"
-    finally:
-        if run.bar is not None:
-            run.bar.close()
-        if run.writer is not None:
-            run.writer.close()
+    stopped = _play_until_stopped(run, spec, args, n_jobs, scheduler)
     if stopped is not None and path is not None:
         # stopped at any point, even between writing a chunk and counting
         # it: the report is what the checkpoint holds, no more, no less
@@ -548,6 +535,39 @@ def run_study(
     result.stopped, result.planned, result.resumed = stopped, games, resumed
     result.checkpoint = str(path) if path is not None else None
     return result
+
+
+def _identity(
+    spec: str, policy: str, seed: int, games: int, target: int, hint_seconds: float,
+    solve_seconds: float | None, sample_seconds: float | None,
+) -> dict[str, Any]:
+    """The settings a checkpoint is kept with (a resumed study must have
+    the same): each policy's budgets, None for the other policy's."""
+    optimal = policy == "optimal"
+    return {"variant": spec, "policy": policy, "seed": seed, "games": games,
+            "target": target, "hint_seconds": hint_seconds if policy == "hint" else None,
+            "solve_seconds": solve_seconds if optimal else None,
+            "sample_seconds": sample_seconds if optimal else None}
+
+
+def _play_until_stopped(
+    run: _Run, spec: str, args: tuple[Any, ...], n_jobs: int, scheduler: str | None,
+) -> str | None:
+    """Play the study's chunks (:func:`_play`); what stopped it before the
+    end ("time limit" or "interrupted"), or None.  The progress bar and the
+    checkpoint are closed either way."""
+    try:
+        _play(run, spec, args, n_jobs, scheduler)
+    except _OutOfTimeError:
+        return "time limit"
+    except KeyboardInterrupt:
+        return "interrupted"
+    finally:
+        if run.bar is not None:
+            run.bar.close()
+        if run.writer is not None:
+            run.writer.close()
+    return None
 
 
 def _check_args(games: int, policy: str, jobs: int | None) -> None:

@@ -2,9 +2,9 @@
 siblings are not explored.
 
 - under suit builds going down, every foundation move
-  (``docs/solver.md#_proof_foundation``): :func:`suit_down_home`, and the
-  safe builds (``docs/solver.md#_proof_builds``): :func:`safe_build`, both
-  played by :func:`suit_down_forced`;
+  (``docs/solver.md#_proof_foundation``) and the safe builds
+  (``docs/solver.md#_proof_builds``): :func:`suit_down_forced`, one loop
+  with each proof's part marked (measured: see its docstring);
 - under the other builds, the foundation moves that
   :meth:`Rules.home_is_safe` allows: :func:`safe_home_forced`;
 - with the merci to come, a foundation move off a fan of two cards
@@ -50,107 +50,87 @@ def suit_down_forced(
     ncells: int,
     sb_fill: str | None,
 ) -> None:
-    """Under suit-down, the forced moves of two proofs until none is left,
-    each proof's in its own function: every foundation move
-    (:func:`suit_down_home`, _proof_foundation), then, for a card that
-    stays, its safe build (:func:`safe_build`, _proof_builds) when
-    ``sb_fill`` (the rules' ``empty_fill`` where that proof holds) is set.
-    ``work`` holds the cards whose status may have changed (the parent's
-    move's, or all tops at first); each move pushes the cards it may
-    unlock in turn."""
+    """Under suit-down, the forced moves of two proofs until none is left:
+    every foundation move (_proof_foundation: the card the foundations
+    want goes home, from a fan top or, with ``ncells`` cells, a cell), then,
+    for a fan top that stays, its safe build (_proof_builds: onto its
+    successor X+1, a fan top, in cases a and c with ``sb_fill`` "none",
+    case b when X+2 lies under X+1) when ``sb_fill`` (the rules'
+    ``empty_fill`` where that proof holds) is set.  ``work`` holds the cards
+    whose status may have changed (the parent's move's, or all tops at
+    first); each move pushes the cards it may unlock in turn.
+
+    One loop for both proofs, each proof's part marked, on purpose (and
+    longer than 60 lines): the walk calls it at almost every position under
+    suit-down.  Measured with each proof a function of its own, called per
+    card of ``work``, the pure build's suit-down searches were 5-9% slower
+    (classic 1..500 frontier 0.989 s against 0.921 s, Trefoil 1.09, The
+    Fan 1.08: ``benchmarks/RESULTS.md``, "Search apart from the analysis")."""
     sb_none = sb_fill == "none"
     while work:
         c = work.pop()
-        if not suit_down_home(fans, found, cells, tops, moves, work, ncells, c) \
-                and sb_fill is not None:
-            safe_build(fans, tops, moves, work, c, sb_none)
-
-
-def suit_down_home(
-    fans: list[int],
-    found: list[int],
-    cells: list[int],
-    tops: dict[int, int],
-    moves: list[IMove],
-    work: list[int],
-    ncells: int,
-    c: int,
-) -> bool:
-    """_proof_foundation under suit-down: card ``c``, if the foundations
-    want it, goes home from its fan top (or, with ``ncells`` cells, from a
-    cell), and the cards this may unlock join ``work``.  False when ``c``
-    is a fan top that stays (a build may then be forced), True otherwise."""
-    s = c // 13
-    r = c - s * 13
-    if c not in tops:  # ('in', then a look-up: cheaper than tops.get)
-        if ncells and found[s] == r and c in cells:
-            cells.remove(c)
+        s = c // 13
+        r = c - s * 13
+        # -- _proof_foundation: the card goes home if the foundations want it
+        if c not in tops:  # ('in', then a look-up: cheaper than tops.get)
+            if ncells and found[s] == r and c in cells:
+                cells.remove(c)
+                found[s] = r + 1
+                moves.append((c, TO_FOUNDATION))
+                if r < 12:
+                    work.append(c + 1)
+            continue
+        i = tops[c]
+        if found[s] == r:
             found[s] = r + 1
+            del tops[c]
+            f = fans[i] >> 6
+            fans[i] = f
             moves.append((c, TO_FOUNDATION))
+            if f:
+                y = (f & 63) - 1
+                tops[y] = i
+                work.append(y)
+                if y % 13:
+                    work.append(y - 1)
             if r < 12:
                 work.append(c + 1)
-        return True
-    if found[s] != r:
-        return False
-    i = tops[c]
-    found[s] = r + 1
-    del tops[c]
-    f = fans[i] >> 6
-    fans[i] = f
-    moves.append((c, TO_FOUNDATION))
-    if f:
-        y = (f & 63) - 1
-        tops[y] = i
-        work.append(y)
-        if y % 13:
-            work.append(y - 1)
-    if r < 12:
-        work.append(c + 1)
-    return True
-
-
-def safe_build(
-    fans: list[int],
-    tops: dict[int, int],
-    moves: list[IMove],
-    work: list[int],
-    c: int,
-    sb_none: bool,
-) -> None:
-    """_proof_builds: fan top ``c`` (which stays out of the foundations) is
-    laid on its successor X+1 when that is a fan top and the build is safe:
-    X+1 is the last card of its fan or X is a Queen (cases a and c, with
-    ``sb_none``: an empty fan stays empty), or X+2 lies under X+1 in its
-    fan (case b).  The cards this may unlock join ``work``."""
-    if c % 13 == 12 or c + 1 not in tops:
-        return
-    j = tops[c + 1]
-    g = fans[j]
-    if c % 13 == 11 or g < 64:
-        if not sb_none:
-            return  # cases a and c
-    else:
-        want = c + 3  # X+2, encoded
-        h = g >> 6
-        while h and h & 63 != want:
-            h >>= 6
-        if not h:
-            return  # not case b
-    i = tops[c]
-    f = fans[i] >> 6
-    fans[i] = f
-    del tops[c + 1]
-    fans[j] = (g << 6) | (c + 1)
-    tops[c] = j
-    moves.append((c, j))  # (the reach caps see what it blocks)
-    if c % 13:
-        work.append(c - 1)
-    if f:
-        y = (f & 63) - 1
-        tops[y] = i
-        work.append(y)
-        if y % 13:
-            work.append(y - 1)
+            continue
+        # -- _proof_builds: a fan top that stays goes onto X+1 if that is safe
+        if sb_fill is None or r == 12:
+            continue
+        if c + 1 not in tops:
+            continue
+        j = tops[c + 1]
+        g = fans[j]
+        if r == 11 or g < 64:
+            ok = sb_none  # cases a and c of _proof_builds
+        else:
+            ok = False
+            want = c + 3  # X+2, encoded
+            h = g >> 6
+            while h:
+                if h & 63 == want:
+                    ok = True  # case b
+                    break
+                h >>= 6
+        if not ok:
+            continue
+        f = fans[i] >> 6
+        fans[i] = f
+        del tops[c + 1]
+        g = (g << 6) | (c + 1)
+        fans[j] = g
+        tops[c] = j
+        moves.append((c, j))  # (the reach caps see what it blocks)
+        if r:
+            work.append(c - 1)
+        if f:
+            y = (f & 63) - 1
+            tops[y] = i
+            work.append(y)
+            if y % 13:
+                work.append(y - 1)
 
 
 def safe_home_forced(

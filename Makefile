@@ -52,7 +52,8 @@ bench: $(VENV)/.test-installed
 # optional: the one-deal search compiled with mypyc (needs a C compiler);
 # the pure-Python source stays the reference and is used when the build is
 # missing, stale, or LUCIE_PURE=1 is set
-NATIVE = $(BIN)/python -c 'import sys; from lucie.solver._native import main; sys.exit(main(sys.argv[1:]))'
+# (scripts/native.py: the build tool is no part of the installed package)
+NATIVE = $(BIN)/python scripts/native.py
 
 compiled: $(VENV)/.test-installed
 	$(NATIVE) build

@@ -16,7 +16,8 @@ the search is unchanged, printed to check it) and whole games
 (``solve_game``); ``LUCIE_AB_ROWS`` keeps the rows whose name holds one
 of its comma-separated words.  ``LUCIE_PURE=1`` compares the pure builds; without it
 each side uses its compiled build when its stamp matches (``make compiled``
-here; the other tree's own ``_native build``).
+here; the other tree's own build tool, ``scripts/native.py build`` or, before
+issue 39, ``lucie.solver._native``'s ``main(['build'])``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ ROWS: dict[str, tuple[str, int, int, dict[str, Any] | None]] = {
         ("alternate", 1, 15, {"frontier": False, "max_nodes": 20000}),
     "reserve 1..10 (verdict, 20000 positions)":
         ("reserve", 1, 10, {"frontier": False, "max_nodes": 20000}),
+    "shamrocks 1..10 (verdict, 5000 positions)":
+        ("shamrocks", 1, 10, {"frontier": False, "max_nodes": 5000}),
+    "flower 1..10 (frontier, 5000 positions)":
+        ("flower", 1, 10, {"frontier": True, "max_nodes": 5000}),
     "classic whole games 1..200 (10 s)": ("classic", 1, 200, None),
     "merci whole games 1..100 (10 s)": ("merci", 1, 100, None),
     "trefoil whole games 1..50 (10 s)": ("trefoil", 1, 50, None),

@@ -2,7 +2,7 @@
 
 ``LUCIE_BOUNDS_GAMES=200 python benchmarks/run.py bounds`` plays a sample of
 numbered games with the optimal policy (as ``lucie study --policy optimal``
-does, :func:`~lucie.solver.study.run_study`) and prints the row as bounds
+does, :func:`~lucie.analysis.study.run_study`) and prints the row as bounds
 instead of a lower bound alone:
 
 * **lower**: the games won (a game some search left undecided counts as
@@ -37,9 +37,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lucie.analysis.odds import wilson
+from lucie.analysis.study import GameRecord, run_study
 from lucie.rules import Rules
-from lucie.solver.odds import wilson
-from lucie.solver.study import GameRecord, run_study
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.hints import hint
+from lucie.analysis.odds import Evaluator, estimate_odds
+from lucie.analysis.study import draw_deals, play_optimal, run_study
 from lucie.engine import Position
 from lucie.rules import Rules
 from lucie.solver._native import is_compiled
-from lucie.solver.cache import ValueCache
-from lucie.solver.hints import hint
-from lucie.solver.odds import Evaluator, estimate_odds
-from lucie.solver.study import draw_deals, play_optimal, run_study
 
 
 def _hints(cache: ValueCache, label: str) -> None:

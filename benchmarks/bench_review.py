@@ -13,12 +13,12 @@ import random
 import statistics
 import time
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.difficulty import pick_deal
+from lucie.analysis.hints import hint
+from lucie.analysis.review import Review, review_game
 from lucie.engine import Game
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.difficulty import pick_deal
-from lucie.solver.hints import hint
-from lucie.solver.review import Review, review_game
 
 
 def _played(deal: int, rng: random.Random) -> Game:

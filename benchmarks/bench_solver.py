@@ -42,7 +42,7 @@ from lucie.rules import VARIANTS, Rules
 from lucie.solver._native import is_compiled
 from lucie.solver.deal import search_deal, solve_deal
 from lucie.solver.game import solve_game
-from lucie.solver.shorten import shorten_line
+from lucie.solver.shortcuts import shorten_line
 
 
 def _verdicts(spec: str, deals: range, *, frontier: bool, max_seconds: float | None,

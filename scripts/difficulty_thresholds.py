@@ -1,7 +1,7 @@
-"""Measure the difficulty thresholds of variants (``lucie.solver.difficulty.TABLE``).
+"""Measure the difficulty thresholds of variants (``lucie.analysis.difficulty.TABLE``).
 
 Rates ``--deals`` random deals of each variant (the value of the starting
-position, :meth:`lucie.solver.review.Valuer.value`, with the between-deal
+position, :meth:`lucie.analysis.review.Valuer.value`, with the between-deal
 values sampled and cached in memory) and prints, per variant, the ratings'
 thirds as a ``Thresholds(...)`` entry to paste into the table, with the
 command, the sample size and the date.  One process, one core: keep it
@@ -17,11 +17,11 @@ import random
 import sys
 import time
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.difficulty import Rating, rate_deal, thresholds_from
+from lucie.analysis.review import Valuer
 from lucie.deals import random_deal_number
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.difficulty import Rating, rate_deal, thresholds_from
-from lucie.solver.review import Valuer
 
 
 def main(argv: list[str] | None = None) -> int:

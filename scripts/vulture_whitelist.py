@@ -83,12 +83,20 @@ _.message_kind  # the TUI app's message kind (the tests read it)
 _.store_id  # a web session's stored game number
 _.killed  # the thinking pool's count of killed workers
 
-# -- inside lucie.solver, left to the solver / analysis split of issue 39;
-# each stays only while a test reads it (remove the line with the name)
-_.KINDS  # solver.hints: the kinds of hint
-_.Policy  # solver.study
-_.difficulty_description  # solver.difficulty
-_.play_optimal_checked  # solver.study
-_.verdict_text  # solver.results
-_.SOURCE  # solver._native (dead: the issue removes it)
-_.source_hash  # solver._native (dead: the issue removes it)
+# -- the search and the analysis: public names the tests and tools read
+_.KINDS  # analysis.hints: the kinds of hint
+_.difficulty_description  # analysis.difficulty: a difficulty in words
+_.play_optimal_checked  # analysis.study: the optimal policy, every move checked
+_.verdict_text  # solver.results: a verdict in words
+_.is_compiled  # solver._native: read by the benchmarks and scripts/native.py
+# the proofs' anchors, cited by name in the search's code and checked
+# against docs/solver.md by tests/test_readme.py
+_._proof_foundation
+_._proof_builds
+_._proof_merci_caps
+_._proof_pair_home
+_._proof_lone
+_._proof_deadlock
+_._proof_reach
+_._proof_merci_reach
+_._proof_room

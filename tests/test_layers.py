@@ -14,7 +14,7 @@ from importlinter.cli import lint_imports
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("contract", ["layers", "session", "acyclic"])
+@pytest.mark.parametrize("contract", ["layers", "session", "search-api", "acyclic"])
 def test_import_contract_is_kept(contract: str, capsys: pytest.CaptureFixture[str],
                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)

@@ -71,8 +71,8 @@ import sys
 from lucie.engine import Game, Move
 from lucie.i18n import using
 from lucie.rules import Rules
-from lucie.solver.deal import solve_deal
-from lucie.solver.hints import hint
+from lucie.solver import solve_deal
+from lucie.analysis.hints import hint
 with using("fr"):
     game = Game(Rules(), deal=1)
     game.position.why_illegal(Move.parse("a>b"))

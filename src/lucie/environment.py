@@ -4,7 +4,7 @@ are read.
 ============== ===========================================================
 ``LUCIE_DB``     the games database (:func:`lucie.store.default_path`)
 ``LUCIE_PLAYER`` the player's name when none is given (else the login name)
-``LUCIE_CACHE``  the odds cache (``off`` for none; :mod:`lucie.solver.cache`)
+``LUCIE_CACHE``  the odds cache (``off`` for none; :mod:`lucie.analysis.cache`)
 ``LUCIE_CONFIG`` the terminal game's settings file (:mod:`lucie.tui.settings`)
 ``LUCIE_PURE``   ``1``: ignore the compiled search (:mod:`lucie.solver._native`)
 ============== ===========================================================

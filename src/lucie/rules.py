@@ -127,6 +127,19 @@ class Rules:
         """Number of fans on the table."""
         return self._num_fans
 
+    @property
+    def suit_down(self) -> bool:
+        """Whether fans build down in suit (the classic build, and the one
+        under which the solver's strongest reductions hold: every foundation
+        move and some builds are forced, ``docs/solver.md``).  Under the
+        other builds nothing forces a build, so the solver's walk tries
+        moves in whatever order and its lines wander.
+
+        >>> Rules().suit_down, Rules.parse("shamrocks").suit_down
+        (True, False)
+        """
+        return self.build == "suit" and self.direction == "down"
+
     # -- the one rule of building ------------------------------------------
 
     def accepts(self, fan: tuple[Card, ...], card: Card) -> bool:
@@ -192,7 +205,7 @@ class Rules:
         and the solver's forced moves both ask it.  The proof, and the
         settings under which the solver relies on it (no merci still to
         come, no foundation take-back), are in
-        ``lucie.solver.deal._proof_foundation``.
+        ``docs/solver.md#_proof_foundation``.
 
         >>> C = lambda name: int(Card.parse(name))
         >>> CLASSIC.home_is_safe(C("5C"), [4, 0, 0, 0])

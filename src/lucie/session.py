@@ -79,7 +79,7 @@ from lucie.store import (
 )
 
 if TYPE_CHECKING:
-    from lucie.solver.difficulty import Rated
+    from lucie.analysis.difficulty import Rated
 
 T = TypeVar("T")
 
@@ -201,7 +201,7 @@ class Clock:
 
 
 def proved_lost(position: Position, clears: bool | None, budget_ran_out: bool = False) -> bool:
-    """Whether a hint's search (its :attr:`~lucie.solver.hints.Hint.clears`)
+    """Whether a hint's search (its :attr:`~lucie.analysis.hints.Hint.clears`)
     proves the game can no longer be won: the deal in play cannot be
     cleared, and no redeal and no merci is left to change it.  Only then do
     the interfaces offer resigning."""
@@ -389,21 +389,21 @@ class Session:
     @property
     def picked(self) -> Rated | None:
         """The rating this game's deal was picked by (:class:`Pick.rated
-        <lucie.solver.difficulty.Pick>`), kept with the game in the store;
-        None for a deal not picked by difficulty, a stored rating that no
-        longer reads, or where the solver is not installed.  The end of the
-        game tells this figure (:func:`~lucie.solver.difficulty.deal_difficulty`'s
+        <lucie.analysis.difficulty.Pick>`), kept with the game in the store;
+        None for a deal not picked by difficulty, or a stored rating that no
+        longer reads.  The end of the
+        game tells this figure (:func:`~lucie.analysis.difficulty.deal_difficulty`'s
         ``picked``)."""
         if self._picked is None:
             return None
         try:
-            from lucie.solver.difficulty import Rated
+            from lucie.analysis.difficulty import Rated
 
             data = json.loads(self._picked)
             if not isinstance(data, dict):
                 return None
             return Rated.from_json(data)
-        except (ImportError, ValueError, RecursionError):
+        except (ValueError, RecursionError):
             return None
 
     def seconds(self) -> float:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import bench_bounds as bench  # benchmarks/, on the path (pyproject: pythonpath)
 import pytest
 
+from lucie.analysis.odds import wilson
+from lucie.analysis.study import GameRecord, run_study
 from lucie.rules import Rules
-from lucie.solver.odds import wilson
-from lucie.solver.study import GameRecord, run_study
 
 
 def test_counted_both_ways() -> None:

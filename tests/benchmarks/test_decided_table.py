@@ -9,7 +9,7 @@ import pytest
 
 from lucie.engine import Position
 from lucie.rules import VARIANTS, Rules
-from lucie.solver.deal import solve_deal
+from lucie.solver import solve_deal
 
 
 def test_settings() -> None:

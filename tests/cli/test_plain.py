@@ -18,7 +18,7 @@ import pytest
 from lucie.cli import main
 from lucie.engine import Game, Move, Position
 from lucie.rules import VARIANTS, Rules
-from lucie.solver.deal import solve_deal
+from lucie.solver import solve_deal
 from lucie.store import Store
 
 #: Moves legal one after the other in classic deal 1 (checked by the engine

@@ -111,6 +111,12 @@ class TestRules:
         assert accepts(c("8C"), c("7S"), "any", "down")
         assert not accepts(c("8C"), c("6C"), "any", "updown")
 
+    def test_suit_down_is_the_build_down_in_suit(self) -> None:
+        assert Rules().suit_down and Rules.parse("reserve").suit_down
+        assert Rules.parse("trefoil").suit_down
+        for spec in ("shamrocks", "alternate", "classic,build=any", "classic,direction=updown"):
+            assert not Rules.parse(spec).suit_down, spec
+
     def test_rules_accepts_empty_fans_and_max_fan(self) -> None:
         c = Card.parse
         fan_rules = VARIANTS["fan"].rules

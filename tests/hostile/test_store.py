@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
+from lucie.analysis.cache import CacheError, ValueCache
 from lucie.cli import main
 from lucie.engine import Game
 from lucie.formats import parse_layout
 from lucie.rules import Rules
-from lucie.solver.cache import CacheError, ValueCache
 from lucie.store import SCHEMA_VERSION, Store, StoreError
 
 from .conftest import Recorder

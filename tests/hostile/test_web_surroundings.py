@@ -323,7 +323,6 @@ def test_a_flood_of_solver_work_leaves_another_client_its_share(
     at once: four are taken (two run, two wait), the rest get 429 with
     ``Retry-After``; the page's hint is still answered at once, within its
     own budget (the pool stops one of the flood's searches to make room)."""
-    pytest.importorskip("lucie.solver.odds")
     with ThreadServer(tmp_path / "web.sqlite3") as server:
         pool = server.app.state.solver
         address, port = "127.0.0.1", server.port

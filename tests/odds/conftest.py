@@ -15,11 +15,11 @@ SearchLog = list[dict[str, Any]]
 @pytest.fixture
 def count_searches(monkeypatch: pytest.MonkeyPatch) -> Callable[..., SearchLog]:
     """Call it to record the keyword arguments of every one-deal search
-    (:func:`lucie.solver.deal.search_deal`) from then on; ``adjust``, if
+    (:func:`lucie.solver.search_deal`, as the analysis calls it) from then on; ``adjust``, if
     given, may then change them (a test starving a search of nodes)."""
 
     def start(adjust: Callable[[dict[str, Any]], None] | None = None) -> SearchLog:
-        import lucie.solver.deal as deal
+        import lucie.solver as deal
 
         calls: SearchLog = []
         real = deal.search_deal

@@ -13,16 +13,15 @@ from dataclasses import dataclass, field
 
 import pytest
 
-import lucie.solver.deal as deal_module
-import lucie.solver.hints as hints_module
-import lucie.solver.odds as odds_module
+import lucie.analysis.hints as hints_module
+import lucie.analysis.odds as odds_module
+import lucie.solver as deal_module
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.hints import hint
+from lucie.analysis.odds import Evaluator, estimate_odds
 from lucie.engine import Position
 from lucie.rules import Rules
-from lucie.solver.budget import PLAYER_MAX_POSITIONS
-from lucie.solver.cache import ValueCache
-from lucie.solver.deal import RawResult
-from lucie.solver.hints import hint
-from lucie.solver.odds import Evaluator, estimate_odds
+from lucie.solver import PLAYER_MAX_POSITIONS, RawResult
 
 
 @dataclass

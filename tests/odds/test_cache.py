@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from lucie.analysis.cache import CacheError, ValueCache, default_cache_path
+from lucie.analysis.odds import Evaluator
 from lucie.rules import Rules
-from lucie.solver.cache import CacheError, ValueCache, default_cache_path
-from lucie.solver.odds import Evaluator
 
 KEY = ("classic", (5, 6, 7, 8), 1, False)
 

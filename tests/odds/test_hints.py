@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.hints import KINDS, Hint, hint
 from lucie.cards import Card, card_label
 from lucie.engine import REDEAL, Game, Move, Position
 from lucie.formats import parse_layout
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.deal import solve_deal
-from lucie.solver.hints import KINDS, Hint, hint
+from lucie.solver import solve_deal
 
 #: the ``count_searches`` fixture (conftest.py)
 CountSearches = Callable[..., list[dict[str, Any]]]

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.hints import Hint, hint
+from lucie.analysis.odds import Odds, estimate_odds
 from lucie.engine import Position
 from lucie.formats import parse_layout
 from lucie.i18n import using
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.hints import Hint, hint
-from lucie.solver.odds import Odds, estimate_odds
 
 #: Deal 13 of "noredeal" (a last deal, settled at once): the best move is a
 #: build proved safe, which frees 3♣, on a line that clears the deal.

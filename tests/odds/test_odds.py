@@ -9,14 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from lucie.cards import DECK
-from lucie.deals import Shuffler
-from lucie.engine import REDEAL, Game, Position
-from lucie.errors import LucieError
-from lucie.formats import parse_layout
-from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.odds import (
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.odds import (
     Evaluator,
     RandomShuffler,
     canonical,
@@ -24,6 +18,12 @@ from lucie.solver.odds import (
     fresh_deal,
     wilson,
 )
+from lucie.cards import DECK
+from lucie.deals import Shuffler
+from lucie.engine import REDEAL, Game, Position
+from lucie.errors import LucieError
+from lucie.formats import parse_layout
+from lucie.rules import Rules
 
 sys.path.insert(0, str(Path(__file__).parent))
 from brute import brute_frontier

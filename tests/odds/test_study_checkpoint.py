@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from lucie.analysis.study import run_study
 from lucie.cli import main
 from lucie.rules import Rules
-from lucie.solver.study import run_study
 
 #: The fields of a study's JSON that say how long it took or how it ran,
 #: not what it measured.

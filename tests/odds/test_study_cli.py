@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.hints import KINDS
+from lucie.analysis.study import draw_deals, run_study
 from lucie.cli import main
 from lucie.engine import REDEAL, Game, Move, Position
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.hints import KINDS
-from lucie.solver.study import draw_deals, run_study
 
 KEYS = {"variant", "games", "wins", "win_rate", "ci95", "mean_score", "seconds", "scores"}
 
@@ -55,7 +55,7 @@ def test_study_replays_the_same_games() -> None:
     assert [r.deal for r in one.records] == draw_deals(21, 8)
     assert [(r.deal, r.score) for r in one.records] == [(r.deal, r.score) for r in two.records]
     # in a single deal the optimal policy reaches the best reachable score
-    from lucie.solver.deal import solve_deal
+    from lucie.solver import solve_deal
 
     for record in one.records:
         best = solve_deal(Game(rules, record.deal).position).best_score
@@ -65,8 +65,8 @@ def test_study_replays_the_same_games() -> None:
 def test_optimal_policy_game_is_a_real_game() -> None:
     """Classic games of the study replay through the engine: each redeal is the
     deal number's own (PySolFC) redeal."""
-    from lucie.solver.odds import Evaluator
-    from lucie.solver.study import play_optimal
+    from lucie.analysis.odds import Evaluator
+    from lucie.analysis.study import play_optimal
 
     ev = Evaluator(Rules(), ValueCache(None))
     record = play_optimal(Rules(), 7, ev)
@@ -184,8 +184,8 @@ def test_fast_study_game_is_the_engine_checked_game(spec: str) -> None:
     """The study plays each chosen line at once (``Stop.reached``); the same
     policy played one engine-checked move at a time through a ``Game``
     (with the deal's own redeals) ends every game the same way."""
-    from lucie.solver.odds import Evaluator
-    from lucie.solver.study import play_optimal, play_optimal_checked
+    from lucie.analysis.odds import Evaluator
+    from lucie.analysis.study import play_optimal, play_optimal_checked
 
     rules = Rules.parse(spec)
     for deal in (3, 11, 40000):
@@ -201,8 +201,8 @@ def test_a_worker_that_dies_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch)
     budget) ends the study with a message that says what to do, not a traceback."""
     import multiprocessing
 
+    from lucie.analysis import study
     from lucie.errors import LucieError
-    from lucie.solver import study
 
     if multiprocessing.get_start_method() != "fork":  # pragma: no cover
         pytest.skip("the patched chunk reaches the workers only when they are forked")
@@ -240,8 +240,8 @@ def test_undecided_first_deals_widen_the_clear_rate() -> None:
     """A first deal the budget left undecided counts as not cleared in the
     rate (a lower bound, never a rate over the decided deals only) and as
     cleared at the interval's high end."""
-    from lucie.solver.odds import wilson
-    from lucie.solver.study import GameRecord, StudyResult
+    from lucie.analysis.odds import wilson
+    from lucie.analysis.study import GameRecord, StudyResult
 
     records = [GameRecord(deal=i, won=False, score=20, first_deal_clear=c)
                for i, c in enumerate([True, False, None, None, False, False, None, True])]
@@ -260,7 +260,7 @@ def test_study_searches_have_a_budget_by_default(
     """With no budget given, a study caps its searches (a Shamrocks or Fan
     with reserve search could otherwise run for hours and out of memory);
     ``none`` lifts the cap and a bad value is named."""
-    from lucie.solver import study
+    from lucie.analysis import study
 
     seen: list[tuple[object, object]] = []
     real = study.run_study
@@ -285,7 +285,7 @@ def test_study_searches_have_a_budget_by_default(
 def test_a_hint_game_follows_a_long_line_to_the_win() -> None:
     """The solver's win of Shamrocks deal 584361683 is over a thousand moves
     long; a hint-policy game plays it to the end."""
-    from lucie.solver.study import play_hint
+    from lucie.analysis.study import play_hint
 
     record = play_hint(Rules.parse("shamrocks"), 584361683, ValueCache(None), 5.0)
     assert record.first_deal_clear and record.won and record.score == 52
@@ -296,7 +296,7 @@ def test_without_redeals_the_hint_game_is_its_first_deal() -> None:
     its own result as the first deal's, even where a verdict runs out of
     budget (Shamrocks deal 7 in 0.05 s); with redeals the first deal's
     verdict is the first hint's own."""
-    from lucie.solver.study import play_hint
+    from lucie.analysis.study import play_hint
 
     for spec, number in (("shamrocks", 7), ("noredeal", 1), ("fan", 2)):
         record = play_hint(Rules.parse(spec), number, ValueCache(None), 0.05)
@@ -311,8 +311,8 @@ def test_the_first_deal_verdict_of_a_hint_game_costs_no_search(
     """With redeals to come, a hint game's first-deal verdict is the first
     hint's search (no search of its own) and agrees with the exact verdict:
     a classic deal whose first deal clears is played with one search."""
-    from lucie.solver.deal import solve_deal
-    from lucie.solver.study import play_hint
+    from lucie.analysis.study import play_hint
+    from lucie.solver import solve_deal
 
     rules = Rules.parse("classic")
     number = next(n for n in range(1, 300)

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.review import Review, review_game
 from lucie.engine import Game, Move, Position
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.review import Review, review_game
 
 
 def check_labels(review: Review) -> None:
@@ -56,7 +56,7 @@ def test_unknown_values_are_not_judged_and_the_review_moves_on(
     """Alternate colours, two moves: the searches run far past a short
     budget.  The review reports progress during the budget (each position
     has its share of it), ends in time, and judges only what it knows."""
-    import lucie.solver.deal as deal
+    import lucie.solver as deal  # the analysis finds search_deal here at each call
 
     game = Game(Rules.parse("alternate"), 1)
     for _ in range(2):

@@ -14,15 +14,15 @@ from typing import Any
 
 import pytest
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.difficulty import TABLE, Thresholds, pick_deal, rating
+from lucie.analysis.review import Valuer
 from lucie.cli import main
 from lucie.daily import DAILY_MAX, daily_deal, today
 from lucie.engine import REDEAL, Game, Position
 from lucie.formats import save_game
 from lucie.rules import VARIANTS, Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.deal import search_deal, solve_deal
-from lucie.solver.difficulty import TABLE, Thresholds, pick_deal, rating
-from lucie.solver.review import Valuer
+from lucie.solver import search_deal, solve_deal
 from lucie.store import Store
 
 
@@ -294,7 +294,7 @@ def test_the_end_tells_the_figure_the_pick_used() -> None:
     """Classic deals picked by difficulty (estimates): the end of the game
     tells the very rating the pick used, whatever a new estimate would say;
     the rating says whether its interval settles the third."""
-    from lucie.solver.difficulty import deal_difficulty
+    from lucie.analysis.difficulty import deal_difficulty
 
     rules = Rules()
     for difficulty in ("hard", "easy"):
@@ -314,7 +314,7 @@ def test_the_end_tells_the_figure_the_pick_used() -> None:
 
 def test_deal_difficulty_after_the_game() -> None:
     """What the screens show at the end of a game agrees with what pick chose."""
-    from lucie.solver.difficulty import deal_difficulty
+    from lucie.analysis.difficulty import deal_difficulty
 
     rules = Rules.parse("noredeal")
     for difficulty in ("easy", "hard"):

@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import pytest
 
-from lucie.engine import Game, Move
-from lucie.errors import LucieError
-from lucie.i18n import TRANSLATED, using
-from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.deal import search_deal
-from lucie.solver.difficulty import (
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.difficulty import (
     DIFFICULTIES,
     deal_difficulty,
     difficulty_description,
     difficulty_name,
     pick_deal,
 )
-from lucie.solver.review import LABELS, Review, Value, label_name, review_game
+from lucie.analysis.review import LABELS, Review, Value, label_name, review_game
+from lucie.engine import Game, Move
+from lucie.errors import LucieError
+from lucie.i18n import TRANSLATED, using
+from lucie.rules import Rules
+from lucie.solver import search_deal
 
 RULES = Rules.parse("noredeal")
 #: Deal 13 of "noredeal" can be cleared; its best move is j>r (a safe build).
@@ -160,7 +160,7 @@ def test_a_pick_out_of_time_says_so(lang: str, words: str) -> None:
     ("de", "Die Schwierigkeit dieser Austeilung ließ sich nicht rechtzeitig bestimmen."),
 ])
 def test_an_unsettled_difficulty(lang: str, words: str) -> None:
-    from lucie.solver.difficulty import Rated
+    from lucie.analysis.difficulty import Rated
 
     with using(lang):
         assert Rated(None, None, Value.unknown(), None).text() == words

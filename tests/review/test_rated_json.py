@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from lucie.analysis.difficulty import TABLE, Rated, Thresholds
+from lucie.analysis.review import Value
 from lucie.i18n import using
-from lucie.solver.difficulty import TABLE, Rated, Thresholds
-from lucie.solver.review import Value
 
 _ON_DEMAND = Thresholds("noredeal fan", (0.0, 31), (0.0, 45), 12, "on demand", "2026-12-04",
                         measured=False)

@@ -1,4 +1,4 @@
-"""Game review (lucie.solver.review) on games whose values the solver settles exactly."""
+"""Game review (lucie.analysis.review) on games whose values the solver settles exactly."""
 
 from __future__ import annotations
 
@@ -8,11 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lucie.engine import REDEAL, Game, Move, Position
-from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.deal import search_deal, solve_deal
-from lucie.solver.review import (
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.review import (
     BEST_LOSS,
     INACCURACY_LOSS,
     LABELS,
@@ -21,6 +18,9 @@ from lucie.solver.review import (
     label_for,
     review_game,
 )
+from lucie.engine import REDEAL, Game, Move, Position
+from lucie.rules import Rules
+from lucie.solver import search_deal, solve_deal
 
 
 def clearable_deal(rules: Rules, start: int = 1) -> int:

@@ -249,9 +249,8 @@ def test_a_picked_rating_is_kept_with_its_game(tmp_path: Path) -> None:
     """Issue 35: the rating a deal was picked by is recorded with its game,
     read back when the game is resumed (by another program too) and kept by
     "play this deal again"; other games have none."""
-    pytest.importorskip("lucie.solver.difficulty")
-    from lucie.solver.difficulty import TABLE, Rated
-    from lucie.solver.review import Value
+    from lucie.analysis.difficulty import TABLE, Rated
+    from lucie.analysis.review import Value
 
     rated = Rated("hard", False, Value(0.1, "estimate", 0.07, 0.14, 384, False),
                   TABLE["classic"], True, True)

@@ -20,19 +20,22 @@ from hypothesis import strategies as st
 from lucie.cards import Card
 from lucie.engine import Game, Move, Position
 from lucie.rules import VARIANTS, Rules
-from lucie.solver import solve_deal
-from lucie.solver.budget import DEFAULT_MAX_POSITIONS
-from lucie.solver.deal import (
-    RESTART_NODES,
+from lucie.solver import (
+    DEFAULT_MAX_POSITIONS,
     DealResult,
     RawResult,
-    _wanted_first,
-    decode_fan,
-    encode_fan,
     reach_position,
     search_deal,
+    solve_deal,
     to_engine_moves,
 )
+from lucie.solver.caps_merci import merci_reach_caps
+from lucie.solver.caps_reach import home_caps, reach_caps, reach_states
+from lucie.solver.caps_room import room_caps
+from lucie.solver.encoding import decode_fan, encode_fan
+from lucie.solver.move_order import wanted_first
+from lucie.solver.restarts import RESTART_NODES
+from lucie.solver.tables import tables
 
 sys.path.insert(0, str(Path(__file__).parent))
 from dead_cards import stuck_caps
@@ -60,7 +63,7 @@ SPECS = [
 #: safe), and any build with cells (a card may always go to a cell).
 UNSAFE_BUILDS = [
     s for s in SPECS
-    if (Rules.parse(s).build, Rules.parse(s).direction) != ("suit", "down")
+    if not Rules.parse(s).suit_down
     or Rules.parse(s).cells > 0
 ]
 
@@ -258,17 +261,16 @@ KD QD
 
     def test_a_cycle_across_fans(self) -> None:
         from lucie.formats import parse_layout
-        from lucie.solver.deal import _reach_caps, _tables
 
         # 9C waits for 10C, under 3H; 3H waits for 4H (or 2H), under 9C
         position = parse_layout(self.CYCLE, Rules())
-        t = _tables(position.rules)
+        t = tables(position.rules)
         fans = [encode_fan(f) for f in position.fans]
         dead = [13, 13, 13, 13]
         stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
         assert dead == [13, 13, 13, 13]  # no card is stuck above a lower one
         caps = [13, 13, 13, 13]
-        _reach_caps(fans, position.foundations, caps, False)
+        reach_caps(fans, position.foundations, caps, False)
         assert caps == [7, 13, 1, 13]
         ref = reachable_foundations(position)
         assert ref is not None
@@ -283,14 +285,13 @@ KD QD
                                  "classic,empty_fill=king,fan_size=4"]),
            seed=st.integers(0, 10**9), left=st.integers(2, 14))
     def test_they_bound_every_reachable_state(self, spec: str, seed: int, left: int) -> None:
-        from lucie.solver.deal import _reach_caps, _tables
 
         rules = Rules.parse(spec)
         position, ref = plain_endgame(rules, seed, left)
-        t = _tables(rules)
+        t = tables(rules)
         fans = [encode_fan(f) for f in position.fans]
         caps = [13, 13, 13, 13]
-        _reach_caps(fans, position.foundations, caps, t.any_fill)
+        reach_caps(fans, position.foundations, caps, t.any_fill)
         for found in ref:
             assert all(found[s] <= caps[s] for s in range(4)), (found, caps, str(position))
         dead = [13, 13, 13, 13]
@@ -307,14 +308,13 @@ KD QD
         given for each card bound every line whose merci lifts that card
         (``_proof_merci_reach``): checked by a brute force that remembers
         which card its merci lifted."""
-        from lucie.solver.deal import _merci_reach_caps, _tables
 
         rules = Rules.parse(spec)
         position = endgame(rules, random.Random(seed), left)
         assume(position.merci_available)
-        t = _tables(rules)
+        t = tables(rules)
         caps = [13, 13, 13, 13]
-        per_card = _merci_reach_caps([encode_fan(f) for f in position.fans],
+        per_card = merci_reach_caps([encode_fan(f) for f in position.fans],
                                      position.foundations, caps, t.any_fill)
         assert set(per_card) == {int(c) for f in position.fans for c in f}
         seen = {(position.key(), -1)}
@@ -344,14 +344,13 @@ KD QD
         """The caps of each lifted card are raised from the plain least sets
         (only what the card changes); they must be those of the position
         with that card alone, worked out from nothing."""
-        from lucie.solver.deal import _home_caps, _merci_reach_caps, _reach_states
 
         rules = Rules.parse(spec)
         king = rules.empty_fill == "king"
         position = endgame(rules, random.Random(seed), left)
         fans = [encode_fan(f) for f in position.fans]
         found = position.foundations
-        per_card = _merci_reach_caps(fans, found, [13, 13, 13, 13], king)
+        per_card = merci_reach_caps(fans, found, [13, 13, 13, 13], king)
         for i, f in enumerate(fans):
             cards = decode_fan(f)
             for k, z in enumerate(cards):
@@ -360,7 +359,7 @@ KD QD
                 alone = list(fans)
                 alone[i] = encode_fan(cards[:k] + cards[k + 1:])
                 alone.append(z + 1)
-                expected = _home_caps(_reach_states(alone, found, king)[0], found)
+                expected = home_caps(reach_states(alone, found, king)[0], found)
                 assert per_card[z] == tuple(expected), (z, str(position))
 
 
@@ -382,16 +381,15 @@ QH QD TD
 
     def test_room_that_never_opens(self) -> None:
         from lucie.formats import parse_layout
-        from lucie.solver.deal import _room_caps, _tables
 
         position = parse_layout(self.BLOCKED, Rules.parse("shamrocks"))
-        t = _tables(position.rules)
+        t = tables(position.rules)
         fans = [encode_fan(f) for f in position.fans]
         dead = [13, 13, 13, 13]
         stuck_caps(fans, position.foundations, dead, t.onto, t.fill_ok)
         assert dead == [13, 13, 13, 13]  # every card has somewhere to go
         caps = [13, 13, 13, 13]
-        _room_caps(fans, position.foundations, caps, t.onto, t.under, 3)
+        room_caps(fans, position.foundations, caps, t.onto, t.under, 3)
         assert caps == [13, 7, 11, 13]
         ref = reachable_foundations(position)
         assert ref is not None
@@ -407,15 +405,14 @@ QH QD TD
                                  "flower,fan_size=2,max_fan=2", "alternate,max_fan=5"]),
            seed=st.integers(0, 10**9), left=st.integers(2, 14))
     def test_they_bound_every_reachable_state(self, spec: str, seed: int, left: int) -> None:
-        from lucie.solver.deal import _room_caps, _tables
 
         rules = Rules.parse(spec)
-        t = _tables(rules)
+        t = tables(rules)
         assert t.room and rules.max_fan is not None
         position, ref = plain_endgame(rules, seed, left)
         fans = [encode_fan(f) for f in position.fans]
         caps = [13, 13, 13, 13]
-        _room_caps(fans, position.foundations, caps, t.onto, t.under, rules.max_fan)
+        room_caps(fans, position.foundations, caps, t.onto, t.under, rules.max_fan)
         for found in ref:
             assert all(found[s] <= caps[s] for s in range(4)), (found, caps, str(position))
         # they contain the dead cards, which the search no longer works out
@@ -428,12 +425,11 @@ QH QD TD
         """A walk's order is fixed per position (_restarts), so the caps,
         which only drop positions that cannot be won, never make a win cost
         more positions, even when it is found in a shuffled walk."""
-        from lucie.solver.deal import _tables
 
         rules = Rules.parse("shamrocks")
         p = Position.deal(rules, deal)
         with_caps = search_deal(p, frontier=False, max_nodes=60000)
-        monkeypatch.setattr(_tables(rules), "room", False)
+        monkeypatch.setattr(tables(rules), "room", False)
         without = search_deal(p, frontier=False, max_nodes=60000)
         assert with_caps.status == without.status == "solved"
         assert with_caps.nodes <= without.nodes
@@ -585,7 +581,7 @@ class TestRestarts:
         tops = {c["5H"]: 0, c["6S"]: 1, c["6D"]: 2, c["4S"]: 3}
         moves = [(c["6D"], 0), (c["4S"], 1), (c["5H"], 2), (c["5H"], 1)]
         children = [(m, fans, [0, 0, 0, 0], [], False) for m in moves]
-        ordered = [child[0] for child in _wanted_first(children, fans, [0, 0, 0, 0], tops)]
+        ordered = [child[0] for child in wanted_first(children, fans, [0, 0, 0, 0], tops)]
         # 5H off AC onto 6S (-2), onto 6D over 2D (-1), 4S (0), 6D onto AC (+1)
         assert ordered == [(c["5H"], 1), (c["5H"], 2), (c["4S"], 1), (c["6D"], 0)]
 

@@ -11,12 +11,12 @@ while its verdict proves it lost at the first position.
 
 from __future__ import annotations
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.odds import Evaluator, estimate_odds
+from lucie.analysis.study import _choose, _Tally
 from lucie.engine import Position
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.deal import search_deal
-from lucie.solver.odds import Evaluator, estimate_odds
-from lucie.solver.study import _choose, _Tally
+from lucie.solver import search_deal
 
 FLOWER = Rules.parse("flower")  # two redeals to come in the first deal
 LAST = Rules.parse("flower,redeals=0")  # the first deal is the last

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from lucie.analysis import hints
 from lucie.engine import Position
 from lucie.rules import Rules
-from lucie.solver import hints
-from lucie.solver.deal import search_deal
+from lucie.solver import search_deal
 
 
 def test_a_cut_frontier_search_still_gives_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:

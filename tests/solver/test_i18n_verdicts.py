@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from lucie.analysis.cache import ValueCache
 from lucie.engine import Position
 from lucie.i18n import using
 from lucie.rules import Rules
+from lucie.solver import solve_deal
 from lucie.solver.budget import limit_text
-from lucie.solver.cache import ValueCache
-from lucie.solver.deal import solve_deal
 from lucie.solver.game import status_text
 from lucie.solver.results import verdict_text
 

@@ -3,7 +3,7 @@
 The build covers every module of the search (``_native.MODULES``).
 
 The test copies the package to a temporary directory, compiles it there
-(as ``make compiled`` does in the work tree), and asks a subprocess that
+with ``scripts/native.py`` (as ``make compiled`` does in the work tree), and asks a subprocess that
 imports the copy for verdicts, frontiers and node counts on positions of
 several variants; they must be exactly the pure-Python ones.  An edited
 source must not be shadowed by an old build.
@@ -11,19 +11,21 @@ source must not be shadowed by an old build.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 import lucie
 from lucie.engine import Position
 from lucie.rules import Rules
-from lucie.solver.deal import search_deal
+from lucie.solver import search_deal
 
 pytest.importorskip("mypyc")
 if shutil.which(os.environ.get("CC", "cc")) is None:  # pragma: no cover
@@ -38,7 +40,7 @@ import json, sys
 from lucie.engine import Position
 from lucie.rules import Rules
 from lucie.solver._native import is_compiled
-from lucie.solver.deal import search_deal
+from lucie.solver import search_deal
 from lucie.solver._native import MODULES
 files = {m: getattr(sys.modules.get("lucie.solver." + m), "__file__", "") for m in MODULES}
 out = {"compiled": is_compiled(), "results": [],
@@ -60,6 +62,16 @@ def _run(root: Path) -> dict[str, object]:
     return result
 
 
+def _build_tool() -> ModuleType:
+    """``scripts/native.py``, the build tool (not in the installed package)."""
+    path = Path(__file__).resolve().parents[2] / "scripts" / "native.py"
+    spec = importlib.util.spec_from_file_location("lucie_build_tool", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_compiled_build_matches_the_pure_search(tmp_path: Path) -> None:
     from lucie.solver import _native
 
@@ -67,7 +79,7 @@ def test_compiled_build_matches_the_pure_search(tmp_path: Path) -> None:
     copy = tmp_path / "lucie"
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns(
         "*.so", "*.pyd", "_compiled.json", "__pycache__"))
-    _native.build(copy / "solver")
+    _build_tool().build(copy / "solver")
     compiled = _run(tmp_path)
     assert compiled["compiled"] is True
     assert compiled["sources"] == []  # every module of the search is compiled

@@ -19,8 +19,9 @@ from lucie.engine import Position
 from lucie.formats import parse_layout
 from lucie.rules import Rules
 from lucie.solver import solve_deal
-from lucie.solver.deal import _tables, encode_fan
+from lucie.solver.encoding import encode_fan
 from lucie.solver.order import merci_order_caps, order_caps
+from lucie.solver.tables import tables
 
 sys.path.insert(0, str(Path(__file__).parent))
 from dead_cards import merci_caps, stuck_caps
@@ -35,7 +36,7 @@ SPECS = [
 
 
 def caps_of(position: Position, merci: bool = False) -> list[int]:
-    t = _tables(position.rules)
+    t = tables(position.rules)
     fans = [encode_fan([int(c) for c in f]) for f in position.fans]
     caps = [13, 13, 13, 13]
     if merci:
@@ -46,7 +47,7 @@ def caps_of(position: Position, merci: bool = False) -> list[int]:
 
 
 def dead_caps_of(position: Position, merci: bool = False) -> list[int]:
-    t = _tables(position.rules)
+    t = tables(position.rules)
     fans = [encode_fan([int(c) for c in f]) for f in position.fans]
     caps = [13, 13, 13, 13]
     if merci:

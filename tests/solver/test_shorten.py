@@ -1,4 +1,4 @@
-"""Shortcuts in the solver's lines (lucie.solver.shorten)."""
+"""Shortcuts in the solver's lines (lucie.solver.shortcuts)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from lucie.engine import REDEAL, Game, Move, Position
 from lucie.rules import Rules
 from lucie.solver import solve_deal
-from lucie.solver.shorten import shorten_line, wanders
+from lucie.solver.shortcuts import SHORTCUT_NODES, shortcut_nodes, shorten_line
 
 
 def replay(position: Position, moves: tuple[Move, ...] | list[Move]) -> Position:
@@ -86,8 +86,9 @@ class TestShortenLine:
         assert game.position.is_won
 
     def test_suit_down_lines_are_left_alone(self) -> None:
-        assert not wanders(Rules()) and not wanders(Rules.parse("reserve"))
-        assert wanders(Rules.parse("shamrocks")) and wanders(Rules.parse("alternate"))
+        assert shortcut_nodes(Rules()) == 0 and shortcut_nodes(Rules.parse("reserve")) == 1
+        assert shortcut_nodes(Rules.parse("shamrocks")) == SHORTCUT_NODES
+        assert shortcut_nodes(Rules.parse("alternate")) == SHORTCUT_NODES
         for deal in range(1, 40):
             start = Position.deal(Rules(), deal)
             a = solve_deal(start)
@@ -134,7 +135,7 @@ def test_round_trips_are_found() -> None:
     line = [Move.parse(m) for m in ("d>1", "e>2", "2>E", "1>D")]
     found = round_trips(start, line)
     assert found == [f"1:{line[0]} 4:{line[3]}", f"2:{line[1]} 3:{line[2]}"]
-    from lucie.solver.shorten import drop_round_trips
+    from lucie.solver.shortcuts import drop_round_trips
 
     assert drop_round_trips(start, line) == ()
     # the four of hearts waits in a cell while the five below it goes onto
@@ -152,8 +153,8 @@ def test_no_solver_or_hint_line_makes_a_round_trip() -> None:
     (reserve deal 4 did: hints 61 ``d>2`` and 71 ``2>d``).  Every search
     here finishes (the hints' time budget is only a ceiling, far above
     what they take: each hint must say its search was complete)."""
-    from lucie.solver.cache import ValueCache
-    from lucie.solver.hints import hint
+    from lucie.analysis.cache import ValueCache
+    from lucie.analysis.hints import hint
 
     rules = Rules.parse("reserve")
     bad: dict[str, list[str]] = {}

@@ -39,7 +39,7 @@ async def test_the_deal_of_the_day_from_the_dialog_and_in_the_statistics(
 
 
 async def test_a_clearable_deal_from_the_dialog(store: Store) -> None:
-    from lucie.solver.difficulty import deal_difficulty
+    from lucie.analysis.difficulty import deal_difficulty
 
     app = LucieApp(store, "kim", Rules(), 1, clock=False)
     async with app.run_test(size=(100, 40)) as pilot:

@@ -437,7 +437,6 @@ def test_run_refuses_a_damaged_database(tmp_path: Path) -> None:
 
 
 async def test_hint_is_shown_and_highlighted(store: Store) -> None:
-    pytest.importorskip("lucie.solver.hints")
     app = LucieApp(store, "kim", Rules(), 2, clock=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

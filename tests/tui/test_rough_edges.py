@@ -13,7 +13,7 @@ def test_hints_in_fan_with_reserve_never_park_a_card_for_one_move() -> None:
     """Reserve deal 4: the hints said ``g>4`` then ``4>k`` where ``g>k``
     was legal.  Following the hints, no card goes to a cell and straight
     on to a place it could have reached directly."""
-    from lucie.solver.hints import hint
+    from lucie.analysis.hints import hint
 
     game = Game(Rules.parse("reserve"), 4)
     hinted: list[Move] = []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -98,6 +97,8 @@ class TestVariants:
         features = client.get("/api/features").json()
         assert features["stats"] is True
         assert set(features) == {"hint", "odds", "review", "difficulty", "stats"}
+        # the analysis comes with every install
+        assert all(features[k] is True for k in ("hint", "odds", "review", "difficulty"))
 
 
 # -- games ---------------------------------------------------------------------
@@ -499,18 +500,6 @@ class TestSaveLoad:
 
 
 class TestSolverEndpoints:
-    def test_hint_without_the_solver(self, client: TestClient,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setitem(sys.modules, "lucie.solver.hints", None)
-        gid = new(client, deal=1)["id"]
-        assert "needs the solver" in error_of(client.get(f"/api/games/{gid}/hint"), 503)
-
-    def test_odds_without_the_solver(self, client: TestClient,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setitem(sys.modules, "lucie.solver.odds", None)
-        gid = new(client, deal=1)["id"]
-        assert "needs the solver" in error_of(client.get(f"/api/games/{gid}/odds"), 503)
-
     def test_bad_parameters(self, client: TestClient) -> None:
         gid = new(client, deal=1)["id"]
         assert "seconds" in error_of(client.get(f"/api/games/{gid}/hint?seconds=x"), 400)
@@ -521,7 +510,6 @@ class TestSolverEndpoints:
 
     def test_hint_is_a_legal_move(self, client: TestClient,
                                   win: tuple[int, list[Move]]) -> None:
-        pytest.importorskip("lucie.solver.hints")
         deal, line = win
         gid = new(client, variant="trefoil", deal=deal)["id"]
         for move in line[:-3]:
@@ -535,7 +523,6 @@ class TestSolverEndpoints:
 
     def test_odds_of_a_won_deal(self, client: TestClient,
                                 win: tuple[int, list[Move]]) -> None:
-        pytest.importorskip("lucie.solver.odds")
         deal, line = win
         gid = new(client, variant="trefoil", deal=deal)["id"]
         for move in line[:-5]:
@@ -548,8 +535,7 @@ class TestSolverEndpoints:
         """Shamrocks deal 9 (no redeal): its search takes far longer than the
         budget, so the answer is Odds.to_json of a cut search, as `lucie odds
         --json` gives it: no win rate, nothing proved, the budget said."""
-        pytest.importorskip("lucie.solver.odds")
-        from lucie.solver.odds import estimate_odds
+        from lucie.analysis.odds import estimate_odds
 
         gid = new(client, variant="shamrocks", deal=9)["id"]
         o = client.get(f"/api/games/{gid}/odds?seconds=0.5").json()

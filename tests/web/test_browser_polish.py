@@ -164,8 +164,6 @@ def test_a_refusal_is_seen_without_scrolling(page_at: Any, width: int, height: i
 
 def test_the_resign_offer_is_seen_without_scrolling(page_at: Any) -> None:
     page = page_at("/?variant=noredeal&deal=1", 1280, 800)
-    if page.evaluate("document.getElementById('b-hint').hidden"):
-        pytest.skip("the solver is not installed")
     page.keyboard.press("h")
     page.locator("#resign-offer").wait_for(state="visible", timeout=30_000)
     assert in_view(page, "#resign-offer") and in_view(page, "#offer-resign")
@@ -342,8 +340,6 @@ def test_small_and_sideways_phones_fit_the_table(page_at: Any, width: int, heigh
 
 def test_the_hint_arrow_ends_on_the_target_top_card(page_at: Any) -> None:
     page = page_at("/?variant=classic&deal=1")
-    if page.evaluate("document.getElementById('b-hint').hidden"):
-        pytest.skip("the solver is not installed")
     page.keyboard.press("h")
     page.wait_for_function("document.getElementById('status').className === 'hint'",
                            timeout=30_000)
@@ -427,8 +423,6 @@ def test_the_review_of_a_resigned_game_tells_the_chance_given_up(page_at: Any) -
     """Trefoil deal 5, resigned after one best move: the moves lost nothing,
     the resignation gave up the chance left (an estimate, about 13%)."""
     page = page_at("/?variant=trefoil&deal=5")
-    if page.evaluate("document.getElementById('b-hint').hidden"):
-        pytest.skip("the solver is not installed")
     page.on("dialog", lambda d: d.accept())
     api_moves(page, ["f>f"])
     page.locator("#b-resign").click()

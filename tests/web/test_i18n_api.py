@@ -343,7 +343,7 @@ def test_a_hints_reason_in_the_language(client: Any, lang: str,
                                         win: tuple[int, list[Move]]) -> None:
     """The hint (worked out in a worker process) is the solver's own hint
     in the request's language."""
-    hints = pytest.importorskip("lucie.solver.hints")
+    from lucie.analysis import hints
     deal, line = win
     headers = {"Accept-Language": lang}
     gid = client.post("/api/games", json={"variant": "trefoil", "deal": deal},

@@ -155,7 +155,7 @@ def test_the_page_in_each_language(open_in: Callable[..., Any], lang: str) -> No
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_a_hints_reason_in_each_language(open_in: Callable[..., Any], live_server: Any,
                                          win: tuple[int, list[Move]], lang: str) -> None:
-    hints = pytest.importorskip("lucie.solver.hints")
+    from lucie.analysis import hints
     deal, line = win
     page = open_in(lang, f"/?variant=trefoil&deal={deal}")
     position = Position.deal(Rules.parse("trefoil"), deal)

@@ -9,8 +9,6 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
@@ -20,8 +18,6 @@ from lucie.engine import Game, Move, Position
 from lucie.rules import Rules
 from lucie.store import Store
 from lucie.web.app import create_app, stop_app
-
-pytest.importorskip("lucie.solver.review")
 
 
 def new(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -103,7 +99,7 @@ def test_review_of_a_stored_game(client: TestClient, db: Path) -> None:
 
 
 def test_a_clearable_deal_is_one(client: TestClient) -> None:
-    from lucie.solver.deal import search_deal
+    from lucie.solver import search_deal
 
     state = new(client, variant="classic", difficulty="clearable")
     result = search_deal(Position.deal(Rules(), int(state["deal"])), frontier=False,

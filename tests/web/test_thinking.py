@@ -172,7 +172,6 @@ class TestServer:
     def test_odds_do_not_delay_moves(self, live_server: Any) -> None:
         """Another player's moves, and the same player's, are answered while
         a long odds search of the first player is still running."""
-        pytest.importorskip("lucie.solver.odds")
         pool: SolverPool = live_server.app.state.solver
         url = live_server.url
         thinker = _new(url, **LONG)["id"]
@@ -198,7 +197,6 @@ class TestServer:
         assert answer[0].json()["moves_played"] == 0  # the position it was asked for
 
     def test_a_client_that_goes_away_stops_its_search(self, live_server: Any) -> None:
-        pytest.importorskip("lucie.solver.odds")
         pool: SolverPool = live_server.app.state.solver
         gid = _new(live_server.url, **LONG)["id"]
         with socket.create_connection(("127.0.0.1", live_server.port)) as sock:
@@ -243,7 +241,6 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_stops_the_server_during_a_search(tmp_path: Path) -> None:
-    pytest.importorskip("lucie.solver.odds")
     proc = subprocess.Popen(
         [sys.executable, "-m", "lucie", "web", "--no-browser", "--db",
          str(tmp_path / "web.sqlite3")],

@@ -43,7 +43,7 @@ from lucie.parsing import excerpt, parse_int, parse_seconds
 from lucie.rules import VARIANTS, Rules
 
 if TYPE_CHECKING:
-    from lucie.solver.cache import ValueCache
+    from lucie.analysis.cache import ValueCache
 
 #: The shortest and the longest time budget an option accepts, in seconds.
 MIN_SECONDS: Final = 0.001
@@ -349,7 +349,7 @@ def open_cache(text: str | None) -> ValueCache:
     cache directory; ``off``, ``none``, ``memory``: memory only), checked:
     a path holding a file of another kind is refused (exit 2) and left
     as it is."""
-    from lucie.solver.cache import ValueCache, default_cache_path
+    from lucie.analysis.cache import ValueCache, default_cache_path
 
     if text is None:
         cache = ValueCache(default_cache_path())

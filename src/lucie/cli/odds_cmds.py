@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from lucie.analysis.cache import ValueCache, default_cache_path
 from lucie.cli.common import (
     add_cache,
     add_json,
@@ -28,7 +29,6 @@ from lucie.cli.common import (
 from lucie.errors import LucieError
 from lucie.i18n import _, format_number, format_percent, format_seconds, ngettext, pgettext
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache, default_cache_path
 
 #: Default budgets of the searches a study or an estimate makes: far above
 #: what any classic, Trefoil, Fan or no-redeal search takes (milliseconds),
@@ -161,7 +161,7 @@ def _register_study(sub: Any) -> None:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    from lucie.solver.hints import hint
+    from lucie.analysis.hints import hint
 
     game = game_from_args(args)
     cache = open_cache(args.cache)
@@ -179,7 +179,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
-    from lucie.solver.odds import DEFAULT_TARGET, estimate_odds
+    from lucie.analysis.odds import DEFAULT_TARGET, estimate_odds
 
     game = game_from_args(args)
     cache = open_cache(args.cache)
@@ -236,8 +236,8 @@ def _stop_signals() -> Iterator[list[int]]:
 
 
 def cmd_study(args: argparse.Namespace) -> int:
-    from lucie.solver.odds import DEFAULT_TARGET
-    from lucie.solver.study import plot_scores, run_study
+    from lucie.analysis.odds import DEFAULT_TARGET
+    from lucie.analysis.study import plot_scores, run_study
 
     rules: Rules = args.variant or Rules()
     if args.scheduler is not None and args.jobs is not None:

@@ -299,7 +299,7 @@ class LineGame:
         return Outcome(new_game=True)
 
     def _hint(self) -> None:
-        from lucie.solver.hints import hint
+        from lucie.analysis.hints import hint
 
         position = self.game.position
         found = hint(position)

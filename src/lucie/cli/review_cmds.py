@@ -48,8 +48,8 @@ def use_daily(args: argparse.Namespace) -> None:
 
 
 def register(sub: Any) -> None:
-    from lucie.solver.difficulty import DIFFICULTIES, PICK_SECONDS
-    from lucie.solver.review import HINT_SECONDS, REVIEW_SECONDS
+    from lucie.analysis.difficulty import DIFFICULTIES, PICK_SECONDS
+    from lucie.analysis.review import HINT_SECONDS, REVIEW_SECONDS
 
     p = sub.add_parser(
         "review", help=_("review a game move by move"),
@@ -159,7 +159,7 @@ def _progress(args: argparse.Namespace) -> tuple[Callable[[int, int], None] | No
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from lucie.solver.review import label_name, review_game
+    from lucie.analysis.review import label_name, review_game
 
     game = _load(args)
     cache = open_cache(args.cache)
@@ -204,7 +204,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_pick(args: argparse.Namespace) -> int:
-    from lucie.solver.difficulty import difficulty_name, pick_deal
+    from lucie.analysis.difficulty import difficulty_name, pick_deal
 
     rules: Rules = args.variant or Rules()
     cache = open_cache(args.cache)

@@ -26,9 +26,7 @@ from lucie.errors import LucieError
 from lucie.formats import parse_layout
 from lucie.i18n import N_, _, format_number, format_seconds, ngettext
 from lucie.rules import Rules
-from lucie.solver.deal import solve_deal
-from lucie.solver.game import solve_game
-from lucie.solver.results import DealResult
+from lucie.solver import DealResult, solve_deal, solve_game
 
 EXIT_SOLVABLE = 0
 EXIT_NOT = 1

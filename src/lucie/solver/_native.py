@@ -1,17 +1,17 @@
-"""The optional compiled build of the one-deal search (``make compiled``).
+"""Loading the optional compiled build of the one-deal search.
 
 The search's modules (:data:`MODULES`: ``lucie/solver/deal.py`` and the
 parts it was split into) are plain Python and always the reference.  They
-are also valid mypyc input: :func:`main` ``build`` compiles them together
-with mypyc (which comes with mypy, plus a C compiler and setuptools;
-``make compiled`` runs it, ``make pure`` removes the build) and leaves the
-extensions next to the sources (one per module, and the group's shared
-library ``native__mypyc``), with a stamp file recording the SHA-256 of each
-source they were built from.  At import, :func:`load` uses the extensions
-only when the stamp matches every source (an edited module is never
-shadowed by an old build) and ``LUCIE_PURE`` is not set; otherwise every
-one of these modules is loaded from its source.  Every test passes either
-way; CI runs them on the pure build and checks the compiled one against it.
+are also valid mypyc input: ``scripts/native.py build`` (``make compiled``;
+``make pure`` removes the build) compiles them together with mypyc and
+leaves the extensions next to the sources (one per module, and the group's
+shared library ``native__mypyc``), with a stamp file recording the SHA-256
+of each source they were built from.  This module is only what loading
+needs: at import, :func:`load` uses the extensions only when the stamp
+matches every source (an edited module is never shadowed by an old build)
+and ``LUCIE_PURE`` is not set; otherwise every one of these modules is
+loaded from its source.  Every test passes either way; CI runs them on the
+pure build and checks the compiled one against it.
 """
 
 from __future__ import annotations
@@ -21,42 +21,33 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Final
 
+from lucie import environment
+
 HERE: Final = Path(__file__).resolve().parent
 #: The compiled modules of ``lucie.solver``, by file stem.
 MODULES: Final = (
     "caps_merci", "caps_reach", "caps_room", "children", "deal", "encoding", "forced",
-    "frontier", "lines", "move_order", "order", "proofs", "restarts", "results", "search",
-    "tables",
+    "frontier", "lines", "move_order", "order", "restarts", "results", "search", "tables",
 )
-SOURCE: Final = HERE / "deal.py"
 STAMP: Final = HERE / "_compiled.json"
 PACKAGE: Final = "lucie.solver"
 MODULE: Final = "lucie.solver.deal"
 #: The group's shared library (mypyc's ``group_name`` + ``__mypyc``).
 GROUP: Final = "native"
 #: ``LUCIE_PURE=1`` ignores any compiled build.
-ENV_VAR: Final = "LUCIE_PURE"
+ENV_VAR: Final = environment.PURE
 
 
 def source_hashes(package: Path = HERE) -> dict[str, str]:
     """The SHA-256 of each compiled module's source, by file name."""
     return {f"{m}.py": hashlib.sha256((package / f"{m}.py").read_bytes()).hexdigest()
             for m in MODULES}
-
-
-def source_hash(package: Path = HERE) -> str:
-    """One digest of every compiled module's source."""
-    return hashlib.sha256(json.dumps(source_hashes(package), sort_keys=True).encode()).hexdigest()
 
 
 def _is_build_file(name: str) -> bool:
@@ -74,7 +65,7 @@ def extensions(package: Path = HERE) -> list[Path]:
 
 def usable() -> bool:
     """Whether a compiled build is present, current and wanted."""
-    if os.environ.get(ENV_VAR, "").strip() not in {"", "0"}:
+    if environment.flag(ENV_VAR):
         return False
     present = {p.name.split(".", 1)[0] for p in extensions()}
     if not present >= {*MODULES, f"{GROUP}__mypyc"} or not STAMP.is_file():
@@ -116,79 +107,3 @@ def is_compiled() -> bool:
     """Whether the loaded one-deal search is the compiled build."""
     module = load()
     return not (getattr(module, "__file__", "") or "").endswith(".py")
-
-
-SETUP: Final = """\
-from setuptools import setup
-from mypyc.build import mypycify
-
-setup(name="lucie-solver-native", ext_modules=mypycify(
-    ["--ignore-missing-imports", *{paths!r}], opt_level="3", group_name={group!r}))
-"""
-
-
-def build(package: Path = HERE) -> Path:
-    """Compile the :data:`MODULES` of ``package`` (this package by default)
-    with mypyc, as one group, next to them; returns the path of
-    ``deal``'s extension."""
-    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    with tempfile.TemporaryDirectory(prefix="lucie-mypyc-") as tmp:
-        work = Path(tmp)
-        inner = work / "lucie" / "solver"
-        inner.mkdir(parents=True)
-        (work / "lucie" / "__init__.py").write_text("", encoding="utf-8")
-        (inner / "__init__.py").write_text("", encoding="utf-8")
-        for m in MODULES:
-            shutil.copy2(package / f"{m}.py", inner / f"{m}.py")
-        paths = [f"lucie/solver/{m}.py" for m in MODULES]
-        (work / "setup.py").write_text(
-            SETUP.format(paths=paths, group=f"{PACKAGE}.{GROUP}"), encoding="utf-8")
-        env = {**os.environ, "MYPYPATH": str(package.parent.parent)}
-        done = subprocess.run(
-            [sys.executable, "setup.py", "build_ext", "--inplace"],
-            cwd=work, env=env, capture_output=True, text=True, check=False,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"mypyc failed:\n{done.stdout}\n{done.stderr}")
-        built = [p for p in inner.iterdir() if p.name.endswith(suffixes)]
-        for path in extensions(package):  # an older build's files
-            if path.name not in {p.name for p in built}:
-                path.unlink()
-        for path in built:
-            # a new file renamed over the old: processes still running the
-            # old build keep their copy (never rewrite a loaded library)
-            part = package / (path.name + ".part")
-            shutil.copy2(path, part)
-            os.replace(part, package / path.name)
-    (package / STAMP.name).write_text(
-        json.dumps({"sources": source_hashes(package)}, indent=1, sort_keys=True) + "\n",
-        encoding="utf-8")
-    return next(p for p in extensions(package) if p.name.startswith("deal."))
-
-
-def remove(package: Path = HERE) -> None:
-    """Delete a compiled build (the sources stay)."""
-    for path in extensions(package):
-        path.unlink()
-    (package / STAMP.name).unlink(missing_ok=True)
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args == ["build"]:
-        try:
-            build()
-        except (RuntimeError, OSError) as exc:
-            print(f"lucie: the compiled build failed: {exc}", file=sys.stderr)
-            return 1
-        print(f"compiled {len(MODULES)} modules of lucie.solver ({', '.join(MODULES)})")
-        return 0
-    if args == ["remove"]:
-        remove()
-        print("removed the compiled build; the pure-Python search is used")
-        return 0
-    if args == ["status"]:
-        print("compiled" if is_compiled() else "pure Python")
-        return 0
-    print("usage: main(['build' | 'remove' | 'status'])", file=sys.stderr)
-    return 2

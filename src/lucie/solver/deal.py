@@ -14,7 +14,7 @@ answers exactly:
 
 :func:`search_deal` is the same search answering with internal lines
 (:class:`RawResult`), for callers that need only the foundation states or
-play a line at once (:func:`reach_position`): the odds and the study.
+play a line at once (:func:`~lucie.solver.lines.reach_position`): the odds and the study.
 
 >>> from lucie.engine import Game, Position
 >>> from lucie.rules import Rules
@@ -29,13 +29,6 @@ True
 >>> game.push_all(solve_deal(game.position).moves)
 >>> game.position.is_won
 True
-
-How it stays exact and fast
----------------------------
-
-The search is a depth-first walk over a private compact representation: a
-card is its engine index ``suit * 13 + rank - 1``; a fan is one ``int``
-holding ``card + 1`` in 6-bit digits, its top in the low bits (so the top
 
 Where things are
 ----------------
@@ -60,8 +53,9 @@ reduction and its proof at a time, is in ``docs/solver.md``.  The parts:
   and their lines as engine moves;
 - :mod:`~lucie.solver.proofs`: the names the code cites for each proof.
 
-This module is the public API (:func:`solve_deal`, :func:`search_deal`) and
-re-exports the names callers import from it.
+This module holds the one-deal entry points (:func:`solve_deal`,
+:func:`search_deal`); :mod:`lucie.solver` exports them with the rest of the
+public API.
 """
 
 from __future__ import annotations
@@ -71,44 +65,12 @@ import time
 
 from lucie.engine import Move, Position
 from lucie.solver.budget import DEFAULT_MAX_POSITIONS, Limit
-from lucie.solver.caps_merci import merci_reach_caps
-from lucie.solver.caps_reach import home_caps, reach_caps, reach_states
-from lucie.solver.caps_room import room_caps
-from lucie.solver.encoding import TO_CELL, TO_FOUNDATION, IMove, decode_fan, encode_fan
+from lucie.solver.encoding import IMove
 from lucie.solver.frontier import best_lines
-from lucie.solver.lines import engine_move, reach_position, to_engine_moves
-from lucie.solver.move_order import wanted_first
-from lucie.solver.proofs import (
-    _proof_builds,
-    _proof_deadlock,
-    _proof_foundation,
-    _proof_lone,
-    _proof_merci_caps,
-    _proof_merci_reach,
-    _proof_pair_home,
-    _proof_reach,
-    _proof_room,
-)
-from lucie.solver.restarts import RESTART_GROWTH, RESTART_NODES, restarts
-from lucie.solver.results import DealResult, RawResult, Reach, Verdict
-from lucie.solver.search import Search
-from lucie.solver.shorten import shorten as shortened
-from lucie.solver.tables import Tables, tables
-
-# The names of the parts before they were split out of this module, for the
-# callers and tests that import them from here.
-_Search = Search
-_Tables = Tables
-_tables = tables
-_reach_caps = reach_caps
-_reach_states = reach_states
-_home_caps = home_caps
-_merci_reach_caps = merci_reach_caps
-_room_caps = room_caps
-_wanted_first = wanted_first
-# (docstrings elsewhere cite the proofs as lucie.solver.deal._proof_*)
-_PROOFS = (_proof_builds, _proof_deadlock, _proof_foundation, _proof_lone, _proof_merci_caps,
-           _proof_merci_reach, _proof_pair_home, _proof_reach, _proof_room)
+from lucie.solver.lines import to_engine_moves
+from lucie.solver.restarts import RESTART_NODES, restarts
+from lucie.solver.results import DealResult, RawResult, Reach
+from lucie.solver.shortcuts import shorten as shortened
 
 
 def solve_deal(
@@ -133,7 +95,7 @@ def solve_deal(
     ``unknown`` and ``limit`` names it (``reachable`` then holds what was
     found so far).  ``restart_nodes``: see
     :func:`search_deal`.  ``shorten`` (default true): shorten each line
-    as every line the solver shows is (:func:`lucie.solver.shorten.shorten`:
+    as every line the solver shows is (:func:`lucie.solver.shortcuts.shorten`:
     shortcuts where the walk's lines wander or cells can park a card, no
     round trip; suit-down lines without cells are made of forced and
     useful moves, and a verdict in a millisecond stays one).
@@ -277,9 +239,4 @@ def _search_deal(
                      max(res.held, first_held))
 
 
-
-__all__ = [
-    "RESTART_GROWTH", "RESTART_NODES", "TO_CELL", "TO_FOUNDATION", "DealResult", "IMove",
-    "RawResult", "Reach", "Verdict", "decode_fan", "encode_fan", "engine_move",
-    "reach_position", "search_deal", "solve_deal", "to_engine_moves",
-]
+__all__ = ["search_deal", "solve_deal"]

@@ -3,7 +3,8 @@ siblings are not explored.
 
 - under suit builds going down, every foundation move
   (``docs/solver.md#_proof_foundation``) and the safe builds
-  (``docs/solver.md#_proof_builds``): :func:`suit_down_forced`;
+  (``docs/solver.md#_proof_builds``): :func:`suit_down_forced`, one loop
+  with each proof's part marked (measured: see its docstring);
 - under the other builds, the foundation moves that
   :meth:`Rules.home_is_safe` allows: :func:`safe_home_forced`;
 - with the merci to come, a foundation move off a fan of two cards
@@ -49,15 +50,28 @@ def suit_down_forced(
     ncells: int,
     sb_fill: str | None,
 ) -> None:
-    """Under suit-down: every foundation move (_proof_foundation), and the
-    safe builds of _proof_builds when ``sb_fill`` (the rules' ``empty_fill``
-    where they hold) is set.  ``work`` holds the cards whose status may have
-    changed (the parent's move's, or all tops at first)."""
+    """Under suit-down, the forced moves of two proofs until none is left:
+    every foundation move (_proof_foundation: the card the foundations
+    want goes home, from a fan top or, with ``ncells`` cells, a cell), then,
+    for a fan top that stays, its safe build (_proof_builds: onto its
+    successor X+1, a fan top, in cases a and c with ``sb_fill`` "none",
+    case b when X+2 lies under X+1) when ``sb_fill`` (the rules'
+    ``empty_fill`` where that proof holds) is set.  ``work`` holds the cards
+    whose status may have changed (the parent's move's, or all tops at
+    first); each move pushes the cards it may unlock in turn.
+
+    One loop for both proofs, each proof's part marked, on purpose (and
+    longer than 60 lines): the walk calls it at almost every position under
+    suit-down.  Measured with each proof a function of its own, called per
+    card of ``work``, the pure build's suit-down searches were 5-9% slower
+    (classic 1..500 frontier 0.989 s against 0.921 s, Trefoil 1.09, The
+    Fan 1.08: ``benchmarks/RESULTS.md``, "Search apart from the analysis")."""
     sb_none = sb_fill == "none"
     while work:
         c = work.pop()
         s = c // 13
         r = c - s * 13
+        # -- _proof_foundation: the card goes home if the foundations want it
         if c not in tops:  # ('in', then a look-up: cheaper than tops.get)
             if ncells and found[s] == r and c in cells:
                 cells.remove(c)
@@ -82,6 +96,7 @@ def suit_down_forced(
             if r < 12:
                 work.append(c + 1)
             continue
+        # -- _proof_builds: a fan top that stays goes onto X+1 if that is safe
         if sb_fill is None or r == 12:
             continue
         if c + 1 not in tops:

@@ -46,7 +46,8 @@ from lucie.errors import LucieError
 from lucie.i18n import pgettext
 from lucie.rules import Rules
 from lucie.solver.budget import BudgetExhaustedError
-from lucie.solver.deal import engine_move, solve_deal, to_engine_moves
+from lucie.solver.deal import solve_deal
+from lucie.solver.lines import engine_move, to_engine_moves
 from lucie.solver.search import Search
 
 GameStatus = Literal["won", "lost", "unknown"]

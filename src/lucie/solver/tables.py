@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from lucie.cards import DECK
 from lucie.rules import Rules
-from lucie.solver.shorten import wanders
 
 
 class Tables:
@@ -47,7 +46,7 @@ class Tables:
         self.takeback = rules.foundation_takeback
         self.merci = rules.merci
         self.strict = rules.redeal_only_when_stuck
-        self.suit_down = not wanders(rules)
+        self.suit_down = rules.suit_down
         # _proof_builds / _proof_deadlock settings (merci checked per node)
         self.safe_build_fill: str | None = (
             rules.empty_fill

@@ -18,7 +18,7 @@ is checked anyway (:func:`lucie.store.records.check_row`).
 Schemas:
 
 1. ``games``: one row per game, its player's name in ``player``.
-2. ``games.picked_rating``: the rating (:meth:`lucie.solver.difficulty.Rated.to_json`,
+2. ``games.picked_rating``: the rating (:meth:`lucie.analysis.difficulty.Rated.to_json`,
    as JSON) a deal picked by difficulty was picked by, NULL for any
    other game.
 3. ``players`` (id, name, login, created): each game belongs to a player

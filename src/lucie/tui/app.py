@@ -58,7 +58,7 @@ from lucie.tui.widgets import CellsView, FanView, FoundationsView
 __all__ = ["LucieApp", "Notice"]
 
 if TYPE_CHECKING:
-    from lucie.solver.difficulty import Rated
+    from lucie.analysis.difficulty import Rated
 
 
 class Notice(NamedTuple):
@@ -404,17 +404,12 @@ class LucieApp(App[int]):
         self.respond(self.controller.toggle_autoplay())
 
     def action_hint(self) -> None:
-        try:
-            from lucie.solver.hints import hint  # noqa: F401
-        except ImportError:
-            self.say(_("Hints need lucie's solver, which is not installed here."), "error")
-            return
         self.say(_("Thinking…"), "hint")
         self._hint_worker(self.game.position)
 
     @work(thread=True, exclusive=True, group="hint")
     def _hint_worker(self, position: Position) -> None:
-        from lucie.solver.hints import hint
+        from lucie.analysis.hints import hint
 
         try:
             result = hint(position)
@@ -484,7 +479,7 @@ class LucieApp(App[int]):
 
     @work(thread=True, exclusive=True, group="pick")
     def _pick_worker(self, rules: Rules, difficulty: str) -> None:
-        from lucie.solver.difficulty import pick_deal
+        from lucie.analysis.difficulty import pick_deal
 
         try:
             pick = pick_deal(rules, difficulty)  # type: ignore[arg-type]
@@ -645,10 +640,10 @@ class LucieApp(App[int]):
         """The deal's difficulty, told once the game is over (never before);
         a deal picked by difficulty: the rating it was picked by."""
         try:
-            from lucie.solver.difficulty import deal_difficulty
+            from lucie.analysis.difficulty import deal_difficulty
 
             rated = deal_difficulty(rules, deal, max_seconds=10.0, picked=picked)
-        except (ImportError, LucieError):
+        except LucieError:
             return
         self.call_from_thread(self._show_difficulty, rated.text())
 

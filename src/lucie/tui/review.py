@@ -1,6 +1,6 @@
 """The game review in the terminal, and the history of games to review.
 
-:class:`ReviewScreen` runs :func:`lucie.solver.review.review_game` in a
+:class:`ReviewScreen` runs :func:`lucie.analysis.review.review_game` in a
 worker thread (a progress bar; Esc cancels), then lists each move with its
 label, the winning chance before and after, the better move and its
 explanation, the mistakes highlighted, a sparkline of the winning chance
@@ -32,7 +32,7 @@ from lucie.tui.controller import moves_count
 from lucie.tui.table import duration, glyphs
 
 if TYPE_CHECKING:
-    from lucie.solver.review import MoveReview, Review
+    from lucie.analysis.review import MoveReview, Review
 
 #: Bars of the sparkline, lowest to highest.
 BARS: Final = "▁▂▃▄▅▆▇█"
@@ -167,11 +167,7 @@ class ReviewScreen(ModalScreen[None]):
 
     @work(thread=True, exclusive=True, group="review")
     def _review_worker(self, game: Game) -> None:
-        try:
-            from lucie.solver.review import review_game
-        except ImportError:
-            self.app.call_from_thread(self._failed, _("Reviews need lucie's solver."))
-            return
+        from lucie.analysis.review import review_game
 
         def progress(done: int, total: int) -> None:
             if self.cancelled:

@@ -204,7 +204,7 @@ def int_param(request: Request, key: str, default: int, low: int, high: int) -> 
         raise ApiError(400, str(exc)) from None
 
 
-#: The difficulties a new game may ask for (:mod:`lucie.solver.difficulty`).
+#: The difficulties a new game may ask for (:mod:`lucie.analysis.difficulty`).
 DIFFICULTIES: Final = ("clearable", "easy", "medium", "hard")
 
 

@@ -30,7 +30,7 @@ from lucie.web.errors import ApiError
 from lucie.web.store_link import StoreLink
 
 if TYPE_CHECKING:
-    from lucie.solver.difficulty import Rated
+    from lucie.analysis.difficulty import Rated
 
 T = TypeVar("T")
 

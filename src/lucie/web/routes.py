@@ -8,8 +8,6 @@ that names the problem and changes nothing.
 from __future__ import annotations
 
 import asyncio
-import importlib
-import importlib.util
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -78,26 +76,6 @@ LOADED_MOVES_KEPT: Final = 50_000
 _OVER: Final = {"won": N_("the game is already over (won)"),
                 "lost": N_("the game is already over (lost)"),
                 "resigned": N_("the game is already over (resigned)")}
-
-
-def _has_solver(name: str) -> bool:
-    """Whether ``lucie.solver.<name>`` is installed (without importing it)."""
-    return (importlib.util.find_spec("lucie.solver") is not None
-            and importlib.util.find_spec(f"lucie.solver.{name}") is not None)
-
-
-def _import_solver(name: str, what: str) -> Any:
-    """The solver module ``lucie.solver.<name>``, or a 503 if it is absent."""
-    module = f"lucie.solver.{name}"
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and (exc.name == module or module.startswith(exc.name + ".")):
-            raise ApiError(
-                503, _("{what} needs the solver, which is not available here "
-                       "({module} is not installed)").format(what=_(what), module=module)
-            ) from None
-        raise
 
 
 async def _client_gone(request: Request) -> None:
@@ -224,7 +202,6 @@ class Api:
     async def _pick(self, request: Request, rules: Rules, difficulty: str) -> tuple[int, Any]:
         """A deal of ``difficulty``, picked by the solver in the pool, and
         the rating it was picked by (a ``Rated``)."""
-        _import_solver("difficulty", N_("a deal by difficulty"))
         try:
             pick = await self._think(request, set(), "pick", pick_job, rules.spec(),
                                      difficulty, think=PICK_SECONDS)
@@ -484,7 +461,6 @@ class Api:
     async def hint(self, request: Request) -> Any:
         session = await self._session(request)
         seconds = float_param(request, "seconds", 2.0, 0.05, MAX_THINK)
-        _import_solver("hints", N_("a hint"))
         position = session.game.position
         try:
             found = await self._think(request, session.thinking, "hint", hint_job, position,
@@ -509,7 +485,6 @@ class Api:
         session = await self._session(request)
         samples = int_param(request, "samples", 200, 1, 100_000)
         seconds = float_param(request, "seconds", 10.0, 0.1, MAX_THINK)
-        odds = _import_solver("odds", N_("the odds"))
         position = session.game.position
         moves = len(session.game.moves)
         try:
@@ -518,7 +493,9 @@ class Api:
                                      samples, think=seconds)
         except PoolBudgetError as exc:
             # no figure at all: the same shape, measured on nothing
-            data = odds.Odds(0.0, (0.0, 1.0), 0, None, budget_ran_out=True).to_json()
+            from lucie.analysis.odds import Odds
+
+            data = Odds(0.0, (0.0, 1.0), 0, None, budget_ran_out=True).to_json()
             data["text"] = _("No odds: {reason}.").format(reason=exc)
         data["moves_played"] = moves
         return data
@@ -527,7 +504,6 @@ class Api:
         """The review of the game in play, move by move."""
         session = await self._session(request)
         seconds = float_param(request, "seconds", REVIEW_SECONDS, 1.0, MAX_REVIEW)
-        _import_solver("review", N_("a game review"))
         async with session.lock:
             if not session.game.moves:
                 raise ApiError(422, _("no move to review yet"))
@@ -539,7 +515,6 @@ class Api:
         store = self._store()
         number = int_param_text(request.path_params["store_id"], _("game number"))
         seconds = float_param(request, "seconds", REVIEW_SECONDS, 1.0, MAX_REVIEW)
-        _import_solver("review", N_("a game review"))
         saved = await store.saved_game(number)
         if saved is None:
             raise ApiError(404, _("no game {number} of yours in the statistics").format(
@@ -570,7 +545,6 @@ class Api:
         if game.deal is None:
             raise ApiError(422, _("a game from a layout has no deal number to rate"))
         seconds = float_param(request, "seconds", 10.0, 0.5, MAX_THINK)
-        _import_solver("difficulty", N_("the deal's difficulty"))
         try:
             # a deal picked by difficulty is told the rating it was picked by,
             # kept with its game in the store (after a restart too)
@@ -627,9 +601,10 @@ class Api:
                                                        "offset": offset}
 
     async def features(self, request: Request) -> Any:
-        """What this server can do: the page hides what is missing."""
-        return {"hint": _has_solver("hints"), "odds": _has_solver("odds"),
-                "review": _has_solver("review"), "difficulty": _has_solver("difficulty"),
+        """What this server can do: the page hides what is missing (the
+        analysis comes with every install: only the statistics may be
+        missing, without a store)."""
+        return {"hint": True, "odds": True, "review": True, "difficulty": True,
                 "stats": self.registry.store is not None}
 
     async def variants(self, request: Request) -> Any:

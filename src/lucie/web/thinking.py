@@ -63,9 +63,8 @@ def _serve(conn: Connection) -> None:
     at end of input."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # ready before the first call
-    for module in ("lucie.solver.hints", "lucie.solver.odds", "lucie.solver.review"):
-        with contextlib.suppress(ImportError):
-            importlib.import_module(module)
+    for module in ("lucie.analysis.hints", "lucie.analysis.odds", "lucie.analysis.review"):
+        importlib.import_module(module)
     try:
         conn.send(("ready", None))
     except OSError:
@@ -363,16 +362,16 @@ class SolverPool:
 
 
 def hint_job(position: Position, seconds: float) -> dict[str, Any]:
-    """``lucie.solver.hints.hint`` as JSON (as ``lucie hint --json``)."""
-    from lucie.solver.hints import hint
+    """``lucie.analysis.hints.hint`` as JSON (as ``lucie hint --json``)."""
+    from lucie.analysis.hints import hint
 
     return hint(position, max_seconds=seconds).to_json()
 
 
 def odds_job(position: Position, samples: int, seconds: float) -> dict[str, Any]:
-    """``lucie.solver.odds.estimate_odds`` as JSON (:meth:`Odds.to_json`,
+    """``lucie.analysis.odds.estimate_odds`` as JSON (:meth:`Odds.to_json`,
     as ``lucie odds --json``: ``proved`` and ``budget_ran_out`` included)."""
-    from lucie.solver.odds import estimate_odds
+    from lucie.analysis.odds import estimate_odds
 
     return estimate_odds(position, samples=samples, max_seconds=seconds).to_json()
 
@@ -390,13 +389,13 @@ def _board(position: Position) -> dict[str, Any]:
 
 
 def review_job(saved: str, seconds: float) -> dict[str, Any]:
-    """``lucie.solver.review.review_game`` of a saved game as JSON
+    """``lucie.analysis.review.review_game`` of a saved game as JSON
     (:meth:`Review.to_json`), each move with the position before it
     (``board``), the card it moved (``card``) and the card the best move
     moves (``best_card``); ``final_board``: the position after the last."""
+    from lucie.analysis.review import review_game
     from lucie.engine import Move
     from lucie.formats import load_game
-    from lucie.solver.review import review_game
 
     game = load_game(saved)
     review = review_game(game, max_seconds=seconds)
@@ -416,10 +415,10 @@ def review_job(saved: str, seconds: float) -> dict[str, Any]:
 
 def pick_job(spec: str, difficulty: str, seconds: float) -> Any:
     """A deal of the variant ``spec`` that fits ``difficulty``
-    (:func:`lucie.solver.difficulty.pick_deal`): the :class:`Pick`, whose
+    (:func:`lucie.analysis.difficulty.pick_deal`): the :class:`Pick`, whose
     rating the end of the game tells."""
+    from lucie.analysis.difficulty import DIFFICULTIES, pick_deal
     from lucie.rules import Rules
-    from lucie.solver.difficulty import DIFFICULTIES, pick_deal
 
     if difficulty not in DIFFICULTIES:
         raise LucieError(f"unknown difficulty {difficulty!r}")
@@ -428,10 +427,10 @@ def pick_job(spec: str, difficulty: str, seconds: float) -> Any:
 
 def difficulty_job(spec: str, deal: int, picked: Any, seconds: float) -> dict[str, Any]:
     """How hard deal ``deal`` of ``spec`` is
-    (:func:`lucie.solver.difficulty.deal_difficulty`, ``picked``: the
+    (:func:`lucie.analysis.difficulty.deal_difficulty`, ``picked``: the
     rating it was picked by, if it was), as JSON (:meth:`Rated.to_json`)."""
+    from lucie.analysis.difficulty import deal_difficulty
     from lucie.rules import Rules
-    from lucie.solver.difficulty import deal_difficulty
 
     return deal_difficulty(Rules.parse(spec), deal, max_seconds=seconds,
                            picked=picked).to_json()

@@ -2,9 +2,9 @@
 
 For every move of a game the review gives the *value* of the position
 before and after it, the loss, a label and the best move with the hint's
-words (:func:`lucie.solver.hints.hint`).  The value of a position is the
+words (:func:`lucie.analysis.hints.hint`).  The value of a position is the
 chance of winning from there under optimal play with random redeals, the
-quantity :mod:`lucie.solver.odds` defines:
+quantity :mod:`lucie.analysis.odds` defines:
 
 * the deal in play can be cleared without a redeal (the exact one-deal
   solver found a win): 1, exact;
@@ -12,7 +12,7 @@ quantity :mod:`lucie.solver.odds` defines:
   with the best score still reachable (:attr:`Value.best_score`), exact;
 * otherwise the best stop of the deal: ``max W(f, r - 1)`` over the
   frontier ``f`` the solver lists, where ``W`` is the value of a random
-  redeal of the cards left (:meth:`lucie.solver.odds.Evaluator.value`,
+  redeal of the cards left (:meth:`lucie.analysis.odds.Evaluator.value`,
   sampled and cached per between-deal state): an *estimate*, with an
   interval (the 95% interval of each stop's mean, whose samples lie in
   [0, 1]; the bounds of the best stop are the largest bounds).
@@ -99,12 +99,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final, Literal, get_args
 
+from lucie.analysis.cache import StateKey, ValueCache
+from lucie.analysis.odds import DEFAULT_TARGET, Evaluator, Foundations, stops
 from lucie.engine import Game, Move, Position
 from lucie.i18n import N_, _, format_number, format_percent, ngettext, pgettext
 from lucie.rules import Rules
-from lucie.solver.budget import BudgetExhaustedError
-from lucie.solver.cache import StateKey, ValueCache
-from lucie.solver.odds import DEFAULT_TARGET, Evaluator, Foundations, _reaches
+from lucie.solver import BudgetExhaustedError
 
 ValueKind = Literal["exact", "estimate", "bound", "unknown"]
 Label = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
@@ -378,8 +378,8 @@ class Valuer:
             return value, line, None
         result = self.ev.solve(position, budget)
         if result.status == "solved":
-            return Value.exact(1.0, clears=True), _reaches(position, result)[0].moves, None
-        reaches = _reaches(position, result)
+            return Value.exact(1.0, clears=True), stops(position, result)[0].moves, None
+        reaches = stops(position, result)
         self._stops[position] = {key for key in (
             self.redeal_state_at(position, stop.foundations) for stop in reaches)
             if key is not None}
@@ -416,14 +416,14 @@ class Valuer:
         verdict = self.ev.verdict(position, budget)
         if verdict.status == "solved":
             return (Value.exact(1.0, clears=True, best_score=52),
-                    _reaches(position, verdict)[0].moves)
+                    stops(position, verdict)[0].moves)
         left = self._budget()
         if verdict.status == "unknown":
             return Value(0.0, "bound", 0.0, 1.0), ()
         if left is None:
             return Value.exact(0.0, clears=False), ()
         best = self.ev.solve(position, left)  # best_only in a last deal
-        reaches = _reaches(position, best)
+        reaches = stops(position, best)
         top = max(reaches, key=lambda r: (sum(r.foundations), -len(r.line)))
         exact = best.status != "unknown"
         return (Value.exact(0.0, clears=False,
@@ -692,30 +692,42 @@ def review_game(
     until = None if deadline is None or max_seconds is None else \
         deadline - min(len(moves) * hint_seconds, 0.3 * max_seconds)
     values = _values_pass(valuer, positions, moves, until, progress)
-    disputed = [
-        i for i, (before, after) in enumerate(values)
-        if before.chance is not None and after.chance is not None
-        and before.chance - after.chance > BEST_LOSS
-        and "estimate" in (before.kind, after.kind)
-    ]
-    if disputed and refine_target > target:
-        keys = {valuer.state_of(positions[i]) for i in disputed}
-        keys |= {valuer.state_of(positions[i + 1]) if not moves[i].is_redeal
-                 else valuer.redeal_state(positions[i]) for i in disputed}
-        valuer.set_deadline(until)
-        if valuer.refine({k for k in keys if k is not None}, refine_target):
-            values = _values_pass(valuer, positions, moves, until, None)
+    if refine_target > target:
+        values = _refined(valuer, positions, moves, values, until, refine_target)
     valuer.set_deadline(deadline)
     out, ran_out = _judge_moves(valuer, positions, moves, values, deadline, hint_seconds,
                                 seed, progress)
     start_value = valuer.value(positions[0])
     final_value = valuer.value(positions[-1])
     valuer.cache.flush()
-    ran_out = ran_out or any(
-        v.kind == "unknown" for m in out for v in (m.value_before, m.value_after)
-    ) or start_value.kind == "unknown"
+    ran_out = ran_out or start_value.kind == "unknown" or any(
+        v.kind == "unknown" for m in out for v in (m.value_before, m.value_after))
     return Review(game.rules.spec(), game.deal, start_value, tuple(out), ran_out,
                   time.monotonic() - start, final_value)
+
+
+def _refined(
+    valuer: Valuer, positions: Sequence[Position], moves: Sequence[Move],
+    values: list[tuple[Value, Value]], until: float | None, refine_target: int,
+) -> list[tuple[Value, Value]]:
+    """``values`` again with the states that decide a move that seems to
+    lose chance sampled ``refine_target`` times (see "Noise" in the module
+    doc); as they are when there is none, or no state was refined."""
+    disputed = [
+        i for i, (before, after) in enumerate(values)
+        if before.chance is not None and after.chance is not None
+        and before.chance - after.chance > BEST_LOSS
+        and "estimate" in (before.kind, after.kind)
+    ]
+    if not disputed:
+        return values
+    keys = {valuer.state_of(positions[i]) for i in disputed}
+    keys |= {valuer.state_of(positions[i + 1]) if not moves[i].is_redeal
+             else valuer.redeal_state(positions[i]) for i in disputed}
+    valuer.set_deadline(until)
+    if valuer.refine({k for k in keys if k is not None}, refine_target):
+        return _values_pass(valuer, positions, moves, until, None)
+    return values
 
 
 #: A move whose best move was not looked for (the budget ran out first).
@@ -761,6 +773,21 @@ def _settled(value: Value) -> bool:
     return value.chance is not None and value.kind in ("exact", "estimate")
 
 
+def _losses(before: Value, after: Value) -> tuple[float | None, int]:
+    """What a move lost: its chance (None when its values do not settle
+    it, :func:`_settled`), and its cards home where both chances are 0."""
+    loss: float | None = None
+    if _settled(before) and _settled(after):
+        assert before.chance is not None and after.chance is not None
+        loss = max(0.0, before.chance - after.chance)
+    elif after.chance is not None and after.kind != "unknown" and after.low >= before.high:
+        loss = 0.0  # nothing was lost, whatever the value before (a win found after)
+    if (loss is not None and before.best_score is not None and after.best_score is not None
+            and before.chance == 0.0 and after.chance == 0.0):
+        return loss, max(0, before.best_score - after.best_score)
+    return loss, 0
+
+
 def _judge_moves(
     valuer: Valuer, positions: Sequence[Position], moves: Sequence[Move],
     values: list[tuple[Value, Value]], deadline: float | None, hint_seconds: float,
@@ -769,7 +796,7 @@ def _judge_moves(
     """Each move with the best move (the hint's), its loss and label: a
     move whose values are not both settled (:func:`_settled`) has neither;
     and whether the time ran out before some best move was looked for."""
-    from lucie.solver.hints import hint
+    from lucie.analysis.hints import hint
 
     out: list[MoveReview] = []
     ran_out = False
@@ -785,18 +812,9 @@ def _judge_moves(
             advice = hint(positions[i], max_seconds=max(0.05, seconds), cache=valuer.cache,
                           seed=seed, tell_clears=True)
             best_move, text = advice.move, advice.text
-        loss: float | None = None
+        loss, score_loss = _losses(before, after)
         label: Label | None = None
-        score_loss = 0
-        if _settled(before) and _settled(after):
-            assert before.chance is not None and after.chance is not None
-            loss = max(0.0, before.chance - after.chance)
-        elif after.chance is not None and after.kind != "unknown" and after.low >= before.high:
-            loss = 0.0  # nothing was lost, whatever the value before (a win found after)
         if loss is not None:
-            if (before.best_score is not None and after.best_score is not None
-                    and before.chance == 0.0 and after.chance == 0.0):
-                score_loss = max(0, before.best_score - after.best_score)
             label = label_for(loss, score_loss, is_best=best_move == move)
         elif best_move is None and left is not None and left <= 0:
             text = _("not reviewed: the time budget ran out")

@@ -2,11 +2,11 @@
 
 ``clearable``
     the first deal can be cleared without any redeal: the exact verdict of
-    the one-deal solver (:func:`lucie.solver.deal.search_deal`, with
+    the one-deal solver (:func:`lucie.solver.search_deal`, with
     ``frontier=False``), proved for the deal picked.
 ``easy``, ``medium``, ``hard``
     thirds of the variant's deals by their winning chance under optimal
-    play: the value of the starting position (:meth:`lucie.solver.review.Valuer.value`:
+    play: the value of the starting position (:meth:`lucie.analysis.review.Valuer.value`:
     1 for a deal that can be cleared at once, else the best stop's value
     ``W`` of a random redeal, estimated).  Ties (many deals of a variant
     without a redeal are worth exactly 0) are broken by the best score the
@@ -52,13 +52,13 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal, get_args
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.review import Value, Valuer
 from lucie.deals import random_deal_number
 from lucie.engine import Position
 from lucie.errors import LucieError
 from lucie.i18n import _, ngettext, pgettext
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.review import Value, Valuer
 
 Difficulty = Literal["clearable", "easy", "medium", "hard"]
 DIFFICULTIES: Final[tuple[Difficulty, ...]] = get_args(Difficulty)
@@ -499,7 +499,7 @@ def _doubt(rated: Rated) -> float:
 def _pick_clearable(
     rules: Rules, rng: random.Random, deadline: float, deal_seconds: float, max_seconds: float
 ) -> Pick:
-    from lucie.solver.deal import search_deal
+    from lucie.solver import search_deal
 
     tried = undecided = 0
     while True:

@@ -2,7 +2,7 @@
 
 A real player does not know how a redeal will fall.  Within one deal,
 though, everything is visible, and the exact one-deal solver
-(:func:`lucie.solver.deal.solve_deal`) lists every *foundation state* that
+(:func:`lucie.solver.solve_deal`) lists every *foundation state* that
 can be reached without a redeal and is not dominated by another (the
 *frontier*).  The player's only real choice in a deal is where to stop:
 which of those states to reach before redealing.  Between two deals only
@@ -45,7 +45,7 @@ The estimator: bias and variance
 cards at random, solves the deal, and takes the max of the *current
 estimates* of ``W(f', r - 1)`` over the frontier (each one computed the same
 way, recursively, to at least ``target`` samples, and cached by state, in
-memory and on disk: :mod:`lucie.solver.cache`).  When at most
+memory and on disk: :mod:`lucie.analysis.cache`).  When at most
 ``exact_cards`` cards are left, ``W`` is computed exactly instead, by
 enumerating every order of the cards.  The max of noisy estimates is biased
 *upwards*, so the cached values are optimistic; with few inner samples the
@@ -74,17 +74,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from lucie.analysis.cache import StateKey, ValueCache
 from lucie.cards import DECK, Card
 from lucie.deals import Shuffler, redeal_fans
 from lucie.engine import Move, Position
 from lucie.errors import LucieError
 from lucie.i18n import _, format_number, format_percent, ngettext, pgettext
 from lucie.rules import Rules
-from lucie.solver.budget import DEFAULT_MAX_POSITIONS, PLAYER_MAX_POSITIONS, BudgetExhaustedError
-from lucie.solver.cache import StateKey, ValueCache
+from lucie.solver import DEFAULT_MAX_POSITIONS, PLAYER_MAX_POSITIONS, BudgetExhaustedError
 
 if TYPE_CHECKING:
-    from lucie.solver.deal import IMove, RawResult
+    from lucie.solver import IMove, RawResult
 
 #: Samples each between-deal state gets before its value is trusted.
 DEFAULT_TARGET: Final = 24
@@ -298,7 +298,7 @@ class Evaluator:
     ``exact_cards``: at most this many cards left, values are exact;
     ``deadline``: a :func:`time.monotonic` time that bounds every search
     (each gets at most the time left) and after which sampling raises
-    :class:`~lucie.solver.budget.BudgetExhaustedError`;
+    :class:`~lucie.solver.BudgetExhaustedError`;
     ``max_positions``: the memory cap of each search (positions held);
     ``solve_seconds``: a time budget for each one-deal search;
     ``sample_seconds``: a (smaller) budget for the searches made to sample
@@ -352,7 +352,7 @@ class Evaluator:
     def _search(
         self, position: Position, seconds: float | None, *, frontier: bool, best_only: bool
     ) -> RawResult:
-        from lucie.solver.deal import search_deal
+        from lucie.solver import search_deal
 
         budget = seconds if seconds is not None else self.solve_seconds
         left = self.time_left()
@@ -374,7 +374,7 @@ class Evaluator:
         return max(0.0, self.deadline - time.monotonic())
 
     def check_time(self) -> None:
-        """Raise :class:`~lucie.solver.budget.BudgetExhaustedError` past the deadline."""
+        """Raise :class:`~lucie.solver.BudgetExhaustedError` past the deadline."""
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise BudgetExhaustedError("seconds")
 
@@ -459,7 +459,7 @@ class Evaluator:
         """The stop state the policy picks: the highest value (ties: the
         highest score, then the shortest line).  A frontier of one state
         (the usual case under suit builds) needs no value at all."""
-        reaches = _reaches(position, result)
+        reaches = stops(position, result)
         if len(reaches) == 1:
             return reaches[0]
         wins = [r for r in reaches if sum(r.foundations) == 52]
@@ -476,7 +476,7 @@ class Evaluator:
         runs out of time, rank by the estimates at hand (states without
         one rank by score alone).  Returns the reach and whether the values
         were complete."""
-        reaches = _reaches(position, result)
+        reaches = stops(position, result)
         try:
             return self.choose(position, result), True
         except BudgetExhaustedError:
@@ -507,7 +507,7 @@ class Evaluator:
         (the engine's redeal, uniformly shuffled); ``(won, score)``.
         ``first``: the solver's result for ``position`` when already known.
         Past the deadline it raises
-        :class:`~lucie.solver.budget.BudgetExhaustedError` (a playout cut
+        :class:`~lucie.solver.BudgetExhaustedError` (a playout cut
         short would not be one of the policy)."""
         shuffler = RandomShuffler(self.rng)
         result = first
@@ -540,21 +540,21 @@ class Stop:
         self.foundations = foundations
         self.line = line
         #: engine moves: the line's, or those of another line to the same
-        #: position (a shorter one, :func:`lucie.solver.shorten.shorten_line`)
+        #: position (a shorter one, :func:`lucie.solver.shortcuts.shorten_line`)
         self._moves: tuple[Move, ...] | None = moves
 
     @property
     def moves(self) -> tuple[Move, ...]:
         """The line as engine moves, each checked by the engine."""
         if self._moves is None:
-            from lucie.solver.deal import to_engine_moves
+            from lucie.solver import to_engine_moves
 
             self._moves = to_engine_moves(self.start, self.line)
         return self._moves
 
     def reached(self) -> Position:
-        """The position at the end of the line (:func:`~lucie.solver.deal.reach_position`)."""
-        from lucie.solver.deal import reach_position
+        """The position at the end of the line (:func:`~lucie.solver.reach_position`)."""
+        from lucie.solver import reach_position
 
         return reach_position(self.start, self.line)
 
@@ -579,8 +579,11 @@ def _last_deal_odds(ev: Evaluator, position: Position) -> Odds:
                 ev.cut)
 
 
-def _reaches(position: Position, result: RawResult) -> list[Stop]:
-    """The solver's frontier, or "stop here" when it found nothing."""
+def stops(position: Position, result: RawResult) -> list[Stop]:
+    """The stop states a one-deal search of ``position`` offers the policy
+    (and the hints and the review): one :class:`Stop` per state of its
+    frontier (``result.lines``), or "stop here" (``position`` itself, no
+    move) when it found none."""
     reaches = [Stop(position, found, line) for found, line in result.lines]
     if not reaches:
         reaches.append(Stop(position, position.foundations, ()))
@@ -588,7 +591,7 @@ def _reaches(position: Position, result: RawResult) -> list[Stop]:
 
 
 def _frontier(position: Position, result: RawResult) -> Iterable[Foundations]:
-    for reach in _reaches(position, result):
+    for reach in stops(position, result):
         yield reach.foundations
 
 
@@ -621,7 +624,7 @@ def estimate_odds(
     in it are not played (fewer playouts, possibly none: then
     ``budget_ran_out`` is set, ``samples`` is 0 and the interval is
     ``(0, 1)``).  ``max_positions`` caps each search's memory (positions
-    held; :data:`~lucie.solver.budget.PLAYER_MAX_POSITIONS` by default).
+    held; :data:`~lucie.solver.PLAYER_MAX_POSITIONS` by default).
     ``cache``: where values of between-deal states are kept (default: a
     memory cache; pass :meth:`ValueCache.default` for the disk cache);
     ``target``, ``exact_cards``, ``sample_seconds``: see :class:`Evaluator`.

@@ -6,13 +6,13 @@ number, so the deal **and its redeals are exactly PySolFC's**), with one of
 two policies:
 
 ``optimal``
-    in each deal, solve it exactly (:func:`lucie.solver.deal.solve_deal`),
+    in each deal, solve it exactly (:func:`lucie.solver.solve_deal`),
     stop at the reachable foundation state whose next *random* deal is worth
-    most by the cached values of :mod:`lucie.solver.odds` (the player does
+    most by the cached values of :mod:`lucie.analysis.odds` (the player does
     not know how the redeal will fall), play the line there, redeal; in the
     last deal, win if the deal can be cleared, else reach the best score.
 ``hint``
-    play the move :func:`lucie.solver.hints.hint` suggests, one at a time.
+    play the move :func:`lucie.analysis.hints.hint` suggests, one at a time.
 
 The win rate is then the fraction of real games won, with its Wilson 95%
 interval: an honest measure of the policy, and (the policy being one a real
@@ -36,19 +36,18 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.checkpoint import Row, Saved, Writer, settings_differ
+from lucie.analysis.checkpoint import read as read_checkpoint
+from lucie.analysis.odds import DEFAULT_TARGET, Evaluator, Stop, check_rules, wilson
 from lucie.deals import lay_out, shuffled_deck
 from lucie.engine import REDEAL, Game, Position
 from lucie.errors import LucieError
 from lucie.i18n import _, format_percent, ngettext, pgettext
 from lucie.rules import Rules
-from lucie.solver.cache import ValueCache
-from lucie.solver.checkpoint import Row, Saved, Writer, settings_differ
-from lucie.solver.checkpoint import read as read_checkpoint
-from lucie.solver.odds import DEFAULT_TARGET, Evaluator, Stop, check_rules, wilson
 
-Policy = Literal["optimal", "hint"]
 POLICIES: Final = ("optimal", "hint")
 #: Largest deal number drawn (as :func:`lucie.deals.random_deal_number`).
 MAX_DRAWN: Final = 999_999_999
@@ -216,7 +215,7 @@ def play_optimal(rules: Rules, deal: int, ev: Evaluator) -> GameRecord:
     The deal and each redeal come from the engine (:func:`shuffled_deck`,
     :func:`lay_out`, :meth:`Position.redeal` with the deal's own generator,
     as :class:`Game` does); within a deal the chosen line is played by
-    :meth:`~lucie.solver.odds.Stop.reached` instead of one engine move at a
+    :meth:`~lucie.analysis.odds.Stop.reached` instead of one engine move at a
     time (the tests check that both give the same game).
     """
     deck, shuffler = shuffled_deck(deal)
@@ -247,15 +246,15 @@ def play_optimal_checked(rules: Rules, deal: int, ev: Evaluator) -> GameRecord:
 
 
 def play_hint(rules: Rules, deal: int, cache: ValueCache, seconds: float) -> GameRecord:
-    """Play deal ``deal`` move by move as :func:`~lucie.solver.hints.hint` says.
+    """Play deal ``deal`` move by move as :func:`~lucie.analysis.hints.hint` says.
 
     Whether the first deal could have been cleared is a fact of its own when
-    redeals follow: the first hint's search says it (:attr:`~lucie.solver.hints.Hint.clears`:
+    redeals follow: the first hint's search says it (:attr:`~lucie.analysis.hints.Hint.clears`:
     a win found, none proved, or undecided when its budget ran out), so no
     search runs for it alone.  With no redeal the first deal is the game,
     and the policy's own result says it.
     """
-    from lucie.solver.hints import hint
+    from lucie.analysis.hints import hint
 
     game = Game(rules, deal)
     first: bool | None = None
@@ -481,12 +480,12 @@ def run_study(
     ``solve_seconds``: a time budget per one-deal search (None: none; a
     search that runs out counts as ``unknown`` and plays the best line it
     found); ``sample_seconds``: the same for the searches that sample
-    values (see :class:`~lucie.solver.odds.Evaluator`); ``progress``: a
+    values (see :class:`~lucie.analysis.odds.Evaluator`); ``progress``: a
     tqdm bar (default: only when stderr is a terminal), else, with
     ``progress_seconds``, a line on stderr at most that often.
 
     ``checkpoint``: a file where each chunk of games played is kept as it
-    finishes (:mod:`lucie.solver.checkpoint`); with ``resume`` the games
+    finishes (:mod:`lucie.analysis.checkpoint`); with ``resume`` the games
     it holds are not played again (``seed`` None: the checkpoint's) and the
     result is the one an uninterrupted study gets; without, a checkpoint of
     an unfinished study there is an error.  ``time_limit`` (seconds) or
@@ -505,10 +504,8 @@ def run_study(
     n_jobs = jobs or os.cpu_count() or 1
     size = chunk or max(1, min(25, games // (n_jobs * 4) or 1))
     spec = rules.spec()
-    identity = {"variant": spec, "policy": policy, "seed": seed, "games": games,
-                "target": target, "hint_seconds": hint_seconds if policy == "hint" else None,
-                "solve_seconds": solve_seconds if policy == "optimal" else None,
-                "sample_seconds": sample_seconds if policy == "optimal" else None}
+    identity = _identity(spec, policy, seed, games, target, hint_seconds, solve_seconds,
+                         sample_seconds)
     done: dict[int, list[GameRecord]] = {}
     if saved is not None:
         size, done = _resumed(path, saved, identity, deals, resume, size)
@@ -525,18 +522,7 @@ def run_study(
     resumed = run.count
     args = (policy, str(cache_path) if cache_path is not None else None, target,
             hint_seconds, solve_seconds, sample_seconds)
-    stopped: str | None = None
-    try:
-        _play(run, spec, args, n_jobs, scheduler)
-    except _OutOfTimeError:
-        stopped = "time limit"
-    except KeyboardInterrupt:
-        stopped = "interrupted"
-    finally:
-        if run.bar is not None:
-            run.bar.close()
-        if run.writer is not None:
-            run.writer.close()
+    stopped = _play_until_stopped(run, spec, args, n_jobs, scheduler)
     if stopped is not None and path is not None:
         # stopped at any point, even between writing a chunk and counting
         # it: the report is what the checkpoint holds, no more, no less
@@ -548,6 +534,39 @@ def run_study(
     result.stopped, result.planned, result.resumed = stopped, games, resumed
     result.checkpoint = str(path) if path is not None else None
     return result
+
+
+def _identity(
+    spec: str, policy: str, seed: int, games: int, target: int, hint_seconds: float,
+    solve_seconds: float | None, sample_seconds: float | None,
+) -> dict[str, Any]:
+    """The settings a checkpoint is kept with (a resumed study must have
+    the same): each policy's budgets, None for the other policy's."""
+    optimal = policy == "optimal"
+    return {"variant": spec, "policy": policy, "seed": seed, "games": games,
+            "target": target, "hint_seconds": hint_seconds if policy == "hint" else None,
+            "solve_seconds": solve_seconds if optimal else None,
+            "sample_seconds": sample_seconds if optimal else None}
+
+
+def _play_until_stopped(
+    run: _Run, spec: str, args: tuple[Any, ...], n_jobs: int, scheduler: str | None,
+) -> str | None:
+    """Play the study's chunks (:func:`_play`); what stopped it before the
+    end ("time limit" or "interrupted"), or None.  The progress bar and the
+    checkpoint are closed either way."""
+    try:
+        _play(run, spec, args, n_jobs, scheduler)
+    except _OutOfTimeError:
+        return "time limit"
+    except KeyboardInterrupt:
+        return "interrupted"
+    finally:
+        if run.bar is not None:
+            run.bar.close()
+        if run.writer is not None:
+            run.writer.close()
+    return None
 
 
 def _check_args(games: int, policy: str, jobs: int | None) -> None:
@@ -596,7 +615,7 @@ def _result(
 ) -> StudyResult:
     seconds = run.seconds
     if policy == "hint":
-        from lucie.solver.hints import HINT_TARGET
+        from lucie.analysis.hints import HINT_TARGET
 
         # the hints sample their own target and have their own budget
         result = StudyResult(rules, policy, seed, run.records(), seconds, jobs, HINT_TARGET)

@@ -1,12 +1,12 @@
 """Hints: the best move for the player, and in a few words why.
 
-The best move is judged by the odds objective (:mod:`lucie.solver.odds`):
+The best move is judged by the odds objective (:mod:`lucie.analysis.odds`):
 the exact one-deal solver lists the foundation states this deal can still
 reach; the policy picks the one whose next random deal is worth most (in the
 last deal: a win, else the highest score), and the hint is the first move of
 the line there.  When the current state is already the best, the hint is to
 redeal.  The search is budgeted (``max_seconds`` for the whole hint, value
-searches included, and :data:`~lucie.solver.budget.PLAYER_MAX_POSITIONS`
+searches included, and :data:`~lucie.solver.PLAYER_MAX_POSITIONS`
 positions held by each search): when it runs out, the
 hint is the best move found so far and its text says so.
 
@@ -46,16 +46,15 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
+from lucie.analysis.cache import ValueCache
+from lucie.analysis.odds import Evaluator, Stop, stops
 from lucie.cards import KING, Card, card_label
 from lucie.engine import FAN_NAMES, REDEAL, Move, Position
 from lucie.i18n import N_, _, ngettext
-from lucie.solver.budget import PLAYER_MAX_POSITIONS
-from lucie.solver.cache import ValueCache
-from lucie.solver.odds import Evaluator, Stop, _reaches
-from lucie.solver.shorten import shorten
+from lucie.solver import PLAYER_MAX_POSITIONS, shorten
 
 if TYPE_CHECKING:
-    from lucie.solver.deal import RawResult
+    from lucie.solver import RawResult
 
 KINDS: Final = (
     "foundation", "unblock", "safe-build", "build", "cell", "merci", "redeal",
@@ -144,6 +143,31 @@ def hint(
         rng=random.Random(seed), target=HINT_TARGET, deadline=start + max_seconds,
         sample_seconds=max(0.02, max_seconds / 8), max_positions=PLAYER_MAX_POSITIONS,
     )
+    result, verdict = _search(ev, position, start, max_seconds)
+    stop, complete = ev.choose_quick(position, result)
+    deadline = start + max_seconds
+    stop = _shortened(stop, deadline)
+    cut_short = result.status == "unknown"
+    budget_note = BUDGET_NOTE if cut_short or not complete else None
+    movers = _movers(position, stop.moves)
+    # in a last deal the verdict settles it, even if the best-score search
+    # that followed was cut short
+    clears = (verdict if verdict is not None else result).solvable
+    if stop.moves and (cut_short or complete):
+        # the rest of the line is the answer from the next position too (see
+        # _LINES); not when only the sampling ran out: the next hint samples
+        # on where this one stopped
+        _remember_line(position, result, stop, movers, clears, deadline)
+    advice = _explain(position, result, stop, legal, budget_note, movers)
+    return _told(replace(advice, budget_ran_out=budget_note is not None, clears=clears),
+                 tell_clears)
+
+
+def _search(
+    ev: Evaluator, position: Position, start: float, max_seconds: float,
+) -> tuple[RawResult, RawResult | None]:
+    """The hint's one-deal search, and the verdict when one was searched
+    for (in a last deal, or when the frontier search was cut short)."""
     # half the budget for the search and half for the values it needs, but
     # a last deal needs no value: there the search has it all
     search_seconds = max(0.05, max_seconds * (1.0 if position.redeals_left == 0 else 0.5))
@@ -165,33 +189,28 @@ def hint(
             verdict = ev.verdict(position, max(0.02, search_seconds / 4))
             if verdict.status == "unknown":
                 verdict = None
-    stop, complete = ev.choose_quick(position, result)
-    deadline = start + max_seconds
-    stop = _shortened(stop, deadline)
+    return result, verdict
+
+
+def _remember_line(
+    position: Position, result: RawResult, stop: Stop, movers: tuple[Card | None, ...],
+    clears: bool | None, deadline: float,
+) -> None:
+    """Keep the rest of the hint's line for the next hint (:data:`_LINES`):
+    the line to ``stop``, or in a last deal that is not cleared the line to
+    the best score when the search was complete."""
     cut_short = result.status == "unknown"
-    budget_note = BUDGET_NOTE if cut_short or not complete else None
-    movers = _movers(position, stop.moves)
-    # in a last deal the verdict settles it, even if the best-score search
-    # that followed was cut short
-    clears = (verdict if verdict is not None else result).solvable
-    if stop.moves and (cut_short or complete):
-        # the rest of the line is the answer from the next position too (see
-        # _LINES); not when only the sampling ran out: the next hint samples
-        # on where this one stopped
-        end, end_movers = stop, movers
-        if position.redeals_left == 0 and sum(stop.foundations) < 52 and not cut_short:
-            end = _best(_reaches(position, result))
-            if end.line != stop.line:
-                end = _shortened(end, deadline)
-                end_movers = _movers(position, end.moves)
-        # clears holds along the line: a solved search's stop is its win
-        # (Evaluator.choose), and a deal proved lost is lost from everywhere
-        # it leads
-        _remember(position, _Line(end.moves, sum(end.foundations), not cut_short,
-                                  end_movers, clears))
-    advice = _explain(position, result, stop, legal, budget_note, movers)
-    return _told(replace(advice, budget_ran_out=budget_note is not None, clears=clears),
-                 tell_clears)
+    end, end_movers = stop, movers
+    if position.redeals_left == 0 and sum(stop.foundations) < 52 and not cut_short:
+        end = _best(stops(position, result))
+        if end.line != stop.line:
+            end = _shortened(end, deadline)
+            end_movers = _movers(position, end.moves)
+    # clears holds along the line: a solved search's stop is its win
+    # (Evaluator.choose), and a deal proved lost is lost from everywhere
+    # it leads
+    _remember(position, _Line(end.moves, sum(end.foundations), not cut_short,
+                              end_movers, clears))
 
 
 def _told(advice: Hint, tell_clears: bool) -> Hint:
@@ -275,7 +294,7 @@ def _follow(position: Position, line: _Line) -> Hint:
 
 def _shortened(stop: Stop, deadline: float) -> Stop:
     """``stop`` with the line every solver answer shows
-    (:func:`~lucie.solver.shorten.shorten`: shortcuts, no round trip), as
+    (:func:`~lucie.solver.shorten`: shortcuts, no round trip), as
     far as the hint's time allows: the hints then follow a line of useful
     moves."""
     if len(stop.line) < 2:
@@ -310,7 +329,7 @@ def _explain(
     """The hint from a search's ``result`` and chosen ``stop``, whose line
     plays ``movers`` (:func:`_movers`); ``note``: a note to end its text
     with (:data:`BUDGET_NOTE`), or None."""
-    reaches = _reaches(position, result)
+    reaches = stops(position, result)
     won = sum(stop.foundations) == 52
     if position.redeals_left == 0 and not won and result.status != "unknown":
         best = _best(reaches)
@@ -409,7 +428,7 @@ def _safe_reason(position: Position, move: Move) -> str | None:
 
     Proved only under suit builds going down, with no cells, no ``max_fan``,
     no take-back and no merci to come (the settings of the solver's rule
-    ``lucie.solver.proofs._proof_builds``, which has the proof).  The build
+    ``docs/solver.md#_proof_builds``, which has the proof).  The build
     lays ``X`` on ``X+1``; there ``X`` can only go home or onto ``X+1``, and
     nothing else can ever go on ``X+1``.  Covering ``X+1`` loses nothing when
     ``X+1`` could never usefully leave its fan anyway:

@@ -56,21 +56,16 @@ from lucie.rules import Rules
 #: Positions each breadth-first search may expand.
 SHORTCUT_NODES: Final = 64
 
-def wanders(rules: Rules) -> bool:
-    """Whether the one-deal search's lines wander under ``rules`` (builds
-    other than suit-down: no build is forced, the walk tries moves in
-    whatever order), so that shortening them pays."""
-    return (rules.build, rules.direction) != ("suit", "down")
-
 
 def shortcut_nodes(rules: Rules) -> int:
     """Positions each shortcut search of :func:`shorten` expands under
-    ``rules``: :data:`SHORTCUT_NODES` where the lines wander, 1 with free
+    ``rules``: :data:`SHORTCUT_NODES` where the lines wander (builds other
+    than :attr:`~lucie.rules.Rules.suit_down`), 1 with free
     cells (even a suit-down line parks cards for nothing: reserve deal 4,
     ``g>4``, ``4>k`` where ``g>k`` was legal), else 0 (no shortcut search:
     suit-down lines are made of forced and useful moves, and a verdict in a
     millisecond should stay one)."""
-    if wanders(rules):
+    if not rules.suit_down:  # the walk's lines wander
         return SHORTCUT_NODES
     return 1 if rules.cells else 0
 
@@ -239,5 +234,4 @@ def shorten_line(
     return tuple(out)
 
 
-__all__ = ["SHORTCUT_NODES", "drop_round_trips", "shortcut_nodes", "shorten", "shorten_line",
-           "wanders"]
+__all__ = ["SHORTCUT_NODES", "drop_round_trips", "shortcut_nodes", "shorten", "shorten_line"]

@@ -2,7 +2,7 @@
 
 Between two deals only the cards left matter, and they are fixed by the
 foundations: a *between-deal state* is ``(foundations, redeals left in the
-coming deal, merci used)`` under some rules.  :mod:`lucie.solver.odds`
+coming deal, merci used)`` under some rules.  :mod:`lucie.analysis.odds`
 estimates the value of such a state (the probability of winning from a fresh
 random deal of the cards left, under the policy) by sampling; every sample
 is a number in ``[0, 1]`` and the cache keeps, per state, the *sum* and the
@@ -41,6 +41,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from lucie import environment
 from lucie._sqlite import backoff, is_busy, use_wal
 from lucie.errors import LucieError
 from lucie.files import SQLITE_HEADER, describe, examine
@@ -56,7 +57,7 @@ CACHE_VERSION: Final = 1
 BUSY_SECONDS: Final = 60.0
 
 #: Environment variable naming the cache file (``off`` for memory only).
-ENV_VAR: Final = "LUCIE_CACHE"
+ENV_VAR: Final = environment.CACHE
 
 StateKey = tuple[str, tuple[int, int, int, int], int, bool]
 """``(rules spec, canonical foundations, redeals left, merci used)``."""
@@ -142,9 +143,9 @@ def default_cache_path(*, ignore_env: bool = False) -> Path | None:
     means nowhere; not read with ``ignore_env``), else ``odds.sqlite`` in
     the user cache directory (``platformdirs`` when installed, else
     ``~/.cache/lucie``)."""
-    env = None if ignore_env else os.environ.get(ENV_VAR)
-    if env is not None and env.strip():
-        if env.strip().lower() in {"off", "none", "memory", ":memory:"}:
+    env = None if ignore_env else environment.setting(ENV_VAR)
+    if env is not None:
+        if env.lower() in {"off", "none", "memory", ":memory:"}:
             return None
         return Path(env).expanduser()
     try:

@@ -17,7 +17,12 @@ def main(argv: list[str]) -> int:
     here = Path(__file__).resolve().parent
     files = sorted(here.glob("bench_*.py"))
     if argv:
-        files = [f for f in files if any(a in f.stem for a in argv)]
+        # each name is one benchmark's, whole: ``ab`` is bench_ab.py, not
+        # bench_session_ab.py too
+        files = [f for f in files if f.stem.removeprefix("bench_") in argv]
+        if not files:
+            print(f"no benchmark named {' '.join(argv)}", file=sys.stderr)
+            return 2
     for path in files:
         spec = importlib.util.spec_from_file_location(path.stem, path)
         assert spec is not None and spec.loader is not None

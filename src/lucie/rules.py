@@ -473,7 +473,7 @@ class Variant:
         >>> from lucie.i18n import using
         >>> with using("fr"):
         ...     VARIANTS["noredeal"].display_summary()
-        'La Belle Lucie en une seule donne.'
+        'Le jeu classique en une seule donne.'
         """
         return _(self.summary)
 

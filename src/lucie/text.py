@@ -17,7 +17,7 @@ La Belle Lucie, deal 1 · score 0/52 · redeals left 2
 >>> with using("de"):
 ...     for line in render(Game(deal=1)).splitlines()[:3]:
 ...         print(line)
-La Belle Lucie, Austeilung 1 · Punkte 0/52 · Neuverteilungen: 2
+La Belle Lucie, Austeilung 1 · 0/52 Punkte · Neuverteilungen übrig: 2
 Ablagen: ♣ -  ♦ -  ♥ -  ♠ -
   a: B♦ K♠ 4♠
 """

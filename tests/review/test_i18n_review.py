@@ -28,19 +28,21 @@ DEAL = 13
 #: (label, better move's opening, summary, value after) in each language.
 WORDS = {
     "en": ("blunder", "the better move: 3♠ from fan j onto 4♠ in fan r: ",
-           "Chance thrown away: 100.0 points; accuracy 0% (moves best or good); "
+           "Chance thrown away: 100.0 percentage points; accuracy 0% (moves best or good); "
            "1 blunder, 0 mistakes, 0 inaccuracies", "0%, best score {score}"),
     # (a space or a no-break space before the colon and the semicolon: the
     # catalogue's review decides; the number's own spaces are no-break)
     "fr": ("gaffe", "le meilleur coup : 3♠ de l'éventail j sur 4♠ dans l'éventail r : ",
-           "Chances gâchées : 100,0 points ; précision 0\u00a0% "
+           "Chances gâchées : 100,0 points de pourcentage ; précision 0\u00a0% "
            "(part des coups «\u00a0meilleur\u00a0» ou «\u00a0bon\u00a0») ; "
            "1 gaffe, 0 erreur, 0 imprécision", "0\u00a0%, meilleur score {score}"),
     "nl": ("blunder", "de betere zet: 3♠ van waaier j op 4♠ in waaier r: ",
-           "Verspeelde kans: 100,0 punten; nauwkeurigheid 0% (aandeel zetten ‘beste’ of ‘goed’); "
+           "Verspeelde kans: 100,0 procentpunten; nauwkeurigheid 0% "
+           "(aandeel zetten ‘beste’ of ‘goed’); "
            "1 blunder, 0 fouten, 0 onnauwkeurigheden", "0%, beste score {score}"),
     "de": ("Patzer", "der bessere Zug: 3♠ von Fächer j auf 4♠ in Fächer r: ",
-           "Verschenkte Chance: 100,0 Punkte; Genauigkeit 0\u00a0% (Anteil der Züge „bester“ oder "
+           "Verschenkte Chance: 100,0 Prozentpunkte; Genauigkeit 0\u00a0% "
+           "(Anteil der Züge „bester“ oder "
            "„gut“); "
            "1 Patzer, 0 Fehler, 0 Ungenauigkeiten", "0\u00a0%, bestenfalls {score} Punkte"),
 }
@@ -140,12 +142,16 @@ def test_a_deals_difficulty(lang: str, names: tuple[str, ...], sentence: str) ->
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("en", "no hard deal of noredeal found in 0 s (0 deals tried, 0 undecided)"),
-    ("fr", "noredeal\u00a0: aucune donne «\u00a0difficile\u00a0» trouvée en 0 s (0 donne essayée, "
+    ("en", "La Belle Lucie, no redeal: no hard deal found in 0 s (0 deals tried, "
+           "0 undecided)"),
+    ("fr", "La Belle Lucie, sans redistribution\u00a0: aucune donne «\u00a0difficile\u00a0» "
+           "trouvée en 0 s (0 donne essayée, "
            "indécises\u00a0: 0)"),
-    ("nl", "geen gift van noredeal met moeilijkheid ‘moeilijk’ gevonden in 0 s "
+    ("nl", "La Belle Lucie, zonder herdeling: geen gift met moeilijkheid ‘moeilijk’ "
+           "gevonden in 0 s "
            "(0 giften geprobeerd, 0 onbeslist)"),
-    ("de", "keine Austeilung der Variante noredeal mit Schwierigkeit „schwer“ in 0\u00a0s gefunden "
+    ("de", "La Belle Lucie, ohne Neuverteilung: keine Austeilung mit Schwierigkeit „schwer“ "
+           "in 0\u00a0s gefunden "
            "(0 Austeilungen versucht, 0 unentschieden)"),
 ])
 def test_a_pick_out_of_time_says_so(lang: str, words: str) -> None:

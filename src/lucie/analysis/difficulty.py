@@ -522,9 +522,10 @@ def _not_found(difficulty: Difficulty, spec: str, max_seconds: float, tried: int
                undecided: int) -> LucieError:
     """The error of a pick that found no deal in time."""
     return LucieError(
-        _("no {difficulty} deal of {variant} found in {seconds} s ({tried}, {undecided} "
+        _("{variant}: no {difficulty} deal found in {seconds} s ({tried}, {undecided} "
           "undecided): try a larger --seconds").format(
-            difficulty=difficulty_name(difficulty), variant=spec, seconds=f"{max_seconds:g}",
+            difficulty=difficulty_name(difficulty), variant=Rules.parse(spec).name(),
+            seconds=f"{max_seconds:g}",
             tried=ngettext("{count} deal tried", "{count} deals tried", tried).format(
                 count=tried),
             undecided=undecided)

@@ -504,13 +504,14 @@ class MoveReview:
 
     @property
     def loss_text(self) -> str | None:
-        """What the move lost, in words: ``-3.2 points`` of winning chance, or
-        in a lost last deal ``-2 cards of best score`` (None for a best move
-        or when not known)."""
+        """What the move lost, in words: ``-3.2 percentage points`` of
+        winning chance, or in a lost last deal ``-2 cards of best score``
+        (None for a best move or when not known)."""
         if self.loss is None or self.label in (None, "best"):
             return None
         if self.loss > 0:
-            return _("-{points} points").format(points=format_number(100 * self.loss, 1))
+            return _("-{points} percentage points").format(
+                points=format_number(100 * self.loss, 1))
         return ngettext("-{count} card of best score", "-{count} cards of best score",
                         self.score_loss).format(count=self.score_loss)
 
@@ -590,8 +591,8 @@ class Review:
         counts = self.counts()
         accuracy = "-" if self.accuracy is None else format_percent(self.accuracy / 100)
         return _(
-            "Chance thrown away: {points} points; accuracy {accuracy} (moves best or good); "
-            "{blunders}, {mistakes}, {inaccuracies}"
+            "Chance thrown away: {points} percentage points; accuracy {accuracy} (moves best "
+            "or good); {blunders}, {mistakes}, {inaccuracies}"
         ).format(
             points=format_number(100 * self.thrown_away, 1), accuracy=accuracy,
             blunders=ngettext("{count} blunder", "{count} blunders",

@@ -45,7 +45,7 @@ from lucie.analysis.odds import DEFAULT_TARGET, Evaluator, Stop, check_rules, wi
 from lucie.deals import lay_out, shuffled_deck
 from lucie.engine import REDEAL, Game, Position
 from lucie.errors import LucieError
-from lucie.i18n import _, format_percent, ngettext, pgettext
+from lucie.i18n import _, format_number, format_percent, ngettext, pgettext
 from lucie.rules import Rules
 
 POLICIES: Final = ("optimal", "hint")
@@ -379,10 +379,11 @@ class _Run:
         count = self.count
         wins = sum(r.won for rows in self.done.values() for r in rows)
         low, high = wilson(wins, count)
-        print(_("study: {done} of {games} games, {wins} won ({rate:.1f}%, 95% CI "
-                "{low:.1f}-{high:.1f}%), {minutes:.1f} min").format(
-            done=count, games=self.games, wins=wins, rate=100 * wins / max(count, 1),
-            low=100 * low, high=100 * high, minutes=self.seconds / 60),
+        print(_("study: {done} of {games} games, {wins} won ({rate}, 95% CI "
+                "{low} to {high}), {minutes} min").format(
+            done=count, games=self.games, wins=wins,
+            rate=format_percent(wins / max(count, 1), 1), low=format_percent(low, 1),
+            high=format_percent(high, 1), minutes=format_number(self.seconds / 60, 1)),
             file=sys.stderr, flush=True)
 
     def remaining(self) -> float | None:

@@ -602,10 +602,9 @@ class Api:
 
     async def features(self, request: Request) -> Any:
         """What this server can do: the page hides what is missing (the
-        analysis comes with every install: only the statistics may be
-        missing, without a store)."""
-        return {"hint": True, "odds": True, "review": True, "difficulty": True,
-                "stats": self.registry.store is not None}
+        analysis comes with every install; only the statistics are missing
+        without a store)."""
+        return {"stats": self.registry.store is not None}
 
     async def variants(self, request: Request) -> Any:
         return [

@@ -24,7 +24,6 @@ export function openNew() {
   $("new-deal").value = "";
   $("new-error").textContent = "";
   $("new-busy").textContent = "";
-  $("new-difficulty-box").hidden = !page.features.difficulty;
   $("d-new").showModal();
 }
 
@@ -36,7 +35,7 @@ export function showSummary() {
 export async function submitNew(e, daily) {
   if (e) e.preventDefault();
   const deal = daily ? "" : $("new-deal").value.trim();
-  const difficulty = page.features.difficulty && !deal && !daily ? $("new-difficulty").value : "any";
+  const difficulty = !deal && !daily ? $("new-difficulty").value : "any";
   const extra = daily ? { daily: true } : difficulty !== "any" ? { difficulty } : {};
   $("new-error").textContent = "";
   if (!mayLeave()) { $("new-error").textContent = _("You stay in this game."); return; }
@@ -75,7 +74,7 @@ export function maybeShowEnd(justWon) {
   { score: page.state.score, time: fmtTime(page.state.seconds), n: page.state.moves.length, variant: page.state.variant_title, deal: page.state.deal ?? _("custom") });
   $("end-undo").hidden = won || !page.state.can_undo;
   $("end-stats").hidden = !page.features.stats;
-  $("end-review").hidden = !page.features.review || !page.state.moves.length;
+  $("end-review").hidden = !page.state.moves.length;
   showDifficulty();
   const id = page.state.id;
   setTimeout(() => {
@@ -89,7 +88,7 @@ export async function showDifficulty() {
   const box = $("d-end-difficulty");
   const asked = page.state.difficulty ? difficultyText(page.state.difficulty, "asked") + " " : "";
   box.textContent = asked;
-  if (!page.features.difficulty || page.state.deal == null) return;
+  if (page.state.deal == null) return;
   const id = page.state.id;
   try {
     const r = await call("GET", gamePath("/difficulty"));

@@ -27,8 +27,6 @@ export function renderFacts() {
   $("b-merci").setAttribute("aria-pressed", String(page.merciMode));
   $("b-restart").disabled = !page.state.can_undo;
   $("b-resign").disabled = page.state.finished;
-  $("b-hint").hidden = !page.features.hint;
-  $("b-odds").hidden = !page.features.odds;
   $("b-stats").hidden = !page.features.stats;
   $("b-auto").setAttribute("aria-pressed", String(page.autoplay));
   $("b-auto").textContent = pgettext("button", "Auto") + (page.autoplay ? " ✓" : "");

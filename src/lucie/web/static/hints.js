@@ -29,7 +29,6 @@ export function clearHint() {
 export function askedAt() { return page.state ? `${page.state.id} ${page.state.moves.join(" ")}` : ""; }
 
 export function hint() {
-  if (!page.features.hint) { setStatus(_("Hints need the solver, which is not installed."), "info"); return; }
   setStatus(_("Thinking…"), "info");
   const asked = askedAt();
   (async () => {
@@ -77,7 +76,6 @@ export function drawArrow(from, to) {
 }
 
 export function odds() {
-  if (!page.features.odds) { setStatus(_("The odds need the solver, which is not installed."), "info"); return; }
   const box = $("odds");
   box.hidden = false;
   box.textContent = _("Estimating the odds from this position…");

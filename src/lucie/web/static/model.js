@@ -18,7 +18,7 @@ export const page = {
   merciMode: false,
   // autoplay of safe cards is on unless the player turned it off
   autoplay: saved.get("lucie.autoplay") !== "0",
-  features: { hint: false, odds: false, stats: false },  // what the server can do
+  features: { stats: false },  // what the server can do (a store or not)
   variants: [],                // the variants the server offers
   endShownFor: null,           // the finished game the end dialog was shown for
   cols: 6,                     // fans a row, as laid out

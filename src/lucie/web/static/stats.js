@@ -105,7 +105,7 @@ export async function loadGamesPage() {
       tr.appendChild(td);
     });
     const td = document.createElement("td");
-    if (page.features.review && g.moves > 0) {
+    if (g.moves > 0) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "review";

@@ -67,6 +67,8 @@ from lucie.rules import Rules
 from lucie.store import (
     GameRecord,
     History,
+    Player,
+    PlayerRef,
     Stats,
     Store,
     StoreBusy,
@@ -241,7 +243,7 @@ class Session:
         game: Game,
         *,
         store: Store | None = None,
-        player: str | None = None,
+        player: PlayerRef = None,
         game_id: int | None = None,
         seconds: float = 0.0,
         resumed: bool = False,
@@ -264,10 +266,15 @@ class Session:
         #: the rating the deal was picked by, as stored (JSON text), if it was
         self._picked: str | None = None
 
+    @property
+    def player_name(self) -> str:
+        """The player's name as shown (a site's player's display name)."""
+        return self.player.name if isinstance(self.player, Player) else self.player
+
     # -- opening --------------------------------------------------------------
 
     @classmethod
-    def open(cls, store: Store, player: str, rules: Rules | None = None,
+    def open(cls, store: Store, player: PlayerRef, rules: Rules | None = None,
              deal: int | None = None, *, lease: float | None = None) -> Session:
         """Resume the player's unfinished game (of ``rules``, of ``deal``),
         or deal a new one (see :func:`lucie.store.open_game`); a new game
@@ -287,7 +294,7 @@ class Session:
         return session
 
     @classmethod
-    def new(cls, store: Store | None, player: str | None, rules: Rules | None = None,
+    def new(cls, store: Store | None, player: PlayerRef, rules: Rules | None = None,
             deal: int | None = None, *, game: Game | None = None,
             lease: float | None = None, picked: Rated | None = None) -> Session:
         """A new game (``game``, else a deal of ``rules``), recorded in
@@ -303,7 +310,7 @@ class Session:
         return session
 
     @classmethod
-    def stored(cls, store: Store, game_id: int, player: str | None = None, *,
+    def stored(cls, store: Store, game_id: int, player: PlayerRef = None, *,
                lease: float | None = None) -> Session:
         """The stored game ``game_id`` at its last saved position (a
         :class:`~lucie.store.StoreError` if it is missing, damaged or,
@@ -658,7 +665,8 @@ class Session:
 
 
 __all__ = [
-    "PAGE_LEASE", "Clock", "GameRecord", "History", "NotSavedError", "Outcome", "Session",
+    "PAGE_LEASE", "Clock", "GameRecord", "History", "NotSavedError", "Outcome", "Player",
+    "PlayerRef", "Session",
     "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
     "proved_lost", "write_error",
 ]

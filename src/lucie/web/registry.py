@@ -27,7 +27,7 @@ from lucie.parsing import excerpt
 from lucie.session import PAGE_LEASE
 from lucie.session import Session as Life
 from lucie.web.errors import ApiError
-from lucie.web.store_link import StoreLink
+from lucie.web.store_link import REQUEST_PLAYER, StoreLink
 
 if TYPE_CHECKING:
     from lucie.solver.difficulty import Rated
@@ -52,6 +52,9 @@ class Session:
     difficulty: str | None = None
     #: The date (UTC) whose deal of the day this is, if the player asked for it.
     daily: str | None = None
+    #: The id of the site's player whose game it is (``lucie serve``); None
+    #: on the local game, whose one player plays every game.
+    owner: int | None = None
 
     @property
     def game(self) -> Game:
@@ -64,6 +67,17 @@ class Session:
 
     def seconds(self) -> float:
         return self.life.seconds()
+
+
+def _owner() -> int | None:
+    """The id of the request's player on a site (None on the local game)."""
+    player = REQUEST_PLAYER.get()
+    return player.id if player is not None else None
+
+
+def _missing(game_id: str) -> ApiError:
+    return ApiError(404, _("no game with id {id} (it may have been dropped: "
+                           "start a new game)").format(id=excerpt(game_id)))
 
 
 class Registry:
@@ -100,7 +114,7 @@ class Registry:
         else:
             life = Life.unrecorded(game, lease=PAGE_LEASE)
         life.show()  # the page that asked for it shows it
-        session = Session(token, life)
+        session = Session(token, life, owner=_owner())
         await self._keep(session)
         return session
 
@@ -115,10 +129,14 @@ class Registry:
                 await self.run(old, old.life.close)
 
     async def get(self, game_id: str) -> Session:
+        """The game ``game_id`` of the request's player (another player's
+        is answered as missing: 404)."""
         session = self.sessions.get(game_id)
-        if session is not None:
+        if session is not None and session.owner == _owner():
             self.sessions.move_to_end(game_id)
             return session
+        if session is not None:  # another player's: as if there were none
+            raise _missing(game_id)
         if self.store is not None and 10 <= len(game_id) <= 64:
             try:
                 life = await self.store.resume(game_id, lease=PAGE_LEASE)
@@ -130,13 +148,19 @@ class Registry:
                 if found is not None:  # another request resumed it meanwhile
                     await self.store.run(life.close)
                     return found
-                session = Session(game_id, life)
+                session = Session(game_id, life, owner=_owner())
                 picked = life.picked  # a deal picked by difficulty: the third asked for
                 session.difficulty = picked.difficulty if picked is not None else None
                 await self._keep(session)
                 return session
-        raise ApiError(404, _("no game with id {id} (it may have been dropped: "
-                              "start a new game)").format(id=excerpt(game_id)))
+        raise _missing(game_id)
+
+    async def forget_player(self, player_id: int) -> None:
+        """Drop the games in memory of the site's player ``player_id`` (they
+        are being deleted from the store)."""
+        async with self.lock:
+            for token in [k for k, v in self.sessions.items() if v.owner == player_id]:
+                del self.sessions[token]
 
     def save_clocks(self) -> int:
         """Save the seconds played of every game in memory still being

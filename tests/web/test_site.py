@@ -3,6 +3,7 @@ seeing only their own games; a name, a recovery code, deleting it all."""
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -197,3 +198,52 @@ def test_the_secret_is_made_once_and_kept_private(tmp_path: Path) -> None:
 
 def test_names() -> None:
     assert check_name(" Anne   Marie ") == "Anne Marie"
+
+
+def test_rate_limits_per_player_and_per_address(tmp_path: Path) -> None:
+    app = create_site(StoreLink.open(tmp_path / "s.sqlite3"), SECRET, solver_workers=1,
+                      address_limit="8/minute", player_limit="3/minute")
+    try:
+        with visitor(app) as a, visitor(app) as b:
+            assert [a.get("/api/me").status_code for _i in range(4)] == [200, 200, 200, 429]
+            r = a.get("/api/me")
+            assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+            assert "too many requests" in r.json()["error"]
+            # another player from the same address: its own count (3 more: 8 in all)
+            assert [b.get("/api/me").status_code for _i in range(3)] == [200, 200, 200]
+        with visitor(app) as c:  # the address's count is spent: no player is even made
+            r = c.get("/api/me")
+            assert r.status_code == 429 and "set-cookie" not in r.headers
+            assert c.get("/healthz").status_code == 200  # health is never limited
+    finally:
+        stop_app(app)
+        app.state.link.close()
+
+
+def test_health_metrics_and_the_access_log(site: Starlette,
+                                           caplog: pytest.LogCaptureFixture) -> None:
+    with visitor(site) as a, caplog.at_level("INFO", logger="lucie.access"):
+        assert a.get("/healthz").json() == {"ok": True}
+        gid, move = first_move(a)
+        assert a.post(f"/api/games/{gid}/move", json={"move": move}).status_code == 200
+        text = a.get("/metrics").text
+        assert "lucie_moves_total 1.0" in text
+        assert 'lucie_requests_total{method="POST",status="200"} 2.0' in text
+        assert "lucie_request_seconds_bucket" in text and "lucie_solver_running 0.0" in text
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "lucie.access"]
+    moved = [x for x in lines if x["path"].endswith("/move")]
+    assert len(moved) == 1 and moved[0]["status"] == 200 and moved[0]["method"] == "POST"
+    assert isinstance(moved[0]["player"], int) and moved[0]["ms"] >= 0
+    # through the network (not this machine), the metrics are not there
+    with TestClient(site, client=("203.0.113.9", 5000)) as far:
+        assert far.get("/metrics").status_code == 404
+
+
+def test_health_says_when_the_store_is_gone(tmp_path: Path) -> None:
+    app = create_site(StoreLink.open(tmp_path / "s.sqlite3"), SECRET, solver_workers=1)
+    try:
+        app.state.link.store.close()
+        with visitor(app) as a:
+            assert a.get("/healthz").status_code == 503
+    finally:
+        app.state.solver.close()

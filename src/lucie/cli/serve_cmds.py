@@ -40,6 +40,10 @@ def register(sub: Any) -> None:
     p.add_argument("--trusted-proxy", metavar="ADDRESS", action="append", default=[],
                    help=_("a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are "
                           "believed (may be repeated; default: none)"))
+    p.add_argument("--address-limit", metavar="RATE", default="600/minute",
+                   help=_("requests allowed per client address (default: 600/minute)"))
+    p.add_argument("--player-limit", metavar="RATE", default="240/minute",
+                   help=_("requests allowed per player (default: 240/minute)"))
     p.set_defaults(func=cmd_serve)
 
 
@@ -56,7 +60,8 @@ def secret_path(given: str | None) -> Path:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
+    missing = [m for m in ("starlette", "uvicorn", "limits", "prometheus_client")
+               if importlib.util.find_spec(m) is None]
     if missing:
         raise LucieError(
             _("lucie serve needs {modules}: install the site extra (pip install "
@@ -66,9 +71,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from lucie.cli.web_cmds import CANCELLED_AT_EXIT, bind
     from lucie.web.app import stop_app
+    from lucie.web.operate import ACCESS_LOG, rate
     from lucie.web.site import create_site, load_secret
     from lucie.web.store_link import StoreLink
 
+    for option, value in (("--address-limit", args.address_limit),
+                          ("--player-limit", args.player_limit)):
+        try:
+            rate(value)
+        except ValueError:
+            raise LucieError(_("{option} {value}: not a rate such as 240/minute").format(
+                option=option, value=value)) from None
     path = secret_path(args.secret_file)
     try:
         secret = load_secret(path)
@@ -78,7 +91,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     link = StoreLink.open(args.db)
     sock = bind(args.host, args.port)
     host, bound = sock.getsockname()[:2]
-    app = create_site(link, secret)
+    app = create_site(link, secret, address_limit=args.address_limit,
+                      player_limit=args.player_limit)
+    log = logging.StreamHandler(sys.stdout)  # one JSON line per request
+    log.setFormatter(logging.Formatter("%(message)s"))
+    ACCESS_LOG.addHandler(log)
+    ACCESS_LOG.setLevel(logging.INFO)
+    ACCESS_LOG.propagate = False
     config = uvicorn.Config(app, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=1,
                             proxy_headers=bool(args.trusted_proxy),

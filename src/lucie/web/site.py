@@ -45,6 +45,18 @@ from lucie.session import Player
 from lucie.web.app import create_app
 from lucie.web.errors import ApiError
 from lucie.web.inputs import read_object, text_field
+from lucie.web.operate import (
+    ADDRESS_LIMIT,
+    PLAYER_LIMIT,
+    Metrics,
+    Observe,
+    RateLimit,
+    address_key,
+    health,
+    metrics_endpoint,
+    player_key,
+    rate,
+)
 from lucie.web.registry import Registry
 from lucie.web.routes import api
 from lucie.web.store_link import REQUEST_PLAYER, StoreLink
@@ -149,6 +161,7 @@ class PlayerMiddleware:
                 message["headers"] = [*message.get("headers", []), (b"set-cookie", header)]
             await send(message)
 
+        scope.setdefault("state", {})["player_id"] = player.id  # for the access log
         token = REQUEST_PLAYER.set(player)
         try:
             await self.app(scope, receive, sending if made else send)
@@ -236,20 +249,50 @@ class Account:
         return answer
 
 
-def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2) -> Starlette:
+_LOOPBACK: Final = ("127.", "::1", "testclient")
+
+
+def _operator_only(endpoint: Any) -> Any:
+    """``endpoint`` answered to this machine only (a Prometheus on the host
+    scrapes it; through the reverse proxy it is a 404)."""
+
+    async def guarded(request: Request) -> Any:
+        client = request.client.host if request.client else ""
+        if not client.startswith(_LOOPBACK):
+            return JSONResponse({"error": _("no such API endpoint: {path}").format(
+                path=request.url.path)}, status_code=404)
+        return await endpoint(request)
+
+    return guarded
+
+
+def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
+                address_limit: str = ADDRESS_LIMIT,
+                player_limit: str = PLAYER_LIMIT) -> Starlette:
     """The browser game for many players on the store of ``link`` (each
-    request's player from its cookie, signed with ``secret``)."""
+    request's player from its cookie, signed with ``secret``), with rate
+    limits per address and per player (``limits``' notation, e.g.
+    ``240/minute``), ``/healthz``, ``/metrics`` and the access log."""
     signer = Signer(secret)
     app = create_app(store=link, solver_workers=solver_workers)
     account = Account(link, signer, app.state.registry)
+    metrics = Metrics.make(app.state.solver)
     app.router.routes[:0] = [
+        Route("/healthz", health(link)),
+        Route("/metrics", _operator_only(metrics_endpoint(metrics))),
         Route("/api/me", api(account.me)),
         Route("/api/me/name", api(account.rename), methods=["POST"]),
         Route("/api/me/recover", api(account.recover), methods=["POST"]),
         Route("/api/me/delete", api(account.delete), methods=["POST"]),
     ]
+    # outermost last: the log and metrics see every answer, the address's
+    # limit comes before a player is made, the player's after
+    app.add_middleware(RateLimit, limit=rate(player_limit), key=player_key)
     app.add_middleware(PlayerMiddleware, link=link, signer=signer)
+    app.add_middleware(RateLimit, limit=rate(address_limit), key=address_key)
+    app.add_middleware(Observe, metrics=metrics)
     app.state.link = link
+    app.state.metrics = metrics
     return app
 
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import logging
+import os
 import sys
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
-from lucie.cli.common import port
+from lucie.cli.common import count, port
+from lucie.environment import SECRET_FILE, SERVE
 from lucie.errors import LucieError
 from lucie.i18n import _
-
-#: The variable that names the site's secret file (``--secret-file``).
-SECRET_FILE: Final = "LUCIE_SECRET_FILE"
 
 
 def register(sub: Any) -> None:
@@ -44,6 +44,8 @@ def register(sub: Any) -> None:
                    help=_("requests allowed per client address (default: 600/minute)"))
     p.add_argument("--player-limit", metavar="RATE", default="240/minute",
                    help=_("requests allowed per player (default: 240/minute)"))
+    p.add_argument("--workers", type=count(_("workers"), 1, 64), default=1,
+                   help=_("processes serving the players (default: 1)"))
     p.set_defaults(func=cmd_serve)
 
 
@@ -68,12 +70,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
               "'lucie[site]')").format(modules=", ".join(missing))
         )
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
     from lucie.cli.web_cmds import CANCELLED_AT_EXIT, bind
     from lucie.web.app import stop_app
-    from lucie.web.operate import ACCESS_LOG, rate
-    from lucie.web.site import create_site, load_secret
-    from lucie.web.store_link import StoreLink
+    from lucie.web.operate import rate
+    from lucie.web.site import load_secret, site_from_settings
 
     for option, value in (("--address-limit", args.address_limit),
                           ("--player-limit", args.player_limit)):
@@ -84,32 +86,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 option=option, value=value)) from None
     path = secret_path(args.secret_file)
     try:
-        secret = load_secret(path)
+        load_secret(path)  # made now, once, if it is not there
     except OSError as exc:
         raise LucieError(_("cannot read or make the secret file {file}: {error}").format(
             file=path, error=exc.strerror)) from None
-    link = StoreLink.open(args.db)
+    settings = {"db": args.db, "secret_file": str(path),
+                "address_limit": args.address_limit, "player_limit": args.player_limit}
     sock = bind(args.host, args.port)
     host, bound = sock.getsockname()[:2]
-    app = create_site(link, secret, address_limit=args.address_limit,
-                      player_limit=args.player_limit)
-    log = logging.StreamHandler(sys.stdout)  # one JSON line per request
-    log.setFormatter(logging.Formatter("%(message)s"))
-    ACCESS_LOG.addHandler(log)
-    ACCESS_LOG.setLevel(logging.INFO)
-    ACCESS_LOG.propagate = False
-    config = uvicorn.Config(app, log_level="warning", lifespan="on",
-                            timeout_graceful_shutdown=1,
-                            proxy_headers=bool(args.trusted_proxy),
-                            forwarded_allow_ips=",".join(args.trusted_proxy) or None)
+    options: dict[str, Any] = {
+        "log_level": "warning", "lifespan": "on", "timeout_graceful_shutdown": 1,
+        "proxy_headers": bool(args.trusted_proxy),
+        "forwarded_allow_ips": ",".join(args.trusted_proxy) or None}
     logging.getLogger("uvicorn.error").addFilter(CANCELLED_AT_EXIT)
-    server = uvicorn.Server(config)
     print(_("lucie: serving players at http://{host}:{port}/  (Ctrl+C to stop)").format(
         host=host, port=bound), file=sys.stderr, flush=True)
+    if args.workers > 1:
+        # each process makes its own app from the settings (uvicorn starts
+        # them afresh); they share the socket, the database and the secret
+        os.environ[SERVE] = json.dumps(settings)
+        config = uvicorn.Config("lucie.web.site:site_from_environment", factory=True,
+                                workers=args.workers, **options)
+        try:
+            Multiprocess(config, sockets=[sock]).run()
+        finally:
+            sock.close()
+        return 0
+    app = site_from_settings(settings)
+    server = uvicorn.Server(uvicorn.Config(app, **options))
     try:
         server.run(sockets=[sock])
     finally:
         stop_app(app)
         sock.close()
-        link.close()
+        app.state.link.close()
     return 0

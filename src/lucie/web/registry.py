@@ -84,9 +84,13 @@ class Registry:
     """The games in memory (least recently used dropped beyond ``MAX_GAMES``)
     and their link to the store."""
 
-    def __init__(self, store: StoreLink | None) -> None:
+    def __init__(self, store: StoreLink | None, *, shared: bool = False) -> None:
         self.sessions: OrderedDict[str, Session] = OrderedDict()
         self.store = store
+        #: the games are a site's (``lucie serve``): other processes may play
+        #: them too, so the copy in memory is a cache, checked against the
+        #: store's version at each request (:meth:`get`)
+        self.shared = shared
         self.lock = asyncio.Lock()
 
     async def run(self, session: Session, fn: Callable[[], T]) -> T:
@@ -106,7 +110,7 @@ class Registry:
         if store is not None and record:
             def start() -> Life:
                 life = Life.new(store.store, store.player, game=game, lease=PAGE_LEASE,
-                                picked=picked)
+                                picked=picked, shared=self.shared)
                 assert life.game_id is not None
                 store.link(token, life.game_id)
                 return life
@@ -132,14 +136,18 @@ class Registry:
         """The game ``game_id`` of the request's player (another player's
         is answered as missing: 404)."""
         session = self.sessions.get(game_id)
-        if session is not None and session.owner == _owner():
+        if session is not None and session.owner != _owner():
+            raise _missing(game_id)  # another player's: as if there were none
+        if session is not None and not await self._stale(session):
             self.sessions.move_to_end(game_id)
             return session
-        if session is not None:  # another player's: as if there were none
-            raise _missing(game_id)
+        if session is not None:  # changed by another process: read it again
+            async with self.lock:
+                if self.sessions.get(game_id) is session:
+                    del self.sessions[game_id]
         if self.store is not None and 10 <= len(game_id) <= 64:
             try:
-                life = await self.store.resume(game_id, lease=PAGE_LEASE)
+                life = await self.store.resume(game_id, lease=PAGE_LEASE, shared=self.shared)
             except LucieError as exc:
                 raise ApiError(409, str(exc)) from None
             if life is not None:
@@ -154,6 +162,16 @@ class Registry:
                 await self._keep(session)
                 return session
         raise _missing(game_id)
+
+    async def _stale(self, session: Session) -> bool:
+        """Whether the stored game has a version other than this copy's
+        (a shared game changed, or deleted, by another process)."""
+        life, store = session.life, self.store
+        if not self.shared or store is None or life.store is None or life.game_id is None:
+            return False
+        game_id = life.game_id
+        stored = await store.run(lambda: store.store.version(game_id))
+        return stored != life.version
 
     async def forget_player(self, player_id: int) -> None:
         """Drop the games in memory of the site's player ``player_id`` (they

@@ -26,8 +26,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
+import logging
 import os
 import secrets
+import sys
 import unicodedata
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -39,6 +42,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from lucie.environment import SERVE, setting
 from lucie.i18n import _
 from lucie.parsing import excerpt
 from lucie.session import Player
@@ -46,6 +50,7 @@ from lucie.web.app import create_app
 from lucie.web.errors import ApiError
 from lucie.web.inputs import read_object, text_field
 from lucie.web.operate import (
+    ACCESS_LOG,
     ADDRESS_LIMIT,
     PLAYER_LIMIT,
     Metrics,
@@ -274,7 +279,7 @@ def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
     limits per address and per player (``limits``' notation, e.g.
     ``240/minute``), ``/healthz``, ``/metrics`` and the access log."""
     signer = Signer(secret)
-    app = create_app(store=link, solver_workers=solver_workers)
+    app = create_app(store=link, solver_workers=solver_workers, shared=True)
     account = Account(link, signer, app.state.registry)
     metrics = Metrics.make(app.state.solver)
     app.router.routes[:0] = [
@@ -296,5 +301,32 @@ def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
     return app
 
 
+def site_from_settings(settings: dict[str, Any]) -> Starlette:
+    """The site of ``lucie serve``'s settings (``db``, ``secret_file``,
+    ``address_limit``, ``player_limit``), logging its requests as JSON
+    lines on standard output."""
+    if not ACCESS_LOG.handlers:
+        log = logging.StreamHandler(sys.stdout)  # one JSON line per request
+        log.setFormatter(logging.Formatter("%(message)s"))
+        ACCESS_LOG.addHandler(log)
+        ACCESS_LOG.setLevel(logging.INFO)
+        ACCESS_LOG.propagate = False
+    link = StoreLink.open(settings["db"])
+    return create_site(link, load_secret(Path(settings["secret_file"])),
+                       address_limit=settings["address_limit"],
+                       player_limit=settings["player_limit"])
+
+
+def site_from_environment() -> Starlette:
+    """The site of one of ``lucie serve --workers``'s processes (its
+    settings in ``$LUCIE_SERVE``, set by the command)."""
+    text = setting(SERVE)
+    if text is None:
+        raise RuntimeError(f"{SERVE} is not set: start the site with lucie serve")
+    settings: dict[str, Any] = json.loads(text)
+    return site_from_settings(settings)
+
+
 __all__ = ["COOKIE_AGE", "MAX_NAME", "PLAYER_COOKIE", "Account", "PlayerMiddleware", "Signer",
-           "check_name", "create_site", "load_secret"]
+           "check_name", "create_site", "load_secret", "site_from_environment",
+           "site_from_settings"]

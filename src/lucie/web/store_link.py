@@ -88,7 +88,8 @@ class StoreLink:
         (in the worker thread; a full disk, a lock: a StoreFull, a StoreBusy)."""
         self.store.link_token(token, game_id)
 
-    async def resume(self, token: str, lease: float | None = None) -> Session | None:
+    async def resume(self, token: str, lease: float | None = None,
+                     shared: bool = False) -> Session | None:
         """The stored game of ``token`` as a :class:`~lucie.session.Session`
         (claimed if still in play); None if unknown or damaged.  A
         :class:`~lucie.errors.LucieError` if another program plays it."""
@@ -98,7 +99,8 @@ class StoreLink:
             if game_id is None:
                 return None
             try:
-                return Session.stored(self.store, game_id, self.player, lease=lease)
+                return Session.stored(self.store, game_id, self.player, lease=lease,
+                                      shared=shared)
             except (StoreFull, StoreBusy):
                 raise
             except StoreError:

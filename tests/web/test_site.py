@@ -18,6 +18,7 @@ from starlette.applications import Starlette
 
 from lucie.session import Store
 from lucie.web.app import stop_app
+from lucie.web.operate import ACCESS_LOG
 from lucie.web.site import PLAYER_COOKIE, Signer, check_name, create_site, load_secret
 from lucie.web.store_link import StoreLink
 
@@ -220,8 +221,10 @@ def test_rate_limits_per_player_and_per_address(tmp_path: Path) -> None:
         app.state.link.close()
 
 
-def test_health_metrics_and_the_access_log(site: Starlette,
-                                           caplog: pytest.LogCaptureFixture) -> None:
+def test_health_metrics_and_the_access_log(site: Starlette, caplog: pytest.LogCaptureFixture,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # (a logging set-up of another test, e.g. import-linter's, may disable it)
+    monkeypatch.setattr(ACCESS_LOG, "disabled", False)
     with visitor(site) as a, caplog.at_level("INFO", logger="lucie.access"):
         assert a.get("/healthz").json() == {"ok": True}
         gid, move = first_move(a)

@@ -96,14 +96,13 @@ class Metrics:
     requests: Counter
     latency: Histogram
     moves: Counter
-    solver_running: Gauge
 
     @classmethod
     def make(cls, pool: SolverPool) -> Metrics:
         registry = CollectorRegistry()
-        running = Gauge("lucie_solver_running", "Solver calls being worked out now",
-                        registry=registry)
-        running.set_function(lambda: pool.running)
+        # read when scraped (the registry keeps it)
+        Gauge("lucie_solver_running", "Solver calls being worked out now",
+              registry=registry).set_function(lambda: pool.running)
         return cls(
             registry,
             Counter("lucie_requests", "HTTP requests answered", ["method", "status"],
@@ -112,7 +111,6 @@ class Metrics:
                       registry=registry),
             Counter("lucie_moves", "Moves played (a move, redeal, merci, autoplay, home)",
                     registry=registry),
-            running,
         )
 
 

@@ -69,6 +69,7 @@ from lucie.store import (
     History,
     Player,
     PlayerRef,
+    StaleGame,
     Stats,
     Store,
     StoreBusy,
@@ -696,7 +697,7 @@ class Session:
 
 __all__ = [
     "PAGE_LEASE", "Clock", "GameRecord", "History", "NotSavedError", "Outcome", "Player",
-    "PlayerRef", "Session",
+    "PlayerRef", "Session", "StaleGame",
     "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
     "proved_lost", "write_error",
 ]

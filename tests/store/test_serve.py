@@ -113,3 +113,32 @@ def test_workers_serve_any_player(serve: Start, tmp_path: Path) -> None:
         assert played
         for _read in range(6):
             assert a.get(f"/api/games/{gid}").json()["moves"] == played
+
+
+def test_a_shared_game_is_changed_only_on_the_version_it_was_read_at(
+        tmp_path: Path) -> None:
+    """Two processes' copies of one game: the second to change it is
+    refused (nothing written) and reads it again."""
+    from lucie.engine import Game
+    from lucie.rules import Rules
+    from lucie.session import NotSavedError, Session, StaleGame, Store
+
+    one, two = Store(tmp_path / "s.sqlite3"), Store(tmp_path / "s.sqlite3")
+    try:
+        player = one.new_player("")
+        first = Session.new(one, player, game=Game(Rules(), 5), shared=True)
+        assert first.game_id is not None and not one.is_claimed(first.game_id)
+        second = Session.stored(two, first.game_id, player, shared=True)
+        legal = [m for m in first.game.position.legal_moves() if not m.is_redeal]
+        first.play(legal[0])
+        with pytest.raises(NotSavedError) as refused:
+            second.play(legal[-1])
+        assert isinstance(refused.value.error, StaleGame)
+        assert not second.game.moves  # as it was: nothing changed
+        again = Session.stored(two, first.game_id, player, shared=True)
+        assert list(again.game.moves) == [legal[0]]
+        again.play(again.game.position.legal_moves()[0])
+        assert one.version(first.game_id) == again.version == 3
+    finally:
+        one.close()
+        two.close()

@@ -97,7 +97,8 @@ class TestVariants:
     def test_features(self, client: TestClient) -> None:
         features = client.get("/api/features").json()
         assert features["stats"] is True
-        assert set(features) == {"hint", "odds", "review", "difficulty", "stats"}
+        assert set(features) == {"hint", "odds", "review", "difficulty", "stats", "players"}
+        assert features["players"] is False  # lucie serve's only
 
 
 # -- games ---------------------------------------------------------------------

@@ -250,3 +250,13 @@ def test_health_says_when_the_store_is_gone(tmp_path: Path) -> None:
             assert a.get("/healthz").status_code == 503
     finally:
         app.state.solver.close()
+
+
+def test_the_page_offers_the_players_panel_on_a_site_only(site: Starlette,
+                                                          client: TestClient) -> None:
+    with visitor(site) as a:
+        assert a.get("/api/features").json()["players"] is True
+        page = a.get("/").text
+        assert 'id="d-player"' in page and 'id="b-player" hidden' in page
+        assert a.get("/static/account.js").status_code == 200
+    assert client.get("/api/features").json()["players"] is False

@@ -630,7 +630,9 @@ class Api:
         """What this server can do: the page hides what is missing."""
         return {"hint": _has_solver("hints"), "odds": _has_solver("odds"),
                 "review": _has_solver("review"), "difficulty": _has_solver("difficulty"),
-                "stats": self.registry.store is not None}
+                "stats": self.registry.store is not None,
+                # a site's players (lucie serve): the page offers their panel
+                "players": self.registry.shared}
 
     async def variants(self, request: Request) -> Any:
         return [

@@ -7,6 +7,8 @@ are read.
 ``LUCIE_CACHE``  the odds cache (``off`` for none; :mod:`lucie.analysis.cache`)
 ``LUCIE_CONFIG`` the terminal game's settings file (:mod:`lucie.tui.settings`)
 ``LUCIE_PURE``   ``1``: ignore the compiled search (:mod:`lucie.solver._native`)
+``LUCIE_SECRET_FILE`` the secret of ``lucie serve``'s cookies (``--secret-file``)
+``LUCIE_SERVE``  set by ``lucie serve --workers`` for its processes: their settings (JSON)
 ============== ===========================================================
 
 >>> setting(DB, {"LUCIE_DB": "  "}) is None
@@ -29,6 +31,8 @@ PLAYER: Final = "LUCIE_PLAYER"
 CACHE: Final = "LUCIE_CACHE"
 CONFIG: Final = "LUCIE_CONFIG"
 PURE: Final = "LUCIE_PURE"
+SECRET_FILE: Final = "LUCIE_SECRET_FILE"
+SERVE: Final = "LUCIE_SERVE"
 
 
 def setting(name: str, environ: Mapping[str, str] | None = None) -> str | None:
@@ -48,4 +52,5 @@ def flag(name: str, environ: Mapping[str, str] | None = None) -> bool:
     return setting(name, environ) not in {None, "0"}
 
 
-__all__ = ["CACHE", "CONFIG", "DB", "PLAYER", "PURE", "flag", "path_setting", "setting"]
+__all__ = ["CACHE", "CONFIG", "DB", "PLAYER", "PURE", "SECRET_FILE", "SERVE", "flag",
+           "path_setting", "setting"]

@@ -67,6 +67,9 @@ from lucie.rules import Rules
 from lucie.store import (
     GameRecord,
     History,
+    Player,
+    PlayerRef,
+    StaleGame,
     Stats,
     Store,
     StoreBusy,
@@ -241,14 +244,22 @@ class Session:
         game: Game,
         *,
         store: Store | None = None,
-        player: str | None = None,
+        player: PlayerRef = None,
         game_id: int | None = None,
         seconds: float = 0.0,
         resumed: bool = False,
         result: str | None = None,
         lease: float | None = None,
+        shared: bool = False,
     ) -> None:
         self._game = game
+        #: a site's game (``lucie serve``): any of its processes may play it,
+        #: so it is never claimed, and each change is made only on the
+        #: version it was read at (:attr:`version`; a
+        #: :class:`~lucie.store.StaleGame` if another process changed it)
+        self.shared = shared
+        #: the stored game's version this copy is (shared games)
+        self.version: int | None = None
         self.store = store
         self.player = player or default_player()
         #: the game's id in the store (None: not recorded)
@@ -264,10 +275,15 @@ class Session:
         #: the rating the deal was picked by, as stored (JSON text), if it was
         self._picked: str | None = None
 
+    @property
+    def player_name(self) -> str:
+        """The player's name as shown (a site's player's display name)."""
+        return self.player.name if isinstance(self.player, Player) else self.player
+
     # -- opening --------------------------------------------------------------
 
     @classmethod
-    def open(cls, store: Store, player: str, rules: Rules | None = None,
+    def open(cls, store: Store, player: PlayerRef, rules: Rules | None = None,
              deal: int | None = None, *, lease: float | None = None) -> Session:
         """Resume the player's unfinished game (of ``rules``, of ``deal``),
         or deal a new one (see :func:`lucie.store.open_game`); a new game
@@ -287,37 +303,44 @@ class Session:
         return session
 
     @classmethod
-    def new(cls, store: Store | None, player: str | None, rules: Rules | None = None,
+    def new(cls, store: Store | None, player: PlayerRef, rules: Rules | None = None,
             deal: int | None = None, *, game: Game | None = None,
-            lease: float | None = None, picked: Rated | None = None) -> Session:
+            lease: float | None = None, picked: Rated | None = None,
+            shared: bool = False) -> Session:
         """A new game (``game``, else a deal of ``rules``), recorded in
         ``store`` and claimed; ``picked``: the rating its deal was picked
         by (:attr:`picked`), recorded with it."""
         game = game if game is not None else Game(rules or Rules(), deal)
-        session = cls(game, store=store, player=player, lease=lease)
+        session = cls(game, store=store, player=player, lease=lease, shared=shared)
         session._picked = _pick_text(picked)
         if store is not None:
             session.game_id = session._start_in_store(game)
-            session._sweep()
+            if not shared:  # (another process may be showing a shared game)
+                session._sweep()
             session._settle_resumed()
         return session
 
     @classmethod
-    def stored(cls, store: Store, game_id: int, player: str | None = None, *,
-               lease: float | None = None) -> Session:
+    def stored(cls, store: Store, game_id: int, player: PlayerRef = None, *,
+               lease: float | None = None, shared: bool = False) -> Session:
         """The stored game ``game_id`` at its last saved position (a
         :class:`~lucie.store.StoreError` if it is missing, damaged or,
         given a ``player``, another player's; a
         :class:`~lucie.errors.LucieError` if another program plays it)."""
+        version = store.version(game_id)  # (read first: a change after it is refused)
         record = store.record(game_id, of=player)
         game = store.game(game_id)
         result = record.status if record.status != "playing" else None
         if result == "resigned" and not game.outcome.finished:
             game.resign()
         session = cls(game, store=store, player=player or record.player, game_id=game_id,
-                      seconds=record.seconds, resumed=True, result=result, lease=lease)
+                      seconds=record.seconds, resumed=True, result=result, lease=lease,
+                      shared=shared)
+        session.version = version
         session._picked = session._stored_pick()
-        if result is None:
+        if result is None and shared:
+            session._settle_resumed()
+        elif result is None:
             if not store.claim(game_id):
                 raise LucieError(_("game {id} is being played by another program").format(
                     id=game_id))
@@ -344,11 +367,26 @@ class Session:
         assert self.store is not None
         try:
             game_id = self.store.start_game(game, self.player, self._picked)
+            if self.shared:
+                self.version = self.store.version(game_id)
+                return game_id
             self.store.claim(game_id)
         except StoreError as exc:
             raise NotSavedError(exc) from None
         self._claimed = True
         return game_id
+
+    def _save(self, game: Game, seconds: float, status: str | None = None) -> None:
+        """Record ``game`` (its end if ``status``); a shared game only on
+        the version this copy is (else :class:`~lucie.store.StaleGame`)."""
+        store, game_id = self.store, self.game_id
+        assert store is not None and game_id is not None
+        expect = self.version if self.shared else None
+        if status is not None:
+            version = store.finish_game(game_id, game, seconds, status, expect=expect)
+        else:
+            version = store.record_move(game_id, game, seconds, expect=expect)
+        self.version = version
 
     def _settle_resumed(self) -> None:
         """A game that ended just before its program stopped (or a new game
@@ -429,10 +467,7 @@ class Session:
         outcome = game.outcome
         seconds = self.clock.seconds()
         try:
-            if outcome.finished:
-                store.finish_game(game_id, game, seconds, outcome.status)
-            else:
-                store.record_move(game_id, game, seconds)
+            self._save(game, seconds, outcome.status if outcome.finished else None)
         except StoreError as exc:
             raise NotSavedError(exc) from None
         if not outcome.finished:
@@ -604,7 +639,10 @@ class Session:
         self.practice = False
         self.resumed = False
         self.clock = Clock(0.0, lease=self.clock.lease)
-        if store is not None and new_id is not None:
+        if store is not None and new_id is not None and self.shared:
+            self.version = store.version(new_id)
+            self._settle_resumed()
+        elif store is not None and new_id is not None:
             self._claimed = store.claim(new_id)
             self._sweep()
             self._settle_resumed()
@@ -630,8 +668,7 @@ class Session:
         are recorded as they are made).  Raises :class:`StoreError` when the
         store cannot write it; nothing else changes."""
         if self.recording and self.result is None:
-            assert self.store is not None and self.game_id is not None
-            self.store.record_move(self.game_id, self._game, self.clock.seconds())
+            self._save(self._game, self.clock.seconds())
 
     def close(self) -> None:
         """The program stops showing this game: its time is saved and its
@@ -640,8 +677,9 @@ class Session:
         if self.recording and self.result is None:
             assert self.store is not None and self.game_id is not None
             # the moves are saved already: at worst the last seconds are lost
+            # (and a shared game changed elsewhere keeps that change)
             with contextlib.suppress(StoreError):
-                self.store.record_move(self.game_id, self._game, self.clock.seconds())
+                self._save(self._game, self.clock.seconds())
         self._release()
 
     def _release(self) -> None:
@@ -658,7 +696,8 @@ class Session:
 
 
 __all__ = [
-    "PAGE_LEASE", "Clock", "GameRecord", "History", "NotSavedError", "Outcome", "Session",
+    "PAGE_LEASE", "Clock", "GameRecord", "History", "NotSavedError", "Outcome", "Player",
+    "PlayerRef", "Session", "StaleGame",
     "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
     "proved_lost", "write_error",
 ]

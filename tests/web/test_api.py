@@ -95,8 +95,9 @@ class TestVariants:
 
     def test_features(self, client: TestClient) -> None:
         features = client.get("/api/features").json()
-        # the analysis comes with every install: only the statistics may be missing
-        assert features == {"stats": True}
+        # the analysis comes with every install: only the statistics may be
+        # missing; players are lucie serve's only
+        assert features == {"stats": True, "players": False}
 
 
 # -- games ---------------------------------------------------------------------

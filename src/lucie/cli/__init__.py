@@ -37,6 +37,7 @@ COMMAND_MODULES = (
     "lucie.cli.review_cmds",
     "lucie.cli.store_cmds",
     "lucie.cli.web_cmds",
+    "lucie.cli.serve_cmds",
 )
 
 

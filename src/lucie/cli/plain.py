@@ -66,7 +66,7 @@ class LineGame:
     def __init__(self, session: Session, stdin: TextIO | None = None,
                  stdout: TextIO | None = None) -> None:
         self.session = session
-        self.player = session.player
+        self.player = session.player_name
         self.inp = stdin or sys.stdin
         reconfigure = getattr(self.inp, "reconfigure", None)
         if reconfigure is not None:  # a stray byte is a bad command, not a crash

@@ -122,16 +122,18 @@ def create_app(
     store: StoreLink | None = None,
     allowed_hosts: list[str] | HostNames | None = None,
     solver_workers: int = 2,
+    shared: bool = False,
 ) -> Starlette:
     """The browser game's app.  ``db_path``: the SQLite store of statistics
     (``None``: games in memory only, no statistics); ``allowed_hosts``:
     the Host names and addresses accepted (guards a loopback server against
     DNS rebinding: :mod:`lucie.web.hosts`), ``None`` for any; ``solver_workers``: the processes that
     work out hints and odds at most at once (``app.state.solver``: stop them
-    with its ``close()`` when the server stops)."""
+    with its ``close()`` when the server stops); ``shared``: the games are a
+    site's, which other processes play too (:class:`Registry`)."""
     if store is None and db_path is not None:
         store = StoreLink.open(db_path)
-    registry = Registry(store)
+    registry = Registry(store, shared=shared)
     pool = SolverPool(solver_workers)
     a = Api(registry, pool)
     game = "/api/games/{game_id}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from lucie.errors import LucieError
-from lucie.session import NotSavedError, StoreBusy, StoreFull
+from lucie.session import NotSavedError, StaleGame, StoreBusy, StoreFull
 
 #: Seconds a client is told to wait (``Retry-After``) after a full disk or
 #: a locked database: long enough for a person to free space or close the
@@ -31,7 +31,11 @@ def from_lucie(exc: LucieError) -> ApiError:
     """The answer to an error of the engine or the store: a full disk or a
     database locked by another program is the server's passing trouble,
     503 with ``Retry-After`` (nothing was recorded, the request may be sent
-    again); anything else the request's fault, 422."""
+    again); a site's game changed meanwhile by another process, 409;
+    anything else the request's fault, 422."""
+    if isinstance(exc, NotSavedError) and isinstance(exc.error, StaleGame):
+        # a site's game changed by another process meanwhile: its next request reads it
+        return ApiError(409, str(exc.error))
     if isinstance(exc, StoreFull | StoreBusy | NotSavedError):  # nothing changed
         return ApiError(503, str(exc), retry_after=RETRY_AFTER)
     return ApiError(422, str(exc))

@@ -27,7 +27,7 @@ from lucie.parsing import excerpt
 from lucie.session import PAGE_LEASE
 from lucie.session import Session as Life
 from lucie.web.errors import ApiError
-from lucie.web.store_link import StoreLink
+from lucie.web.store_link import REQUEST_PLAYER, StoreLink
 
 if TYPE_CHECKING:
     from lucie.analysis.difficulty import Rated
@@ -52,6 +52,9 @@ class Session:
     difficulty: str | None = None
     #: The date (UTC) whose deal of the day this is, if the player asked for it.
     daily: str | None = None
+    #: The id of the site's player whose game it is (``lucie serve``); None
+    #: on the local game, whose one player plays every game.
+    owner: int | None = None
 
     @property
     def game(self) -> Game:
@@ -66,13 +69,28 @@ class Session:
         return self.life.seconds()
 
 
+def _owner() -> int | None:
+    """The id of the request's player on a site (None on the local game)."""
+    player = REQUEST_PLAYER.get()
+    return player.id if player is not None else None
+
+
+def _missing(game_id: str) -> ApiError:
+    return ApiError(404, _("no game with id {id} (it may have been dropped: "
+                           "start a new game)").format(id=excerpt(game_id)))
+
+
 class Registry:
     """The games in memory (least recently used dropped beyond ``MAX_GAMES``)
     and their link to the store."""
 
-    def __init__(self, store: StoreLink | None) -> None:
+    def __init__(self, store: StoreLink | None, *, shared: bool = False) -> None:
         self.sessions: OrderedDict[str, Session] = OrderedDict()
         self.store = store
+        #: the games are a site's (``lucie serve``): other processes may play
+        #: them too, so the copy in memory is a cache, checked against the
+        #: store's version at each request (:meth:`get`)
+        self.shared = shared
         self.lock = asyncio.Lock()
 
     async def run(self, session: Session, fn: Callable[[], T]) -> T:
@@ -92,7 +110,7 @@ class Registry:
         if store is not None and record:
             def start() -> Life:
                 life = Life.new(store.store, store.player, game=game, lease=PAGE_LEASE,
-                                picked=picked)
+                                picked=picked, shared=self.shared)
                 assert life.game_id is not None
                 store.link(token, life.game_id)
                 return life
@@ -100,7 +118,7 @@ class Registry:
         else:
             life = Life.unrecorded(game, lease=PAGE_LEASE)
         life.show()  # the page that asked for it shows it
-        session = Session(token, life)
+        session = Session(token, life, owner=_owner())
         await self._keep(session)
         return session
 
@@ -115,13 +133,21 @@ class Registry:
                 await self.run(old, old.life.close)
 
     async def get(self, game_id: str) -> Session:
+        """The game ``game_id`` of the request's player (another player's
+        is answered as missing: 404)."""
         session = self.sessions.get(game_id)
-        if session is not None:
+        if session is not None and session.owner != _owner():
+            raise _missing(game_id)  # another player's: as if there were none
+        if session is not None and not await self._stale(session):
             self.sessions.move_to_end(game_id)
             return session
+        if session is not None:  # changed by another process: read it again
+            async with self.lock:
+                if self.sessions.get(game_id) is session:
+                    del self.sessions[game_id]
         if self.store is not None and 10 <= len(game_id) <= 64:
             try:
-                life = await self.store.resume(game_id, lease=PAGE_LEASE)
+                life = await self.store.resume(game_id, lease=PAGE_LEASE, shared=self.shared)
             except LucieError as exc:
                 raise ApiError(409, str(exc)) from None
             if life is not None:
@@ -130,13 +156,29 @@ class Registry:
                 if found is not None:  # another request resumed it meanwhile
                     await self.store.run(life.close)
                     return found
-                session = Session(game_id, life)
+                session = Session(game_id, life, owner=_owner())
                 picked = life.picked  # a deal picked by difficulty: the third asked for
                 session.difficulty = picked.difficulty if picked is not None else None
                 await self._keep(session)
                 return session
-        raise ApiError(404, _("no game with id {id} (it may have been dropped: "
-                              "start a new game)").format(id=excerpt(game_id)))
+        raise _missing(game_id)
+
+    async def _stale(self, session: Session) -> bool:
+        """Whether the stored game has a version other than this copy's
+        (a shared game changed, or deleted, by another process)."""
+        life, store = session.life, self.store
+        if not self.shared or store is None or life.store is None or life.game_id is None:
+            return False
+        game_id = life.game_id
+        stored = await store.run(lambda: store.store.version(game_id))
+        return stored != life.version
+
+    async def forget_player(self, player_id: int) -> None:
+        """Drop the games in memory of the site's player ``player_id`` (they
+        are being deleted from the store)."""
+        async with self.lock:
+            for token in [k for k, v in self.sessions.items() if v.owner == player_id]:
+                del self.sessions[token]
 
     def save_clocks(self) -> int:
         """Save the seconds played of every game in memory still being

@@ -603,8 +603,10 @@ class Api:
     async def features(self, request: Request) -> Any:
         """What this server can do: the page hides what is missing (the
         analysis comes with every install; only the statistics are missing
-        without a store)."""
-        return {"stats": self.registry.store is not None}
+        without a store, and players are a site's only)."""
+        return {"stats": self.registry.store is not None,
+                # a site's players (lucie serve): the page offers their panel
+                "players": self.registry.shared}
 
     async def variants(self, request: Request) -> Any:
         return [

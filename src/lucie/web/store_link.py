@@ -12,6 +12,7 @@ disk never stalls the other players' requests.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,17 +20,34 @@ from typing import Any, TypeVar
 
 from lucie.formats import save_game
 from lucie.rules import Rules
-from lucie.session import Session, Store, StoreBusy, StoreError, StoreFull, default_player
+from lucie.session import (
+    Player,
+    PlayerRef,
+    Session,
+    Store,
+    StoreBusy,
+    StoreError,
+    StoreFull,
+    default_player,
+)
 
 T = TypeVar("T")
 
+#: The player of the request being answered, on a site that serves many
+#: (``lucie serve``: :mod:`lucie.web.site` sets it for each request); unset
+#: on the local game, whose player is the link's own.
+REQUEST_PLAYER: contextvars.ContextVar[Player | None] = contextvars.ContextVar(
+    "lucie_request_player", default=None)
+
 
 class StoreLink:
-    """Async access to a :class:`~lucie.store.Store` for one player."""
+    """Async access to a :class:`~lucie.store.Store` for one player: the
+    link's own (``lucie web``), or the request's (:data:`REQUEST_PLAYER`,
+    ``lucie serve``)."""
 
     def __init__(self, store: Store, player: str | None = None) -> None:
         self.store = store
-        self.player = player
+        self.local = player
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lucie-store")
 
     @classmethod
@@ -37,12 +55,21 @@ class StoreLink:
         """The store at ``where`` (a SQLite file or a ``postgresql://`` URL)."""
         return cls(Store(where), player)
 
+    @property
+    def player(self) -> PlayerRef:
+        """The player whose games are read and written: the request's
+        (:data:`REQUEST_PLAYER`) if it has one, else the link's own."""
+        requested = REQUEST_PLAYER.get()
+        return requested if requested is not None else self.local
+
     def close(self) -> None:
         self._worker.shutdown(wait=True)
         self.store.close()
 
     async def _run(self, fn: Callable[[], T]) -> T:
-        return await asyncio.wrap_future(self._worker.submit(fn))
+        # the work sees the request's player (a copy of its context)
+        context = contextvars.copy_context()
+        return await asyncio.wrap_future(self._worker.submit(context.run, fn))
 
     async def run(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` (store work: a :class:`~lucie.session.Session` action)
@@ -52,7 +79,7 @@ class StoreLink:
     def call(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` in the store's worker thread and wait (outside the
         event loop: the server's shutdown)."""
-        return self._worker.submit(fn).result()
+        return self._worker.submit(contextvars.copy_context().run, fn).result()
 
     # -- the pages' tokens -------------------------------------------------
 
@@ -61,7 +88,8 @@ class StoreLink:
         (in the worker thread; a full disk, a lock: a StoreFull, a StoreBusy)."""
         self.store.link_token(token, game_id)
 
-    async def resume(self, token: str, lease: float | None = None) -> Session | None:
+    async def resume(self, token: str, lease: float | None = None,
+                     shared: bool = False) -> Session | None:
         """The stored game of ``token`` as a :class:`~lucie.session.Session`
         (claimed if still in play); None if unknown or damaged.  A
         :class:`~lucie.errors.LucieError` if another program plays it."""
@@ -71,7 +99,8 @@ class StoreLink:
             if game_id is None:
                 return None
             try:
-                return Session.stored(self.store, game_id, self.player, lease=lease)
+                return Session.stored(self.store, game_id, self.player, lease=lease,
+                                      shared=shared)
             except (StoreFull, StoreBusy):
                 raise
             except StoreError:
@@ -111,4 +140,4 @@ class StoreLink:
         return await self._run(work)
 
 
-__all__ = ["StoreLink"]
+__all__ = ["REQUEST_PLAYER", "StoreLink"]

@@ -21,6 +21,7 @@ import { onPointerDown, onPointerMove, onPointerUp, onPointerCancel } from "./po
 import { onTableKey, onGlobalKey } from "./keys.js";
 import { chooseLanguage, restoreLanguage } from "./language.js";
 import { applyLook, wireSettings } from "./settings.js";
+import { wirePlayer } from "./account.js";
 
 function wire() {
   const table = $("table");
@@ -103,6 +104,7 @@ async function boot() {
   try {
     [page.variants, page.features] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/features")]);
   } catch (e) { setStatus(e.message, "error"); }
+  wirePlayer();
   const q = new URLSearchParams(location.search);
   const id = saved.get("lucie.game");
   try {

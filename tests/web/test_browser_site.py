@@ -1,0 +1,88 @@
+"""``lucie serve``'s page in a real browser: two players (two browser
+contexts, each its own cookie) on one site."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from lucie.web.app import stop_app
+from lucie.web.site import create_site
+from lucie.web.store_link import StoreLink
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.browser
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def site_url(tmp_path: Path) -> Iterator[str]:
+    app = create_site(StoreLink.open(tmp_path / "site.sqlite3"),
+                      b"the secret of the browser test", solver_workers=1)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server.should_exit = True
+    thread.join(10)
+    sock.close()
+    stop_app(app)
+    app.state.link.close()
+
+
+def test_two_players_each_with_their_name_and_games(site_url: str) -> None:
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            pages: list[Any] = []
+            errors: list[str] = []
+            for _who in range(2):
+                page = browser.new_context(bypass_csp=True).new_page()
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(site_url + "/")
+                page.wait_for_function("window.lucie && window.lucie.state")
+                pages.append(page)
+            a, b = pages
+            name = "<b>Anne</b>"
+            a.click("#b-player")
+            a.fill("#player-name", name)
+            a.click("#player-rename")
+            a.wait_for_function("document.getElementById('player-code').textContent !== ''")
+            assert a.evaluate("document.querySelector('#d-player b')") is None  # text only
+            assert a.input_value("#player-name") == name
+            code = a.text_content("#player-code")
+            gid = a.evaluate("window.lucie.state.id")
+            assert gid != b.evaluate("window.lucie.state.id")
+            # b's own game; a's id is not b's
+            status = b.evaluate(f"fetch('/api/games/{gid}').then(r => r.status)")
+            assert status == 404
+            b.click("#b-player")
+            b.wait_for_function("document.getElementById('player-code').textContent !== ''")
+            assert b.input_value("#player-name") == ""
+            # b takes a's recovery code: the page comes back as a's player
+            b.fill("#player-recover-code", code or "")
+            b.click("#player-recover")
+            b.wait_for_load_state()
+            b.wait_for_function("window.lucie && window.lucie.state")
+            status = b.evaluate(f"fetch('/api/games/{gid}').then(r => r.status)")
+            assert status == 200
+            assert errors == []
+        finally:
+            browser.close()

@@ -128,6 +128,13 @@ def port(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def add_address(p: argparse.ArgumentParser, *, port_default: int, port_help: str) -> None:
+    """``--host`` (this machine only unless told) and ``--port`` of a server."""
+    p.add_argument("--host", default="127.0.0.1",
+                   help=_("address to listen on (default: 127.0.0.1, this machine only)"))
+    p.add_argument("--port", type=port, default=port_default, help=port_help)
+
+
 class _Excerpt(str):
     """A text whose ``repr`` is :func:`lucie.parsing.excerpt`'s (for a
     message that writes ``{code!r}``)."""

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lucie.cli.common import count, port
+from lucie.cli.common import add_address, count
 from lucie.environment import SECRET_FILE, SERVE
 from lucie.errors import LucieError
 from lucie.i18n import _
@@ -26,10 +26,7 @@ def register(sub: Any) -> None:
                       "statistics.  Put it behind a reverse proxy with TLS to open it to the "
                       "network (see docs/hosting.md)."),
     )
-    p.add_argument("--host", default="127.0.0.1",
-                   help=_("address to listen on (default: 127.0.0.1, this machine only)"))
-    p.add_argument("--port", type=port, default=8000,
-                   help=_("port to listen on (default: 8000)"))
+    add_address(p, port_default=8000, port_help=_("port to listen on (default: 8000)"))
     p.add_argument("--db", metavar="URL", default=None,
                    help=_("the players' database: a SQLite file or a postgresql:// URL "
                           "(default: user data dir)"))

@@ -13,7 +13,7 @@ import urllib.parse
 import webbrowser
 from typing import Any
 
-from lucie.cli.common import add_deal, add_variant, port
+from lucie.cli.common import add_address, add_deal, add_variant
 from lucie.errors import LucieError
 from lucie.i18n import _
 from lucie.rules import Rules
@@ -27,10 +27,7 @@ def register(sub: Any) -> None:
                       "in the browser.  Statistics go to the same database as the terminal "
                       "game."),
     )
-    p.add_argument("--host", default="127.0.0.1",
-                   help=_("address to listen on (default: 127.0.0.1, this machine only)"))
-    p.add_argument("--port", type=port, default=0,
-                   help=_("port to listen on (default: a free one)"))
+    add_address(p, port_default=0, port_help=_("port to listen on (default: a free one)"))
     p.add_argument("--no-browser", action="store_true", help=_("do not open the browser"))
     p.add_argument("--db", metavar="PATH", default=None,
                    help=_("statistics and saved-games database (default: user data dir)"))

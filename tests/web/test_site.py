@@ -209,6 +209,9 @@ def test_rate_limits_per_player_and_per_address(tmp_path: Path) -> None:
             assert [a.get("/api/me").status_code for _i in range(4)] == [200, 200, 200, 429]
             r = a.get("/api/me")
             assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+            # the site's security headers on a refusal too
+            assert "default-src 'self'" in r.headers["content-security-policy"]
+            assert r.headers["x-content-type-options"] == "nosniff"
             assert "too many requests" in r.json()["error"]
             # another player from the same address: its own count (3 more: 8 in all)
             assert [b.get("/api/me").status_code for _i in range(3)] == [200, 200, 200]

@@ -28,6 +28,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lucie.i18n import _
+from lucie.web.headers import SECURITY, with_headers
 from lucie.web.store_link import REQUEST_PLAYER, StoreLink
 from lucie.web.thinking import SolverPool
 
@@ -70,7 +71,9 @@ class RateLimit:
         wait = max(1, int(reset - time.time()) + 1)
         answer = JSONResponse({"error": _("too many requests: try again in {n} s").format(n=wait)},
                               status_code=429, headers={"Retry-After": str(wait)})
-        await answer(scope, receive, send)
+        # the limit answers before the app's own headers are added: its
+        # answer carries them too
+        await answer(scope, receive, with_headers(send, SECURITY))
 
 
 def address_key(scope: Scope) -> str | None:

@@ -78,8 +78,10 @@ def test_two_players_each_with_their_name_and_games(site_url: str) -> None:
             assert b.input_value("#player-name") == ""
             # b takes a's recovery code: the page comes back as a's player
             b.fill("#player-recover-code", code or "")
-            b.click("#player-recover")
-            b.wait_for_load_state()
+            # the page reloads once the code is taken: wait for that reload (the
+            # page before it still holds b's state)
+            with b.expect_navigation():
+                b.click("#player-recover")
             b.wait_for_function("window.lucie && window.lucie.state")
             status = b.evaluate(f"fetch('/api/games/{gid}').then(r => r.status)")
             assert status == 200

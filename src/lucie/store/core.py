@@ -189,6 +189,10 @@ class Store:
             self._logins[login] = found
         return found
 
+    def player_id(self, player: PlayerRef) -> int | None:
+        """The store's id of ``player`` (None: a local player not met yet)."""
+        return self._player_id(player)
+
     def local_player(self, name: str | None = None) -> Player:
         """The local player known by ``name`` (default: :func:`default_player`),
         created the first time."""

@@ -74,6 +74,7 @@ export function maybeShowEnd(justWon) {
   { score: page.state.score, time: fmtTime(page.state.seconds), n: page.state.moves.length, variant: page.state.variant_title, deal: page.state.deal ?? _("custom") });
   $("end-undo").hidden = won || !page.state.can_undo;
   $("end-stats").hidden = !page.features.stats;
+  $("end-daily").hidden = !page.features.stats || !page.state.daily;
   $("end-review").hidden = !page.state.moves.length;
   showDifficulty();
   const id = page.state.id;

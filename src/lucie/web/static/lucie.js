@@ -22,6 +22,7 @@ import { onTableKey, onGlobalKey } from "./keys.js";
 import { chooseLanguage, restoreLanguage } from "./language.js";
 import { applyLook, wireSettings } from "./settings.js";
 import { wirePlayer } from "./account.js";
+import { wireDaily, showDaily, hideDaily } from "./daily.js";
 
 function wire() {
   const table = $("table");
@@ -66,6 +67,7 @@ function wire() {
   $("games-newer").onclick = () => pageGames(-1);
   $("games-older").onclick = () => pageGames(1);
   $("lang").onchange = chooseLanguage;
+  wireDaily();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("move-input").value.trim();
@@ -78,6 +80,8 @@ function wire() {
     redrawArrow();
   });
   window.addEventListener("popstate", () => {
+    if (location.pathname === "/daily") { showDaily(false); return; }
+    hideDaily(false);
     if (location.pathname === "/stats") showStats(false); else hideStats(false);
   });
   setInterval(tick, 1000);
@@ -127,6 +131,7 @@ async function boot() {
     setStatus(e.message, "error");
   }
   if (location.pathname === "/stats") showStats(false);
+  if (location.pathname === "/daily") showDaily(false);
   document.body.classList.add("ready");
 }
 

@@ -163,5 +163,72 @@ def table_odds(store: Store, table: DailyTable,
     return found
 
 
-__all__ = ["ODDS_SECONDS", "DailyTable", "daily_table", "entry_json", "keep_odds", "kept_odds",
+__all__ = ["ODDS_SECONDS", "DailyTable", "challenge_game", "challenge_saved", "challenge_view",
+           "daily_table", "entry_json", "keep_odds", "kept_odds",
            "odds_from_json", "parse_day", "table_odds", "why_not_ranked"]
+
+
+# -- challenges: the same deal for a friend ----------------------------------
+
+
+def challenge_game(store: Store, token: str) -> Game | None:
+    """A new game of the challenge's deal (its variant and deal number, or
+    the layout of a game from a layout); None if there is no such challenge."""
+    found = store.challenge(token)
+    if found is None:
+        return None
+    old = store.game(found[0])
+    if old.deal is not None:
+        return Game(old.rules, old.deal)
+    return Game(old.rules, position=old.start, seed=old.seed)
+
+
+def challenge_view(store: Store, token: str, me: PlayerRef) -> dict[str, Any] | None:
+    """The challenge as its players see it: the challenger's game first,
+    then each friend's (result, score, moves, time, fair-play marks, read
+    from the store: never from a request); ``can_play`` for a player who
+    has no game in it yet, ``reviews_open`` once the player's own game in
+    it is over.  None if there is no such challenge."""
+    from lucie.store import FINISHED, StoreError
+
+    found = store.challenge(token)
+    if found is None:
+        return None
+    first, joined = found
+    pid = store.player_id(me)
+    entries: list[dict[str, Any]] = []
+    for index, gid in enumerate([first, *joined.values()], 1):
+        try:
+            record = store.record(gid)
+        except StoreError:
+            continue  # a game gone (its player deleted) or damaged
+        data = entry_json(Entry(None, record, store.marks(gid)), pid)
+        data.update(index=index, challenger=index == 1, over=record.status in FINISHED)
+        del data["rank"]
+        entries.append(data)
+    mine = next((e for e in entries if e["mine"]), None)
+    record0 = store.record(first)
+    rules = Rules.parse(record0.variant)
+    return {"token": token, "variant": rules.spec(), "variant_name": rules.name(),
+            # (as text, as every deal number the page gets: they may pass 2**53)
+            "deal": None if record0.deal is None else str(record0.deal), "entries": entries, "can_play": mine is None,
+            "reviews_open": mine is not None and bool(mine["over"])}
+
+
+def challenge_saved(store: Store, token: str, index: int,
+                    me: PlayerRef) -> tuple[int, str] | None:
+    """The store's id and saved game (lucie JSON) of entry ``index`` (1:
+    the challenger's) of the
+    challenge, for its review: only for a player whose own game in it is over, and only
+    of a game that is over; None otherwise."""
+    from lucie.formats import save_game
+    from lucie.store import FINISHED
+
+    view = challenge_view(store, token, me)
+    if view is None or not view["reviews_open"]:
+        return None
+    entry = next((e for e in view["entries"] if e["index"] == index), None)
+    if entry is None or entry["status"] not in FINISHED:
+        return None
+    game_id = int(entry["game_id"])
+    return game_id, save_game(store.game(game_id))

@@ -238,6 +238,9 @@ class Store:
         with self._write() as tx:
             tx.execute("DELETE FROM web_games WHERE game_id IN "
                        "(SELECT id FROM games WHERE player_id = ?)", (pid,))
+            tx.execute("DELETE FROM challenge_games WHERE player_id = ?", (pid,))
+            tx.execute("DELETE FROM challenges WHERE game_id IN "
+                       "(SELECT id FROM games WHERE player_id = ?)", (pid,))
             gone = tx.execute("DELETE FROM games WHERE player_id = ?", (pid,)).rowcount
             tx.execute("DELETE FROM players WHERE id = ?", (pid,))
         self._logins = {k: v for k, v in self._logins.items() if v != pid}
@@ -443,6 +446,36 @@ class Store:
         rows = self._read("SELECT game_id FROM web_games WHERE token = ?", (token,))
         value = rows[0][0] if rows else None
         return value if isinstance(value, int) else None
+
+    # -- challenges: the same deal for a friend -----------------------------
+
+    def new_challenge(self, token: str, game_id: int) -> None:
+        """A challenge, known by its link's ``token``, to the deal of game
+        ``game_id`` (whose player is the challenger)."""
+        with self._write() as tx:
+            tx.execute("INSERT INTO challenges (token, game_id, created) VALUES (?, ?, ?)",
+                       (token, game_id, now()))
+
+    def challenge(self, token: str) -> tuple[int, dict[int, int]] | None:
+        """The challenger's game of the challenge ``token`` and each other
+        player's game in it (player id: game id); None if there is none."""
+        rows = self._read("SELECT game_id FROM challenges WHERE token = ?", (token,))
+        if not rows or not isinstance(rows[0][0], int):
+            return None
+        joined = self._read("SELECT player_id, game_id FROM challenge_games WHERE token = ?",
+                            (token,))
+        return rows[0][0], {int(p): int(g) for p, g in joined}
+
+    def join_challenge(self, token: str, player: PlayerRef, game_id: int) -> int:
+        """Record game ``game_id`` as ``player``'s in the challenge; a player
+        has one game per challenge: the game recorded first (returned)."""
+        with self._write() as tx:
+            pid = self._player_id(player, tx)
+            tx.execute("INSERT INTO challenge_games (token, player_id, game_id) VALUES (?, ?, ?)"
+                       " ON CONFLICT (token, player_id) DO NOTHING", (token, pid, game_id))
+            row = tx.execute("SELECT game_id FROM challenge_games WHERE token = ? AND "
+                             "player_id = ?", (token, pid)).fetchone()
+            return int(row[0])
 
     # -- reading back -----------------------------------------------------
     #

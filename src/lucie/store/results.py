@@ -119,7 +119,7 @@ class Entry:
 
     def to_json(self) -> dict[str, Any]:
         r = self.record
-        return {"rank": self.rank, "player": r.player, "player_id": r.player_id,
+        return {"rank": self.rank, "player": r.player,
                 "game_id": r.id, "status": r.status, "score": r.score, "moves": r.moves,
                 "seconds": r.seconds, "finished": r.finished, "marks": self.marks.to_json()}
 

@@ -29,6 +29,7 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lucie.i18n import LANGUAGES, _, ngettext, pgettext
+from lucie.web.challenge_routes import challenge_routes
 from lucie.web.daily_routes import daily_routes
 from lucie.web.errors import ApiError
 from lucie.web.headers import SECURITY, with_headers
@@ -143,6 +144,7 @@ def create_app(
         Route("/stats", _index),
         Route("/daily", _index),
         *daily_routes(a),
+        *challenge_routes(a, _index),
         Route("/api/variants", api(a.variants)),
         Route("/api/features", api(a.features)),
         Route("/api/games", api(a.new_game), methods=["POST"]),

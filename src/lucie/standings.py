@@ -211,7 +211,8 @@ def challenge_view(store: Store, token: str, me: PlayerRef) -> dict[str, Any] | 
     rules = Rules.parse(record0.variant)
     return {"token": token, "variant": rules.spec(), "variant_name": rules.name(),
             # (as text, as every deal number the page gets: they may pass 2**53)
-            "deal": None if record0.deal is None else str(record0.deal), "entries": entries, "can_play": mine is None,
+            "deal": None if record0.deal is None else str(record0.deal), "entries": entries,
+            "can_play": mine is None,
             "reviews_open": mine is not None and bool(mine["over"])}
 
 

@@ -23,6 +23,7 @@ import { chooseLanguage, restoreLanguage } from "./language.js";
 import { applyLook, wireSettings } from "./settings.js";
 import { wirePlayer } from "./account.js";
 import { wireDaily, showDaily, hideDaily } from "./daily.js";
+import { wireChallenge, showChallenge, hideChallenge, challengeToken } from "./challenge.js";
 
 function wire() {
   const table = $("table");
@@ -68,6 +69,7 @@ function wire() {
   $("games-older").onclick = () => pageGames(1);
   $("lang").onchange = chooseLanguage;
   wireDaily();
+  wireChallenge();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("move-input").value.trim();
@@ -82,6 +84,8 @@ function wire() {
   window.addEventListener("popstate", () => {
     if (location.pathname === "/daily") { showDaily(false); return; }
     hideDaily(false);
+    if (challengeToken()) { showChallenge(challengeToken(), false); return; }
+    hideChallenge(false);
     if (location.pathname === "/stats") showStats(false); else hideStats(false);
   });
   setInterval(tick, 1000);
@@ -132,6 +136,7 @@ async function boot() {
   }
   if (location.pathname === "/stats") showStats(false);
   if (location.pathname === "/daily") showDaily(false);
+  if (challengeToken()) showChallenge(challengeToken(), false);
   document.body.classList.add("ready");
 }
 

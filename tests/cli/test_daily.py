@@ -71,14 +71,14 @@ def test_a_past_day_shows_its_odds_once_worked_out(capsys: pytest.CaptureFixture
                                                    tmp_path: Path) -> None:
     db = str(tmp_path / "games.sqlite3")
     day = (today() - datetime.timedelta(days=1)).isoformat()
-    code, out, _err = run(capsys, "--db", db, "--date", day, "--odds-seconds", "0", "--json")
+    code, out, _err = run(capsys, "--db", db, "--date", day, "--odds-seconds", "off", "--json")
     assert code == 0 and json.loads(out)["odds"] is None  # not worked out: nothing claimed
     code, out, _err = run(capsys, "--db", db, "--date", day, "--odds-seconds", "20", "--json")
     odds = json.loads(out)["odds"]
     assert code == 0 and odds is not None
     assert ("exact" in odds["text"]) == odds["proved"]
     if not odds["budget_ran_out"]:  # kept: shown again without working it out
-        code, again, _err = run(capsys, "--db", db, "--date", day, "--odds-seconds", "0",
+        code, again, _err = run(capsys, "--db", db, "--date", day, "--odds-seconds", "off",
                                 "--json")
         assert json.loads(again)["odds"]["win_rate"] == odds["win_rate"]
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from tests.web.test_browser_site import ARGS, CHROMIUM, site_url
 
 sync_api = pytest.importorskip("playwright.sync_api")

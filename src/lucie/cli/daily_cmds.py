@@ -9,13 +9,11 @@ player's own rank; the deal's odds once the day is over.
 from __future__ import annotations
 
 import argparse
-import datetime
 from collections.abc import Callable
 from typing import Any
 
-from lucie.cli.common import add_json, add_variant, print_json
+from lucie.cli.common import add_json, add_variant, budget, day, print_json
 from lucie.engine import Game
-from lucie.errors import LucieError
 from lucie.i18n import _, pgettext
 from lucie.parsing import printable
 from lucie.rules import Rules
@@ -23,29 +21,10 @@ from lucie.standings import (
     ODDS_SECONDS,
     DailyTable,
     daily_table,
-    parse_day,
     table_odds,
     why_not_ranked,
 )
 from lucie.store import Entry, Store, default_path, default_player, is_url
-
-
-def _day(text: str) -> datetime.date:
-    try:
-        return parse_day(text)
-    except LucieError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 600:
-        raise argparse.ArgumentTypeError(_("{value} is not a number of seconds from 0 to "
-                                           "600").format(value=repr(text)))
-    return value
 
 
 def register(sub: Any) -> None:
@@ -56,22 +35,23 @@ def register(sub: Any) -> None:
                                      "without hints are ranked. Once the day is over, the "
                                      "deal's odds too."))
     add_variant(p)
-    p.add_argument("--date", type=_day, default=None, metavar="YYYY-MM-DD",
+    p.add_argument("--date", type=day, default=None, metavar="YYYY-MM-DD",
                    help=_("the day (UTC; default: today)"))
     p.add_argument("--player", "-p", default=None,
                    help=_("whose rank to tell (default: your login name)"))
-    p.add_argument("--odds-seconds", type=_seconds, default=ODDS_SECONDS, metavar="S",
+    p.add_argument("--odds-seconds", type=budget(_("odds time")), default=ODDS_SECONDS,
+                   metavar="S",
                    help=_("at most S seconds for the odds of a past day's deal, worked out "
-                          "once and kept (0: only odds already kept)"))
+                          "once and kept (off: only odds already kept)"))
     add_json(p)
     p.add_argument("--db", metavar="PATH", default=None,
                    help=_("the games database (default: $LUCIE_DB or the user data dir)"))
     p.set_defaults(func=cmd_daily)
 
 
-def _odds(seconds: float) -> Callable[[Game], dict[str, Any] | None]:
+def _odds(seconds: float | None) -> Callable[[Game], dict[str, Any] | None]:
     def work(game: Game) -> dict[str, Any] | None:
-        if seconds <= 0:
+        if seconds is None:
             return None
         from lucie.analysis.odds import estimate_odds
 

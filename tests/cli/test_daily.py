@@ -94,3 +94,20 @@ def test_bad_input_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path
         run(capsys, "--db", str(tmp_path / "g.sqlite3"), *args)
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_hint_in_line_mode_marks_the_game(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    import io
+    import sys
+
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("f>i\nhint\nu\nq\n"))
+    assert main(["play", "--plain", "--db", str(db), "--deal", "1", "--player", "ann"]) == 0
+    capsys.readouterr()
+    with Store(db) as store:
+        found = store.unfinished("ann")
+        assert found is not None
+        marks = store.marks(found[0])
+    assert (marks.origin, marks.hints, marks.undos) == ("start", 1, 1) and not marks.fair

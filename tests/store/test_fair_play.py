@@ -160,3 +160,43 @@ def test_a_schema_3_database_keeps_every_game(fresh: Callable[[], Where], backen
             ("ann", None, ("unknown",)), ("bob", None, ("unknown",))]
         session = Session.new(store, "cid", Rules(), deal)
         assert session.game_id not in (1, 2) and store.marks(session.game_id or 0).fair
+
+
+def test_challenges_keep_one_game_per_player_and_go_with_the_challenger(store: Store) -> None:
+    from lucie.standings import challenge_game, challenge_view
+
+    ann = Session.new(store, "ann", Rules(), 11)
+    _step(ann)
+    ann.resign()
+    assert ann.game_id is not None
+    store.new_challenge("token-of-ann-1", ann.game_id)
+    assert store.challenge("no-such-token") is None
+    game = challenge_game(store, "token-of-ann-1")
+    assert game is not None and game.deal == 11 and not game.moves
+    bob = Session.new(store, "bob", game=game)
+    assert bob.game_id is not None
+    assert store.join_challenge("token-of-ann-1", "bob", bob.game_id) == bob.game_id
+    assert store.join_challenge("token-of-ann-1", "bob", bob.game_id + 99) == bob.game_id
+    assert store.challenge("token-of-ann-1") == (
+        ann.game_id, {store.player_id("bob"): bob.game_id})
+    view = challenge_view(store, "token-of-ann-1", "bob")
+    assert view is not None and [e["player"] for e in view["entries"]] == ["ann", "bob"]
+    assert not view["can_play"] and not view["reviews_open"]  # bob's game is on
+    store.delete_player("bob")
+    assert store.challenge("token-of-ann-1") == (ann.game_id, {})
+    store.delete_player("ann")
+    assert store.challenge("token-of-ann-1") is None
+
+
+def test_a_challenge_to_a_game_from_a_layout_deals_that_layout(store: Store) -> None:
+    from lucie.standings import challenge_game
+
+    start = Game(Rules(), 3)
+    layout = Game(Rules(), position=start.start, seed=start.seed)
+    assert layout.deal is None
+    ann = Session.new(store, "ann", game=layout)
+    _step(ann)
+    ann.resign()
+    store.new_challenge("token-of-a-layout", ann.game_id or 0)
+    game = challenge_game(store, "token-of-a-layout")
+    assert game is not None and game.deal is None and game.start == layout.start

@@ -48,6 +48,7 @@ from lucie.store.records import (
     saved_text,
     spec_of,
 )
+from lucie.store.results import ORIGINS, Mark, Marks, Origin, mark_sql
 from lucie.store.sqlite import SQLiteBackend, default_path
 
 ExportFormat = Literal["csv", "json"]
@@ -188,6 +189,10 @@ class Store:
             self._logins[login] = found
         return found
 
+    def player_id(self, player: PlayerRef) -> int | None:
+        """The store's id of ``player`` (None: a local player not met yet)."""
+        return self._player_id(player)
+
     def local_player(self, name: str | None = None) -> Player:
         """The local player known by ``name`` (default: :func:`default_player`),
         created the first time."""
@@ -233,6 +238,9 @@ class Store:
         with self._write() as tx:
             tx.execute("DELETE FROM web_games WHERE game_id IN "
                        "(SELECT id FROM games WHERE player_id = ?)", (pid,))
+            tx.execute("DELETE FROM challenge_games WHERE player_id = ?", (pid,))
+            tx.execute("DELETE FROM challenges WHERE game_id IN "
+                       "(SELECT id FROM games WHERE player_id = ?)", (pid,))
             gone = tx.execute("DELETE FROM games WHERE player_id = ?", (pid,)).rowcount
             tx.execute("DELETE FROM players WHERE id = ?", (pid,))
         self._logins = {k: v for k, v in self._logins.items() if v != pid}
@@ -253,19 +261,24 @@ class Store:
     # change given ``expect`` is made only on that version (else StaleGame).
 
     def start_game(self, game: Game, player: PlayerRef = None,
-                   picked_rating: str | None = None) -> int:
+                   picked_rating: str | None = None, origin: Origin = "start") -> int:
         """Record a new game of ``player`` being played; returns its id.
         ``picked_rating``: the rating (JSON text) its deal was picked by,
-        kept with the game (:meth:`picked_rating`)."""
+        kept with the game (:meth:`picked_rating`); ``origin``: its first
+        fair-play mark (:class:`~lucie.store.results.Marks`: no hint, no
+        undo yet)."""
+        if origin not in ORIGINS:
+            raise StoreError(f"unknown origin {origin!r}")
         stamp = now()
         with self._write() as tx:
             pid = self._player_id(player, tx)
             row = tx.execute(
                 "INSERT INTO games (player_id, variant, deal, seed, started, updated, "
-                "status, score, moves, seconds, saved, picked_rating, version) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 0, ?, ?, 1) RETURNING id",
+                "status, score, moves, seconds, saved, picked_rating, version, "
+                "origin, hints, undos) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 0, ?, ?, 1, ?, 0, 0) RETURNING id",
                 (pid, game.rules.spec(), game.deal, game.seed, stamp, stamp, game.score,
-                 len(game.moves), saved_text(game), picked_rating),
+                 len(game.moves), saved_text(game), picked_rating, origin),
             ).fetchone()
             return int(row[0])
 
@@ -292,15 +305,68 @@ class Store:
             return int(row[0])
 
     def record_move(self, game_id: int, game: Game, seconds: float | None = None, *,
-                    expect: int | None = None) -> int:
+                    expect: int | None = None, mark: Mark | None = None) -> int:
         """Save the game's current move list (call after every push, pop,
         redo, redeal or restart); returns the game's new version.
-        ``seconds``: time played so far."""
+        ``seconds``: time played so far; ``mark``: the fair-play mark the
+        change makes (``undo``, ``replay``: :data:`MARKS`), recorded with it."""
         return self._change(
             game_id, "saved = ?, score = ?, moves = ?, updated = ?, "
-            "seconds = COALESCE(?, seconds)",
+            "seconds = COALESCE(?, seconds)" + mark_sql(mark),
             (saved_text(game), game.score, len(game.moves), now(),
              None if seconds is None else round(seconds, 2)), expect)
+
+    def mark(self, game_id: int, mark: Mark) -> None:
+        """Record a fair-play mark of a game that does not change the game
+        itself (``hint``: help was asked; ``replay``: the deal turned out
+        to be one the player had played before).  The game's version stays:
+        the marks are not part of the game a cache holds, and each mark only
+        ever adds (a mark is never taken back)."""
+        with self._write() as tx:
+            tx.execute(f"UPDATE games SET {mark_sql(mark)[2:]} WHERE id = ?", (game_id,))
+
+    def marks(self, game_id: int) -> Marks:
+        """The fair-play marks of a game (unknown ones, in a game recorded
+        before schema 4 or a missing game, are None)."""
+        rows = self._read("SELECT origin, hints, undos FROM games WHERE id = ?", (game_id,))
+        return Marks.of(rows[0] if rows else (None, None, None))
+
+    def played_before(self, player: PlayerRef, game: Game, before: int) -> bool:
+        """Whether ``player`` has a game of the same variant and deal number
+        as ``game`` recorded before game ``before`` (a deal from a layout:
+        never known, False)."""
+        pid = self._player_id(player)
+        if pid is None or game.deal is None:
+            return False
+        rows = self._read("SELECT 1 FROM games WHERE player_id = ? AND variant = ? AND deal = ?"
+                          " AND id < ? LIMIT 1", (pid, game.rules.spec(), game.deal, before))
+        return bool(rows)
+
+    def deal_games(self, variant: str | Rules, deal: int) -> list[tuple[GameRecord, Marks]]:
+        """Every player's games of one deal (oldest first) and their marks;
+        a damaged row is left out."""
+        spec = spec_of(variant)
+        rows = self._read(f"SELECT {_ROW}, g.origin, g.hints, g.undos{_FROM}"
+                          " WHERE g.variant = ? AND g.deal = ? ORDER BY g.id", (spec, deal))
+        out = []
+        for row in rows:
+            with contextlib.suppress(RowDamageError):
+                out.append((check_row(row[:14]), Marks.of(row[14:])))
+        return out
+
+    def deal_odds(self, variant: str | Rules, deal: int) -> str | None:
+        """The odds of a deal as kept by :meth:`keep_deal_odds` (JSON text)."""
+        rows = self._read("SELECT odds FROM deal_odds WHERE variant = ? AND deal = ?",
+                          (spec_of(variant), deal))
+        value = rows[0][0] if rows else None
+        return value if isinstance(value, str) else None
+
+    def keep_deal_odds(self, variant: str | Rules, deal: int, odds: str) -> None:
+        """Keep the odds of a deal (JSON text); odds kept already stay."""
+        with self._write() as tx:
+            tx.execute("INSERT INTO deal_odds (variant, deal, odds, created) VALUES (?, ?, ?, ?)"
+                       " ON CONFLICT (variant, deal) DO NOTHING",
+                       (spec_of(variant), deal, odds, now()))
 
     def finish_game(
         self, game_id: int, game: Game, seconds: float, status: str | None = None, *,
@@ -380,6 +446,36 @@ class Store:
         rows = self._read("SELECT game_id FROM web_games WHERE token = ?", (token,))
         value = rows[0][0] if rows else None
         return value if isinstance(value, int) else None
+
+    # -- challenges: the same deal for a friend -----------------------------
+
+    def new_challenge(self, token: str, game_id: int) -> None:
+        """A challenge, known by its link's ``token``, to the deal of game
+        ``game_id`` (whose player is the challenger)."""
+        with self._write() as tx:
+            tx.execute("INSERT INTO challenges (token, game_id, created) VALUES (?, ?, ?)",
+                       (token, game_id, now()))
+
+    def challenge(self, token: str) -> tuple[int, dict[int, int]] | None:
+        """The challenger's game of the challenge ``token`` and each other
+        player's game in it (player id: game id); None if there is none."""
+        rows = self._read("SELECT game_id FROM challenges WHERE token = ?", (token,))
+        if not rows or not isinstance(rows[0][0], int):
+            return None
+        joined = self._read("SELECT player_id, game_id FROM challenge_games WHERE token = ?",
+                            (token,))
+        return rows[0][0], {int(p): int(g) for p, g in joined}
+
+    def join_challenge(self, token: str, player: PlayerRef, game_id: int) -> int:
+        """Record game ``game_id`` as ``player``'s in the challenge; a player
+        has one game per challenge: the game recorded first (returned)."""
+        with self._write() as tx:
+            pid = self._player_id(player, tx)
+            tx.execute("INSERT INTO challenge_games (token, player_id, game_id) VALUES (?, ?, ?)"
+                       " ON CONFLICT (token, player_id) DO NOTHING", (token, pid, game_id))
+            row = tx.execute("SELECT game_id FROM challenge_games WHERE token = ? AND "
+                             "player_id = ?", (token, pid)).fetchone()
+            return int(row[0])
 
     # -- reading back -----------------------------------------------------
     #
@@ -620,8 +716,8 @@ class Store:
                     continue
                 tx.execute(
                     "INSERT INTO games (player_id, variant, deal, seed, started, updated, "
-                    "finished, status, score, moves, seconds, saved, version) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,1)", (pid, *row[1:]),
+                    "finished, status, score, moves, seconds, saved, version, origin) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,1,'loaded')", (pid, *row[1:]),
                 )
                 added += 1
         return Imported(added, len(rows) - added)

@@ -29,6 +29,8 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lucie.i18n import LANGUAGES, _, ngettext, pgettext
+from lucie.web.challenge_routes import challenge_routes
+from lucie.web.daily_routes import daily_routes
 from lucie.web.errors import ApiError
 from lucie.web.headers import SECURITY, with_headers
 from lucie.web.hosts import HostGuard, HostNames
@@ -140,6 +142,9 @@ def create_app(
     routes = [
         Route("/", _index),
         Route("/stats", _index),
+        Route("/daily", _index),
+        *daily_routes(a),
+        *challenge_routes(a, _index),
         Route("/api/variants", api(a.variants)),
         Route("/api/features", api(a.features)),
         Route("/api/games", api(a.new_game), methods=["POST"]),

@@ -22,6 +22,8 @@ import { onTableKey, onGlobalKey } from "./keys.js";
 import { chooseLanguage, restoreLanguage } from "./language.js";
 import { applyLook, wireSettings } from "./settings.js";
 import { wirePlayer } from "./account.js";
+import { wireDaily, showDaily, hideDaily } from "./daily.js";
+import { wireChallenge, showChallenge, hideChallenge, challengeToken } from "./challenge.js";
 
 function wire() {
   const table = $("table");
@@ -66,6 +68,8 @@ function wire() {
   $("games-newer").onclick = () => pageGames(-1);
   $("games-older").onclick = () => pageGames(1);
   $("lang").onchange = chooseLanguage;
+  wireDaily();
+  wireChallenge();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("move-input").value.trim();
@@ -78,6 +82,10 @@ function wire() {
     redrawArrow();
   });
   window.addEventListener("popstate", () => {
+    if (location.pathname === "/daily") { showDaily(false); return; }
+    hideDaily(false);
+    if (challengeToken()) { showChallenge(challengeToken(), false); return; }
+    hideChallenge(false);
     if (location.pathname === "/stats") showStats(false); else hideStats(false);
   });
   setInterval(tick, 1000);
@@ -127,6 +135,8 @@ async function boot() {
     setStatus(e.message, "error");
   }
   if (location.pathname === "/stats") showStats(false);
+  if (location.pathname === "/daily") showDaily(false);
+  if (challengeToken()) showChallenge(challengeToken(), false);
   document.body.classList.add("ready");
 }
 

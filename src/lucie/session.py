@@ -80,6 +80,7 @@ from lucie.store import (
     open_game,
     write_error,
 )
+from lucie.store import duels  # two players on one deal (lucie.web.duel)
 
 if TYPE_CHECKING:
     from lucie.analysis.difficulty import Rated
@@ -700,4 +701,5 @@ __all__ = [
     "PlayerRef", "Session", "StaleGame",
     "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
     "proved_lost", "write_error",
+    "duels",
 ]

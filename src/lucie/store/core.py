@@ -231,6 +231,8 @@ class Store:
         if pid is None:
             return 0
         with self._write() as tx:
+            # the duels they played go with them (lucie.store.duels)
+            tx.execute("DELETE FROM duels WHERE host_id = ? OR guest_id = ?", (pid, pid))
             tx.execute("DELETE FROM web_games WHERE game_id IN "
                        "(SELECT id FROM games WHERE player_id = ?)", (pid,))
             gone = tx.execute("DELETE FROM games WHERE player_id = ?", (pid,)).rowcount

@@ -27,6 +27,10 @@ Schemas:
    ``games.version`` (1, then one more for each recorded change, so that
    a cache never serves a stale game); ``web_games`` (the browser game's
    tokens, created here for every backend).
+5. ``duels`` (:mod:`lucie.store.duels`): two players on one deal at the
+   same time; its settings (hints, undo, a time limit), each side's
+   player, game and page token, and once it is over why and each side's
+   game as it stood then (``host_end``, ``guest_end``: JSON).
 
 >>> [m.version for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
 True
@@ -104,6 +108,19 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         "SELECT setval(pg_get_serial_sequence('games', 'id'), COALESCE(MAX(id), 0) + 1, false)"
         " FROM games",
     )}),
+    # 4: reserved for the daily table's branch (issue 41), merged beside this
+    # one; an empty step here so that the numbers stay contiguous meanwhile
+    Migration(4, "reserved (the daily table)", ()),
+    Migration(5, "duels", (
+        "CREATE TABLE duels ("
+        " id {id}, token TEXT NOT NULL UNIQUE, variant TEXT NOT NULL, deal {int} NOT NULL,"
+        " hints {int} NOT NULL, undo {int} NOT NULL, time_limit {int},"
+        " created TEXT NOT NULL, started TEXT, ended TEXT, end_reason TEXT,"
+        " host_id {int} NOT NULL REFERENCES players (id), host_game {int} NOT NULL,"
+        " host_page TEXT NOT NULL UNIQUE,"
+        " guest_id {int} REFERENCES players (id), guest_game {int}, guest_page TEXT UNIQUE,"
+        " host_end TEXT, guest_end TEXT)",
+    )),
 )
 #: The schema this lucie writes; a database of a higher one is refused.
 SCHEMA_VERSION: Final = MIGRATIONS[-1].version

@@ -206,3 +206,15 @@ def _age(store: Store, token: str) -> None:
     with store._write() as tx:
         tx.execute("UPDATE duels SET started = ? WHERE token = ?",
                    ("2000-01-01T00:00:00.000+00:00", token))
+
+
+def test_a_new_game_does_not_leave_a_running_duel(site: Starlette) -> None:
+    with TestClient(site) as host, TestClient(site) as guest:
+        duel = _ok(host.post("/api/duels", json={"deal": 4}))
+        _ok(guest.post(f"/api/duels/{duel['token']}/join", json={}))
+        page = duel["game"]
+        move = _ok(host.get(f"/api/games/{page}"))["legal_moves"][0]
+        _ok(host.post(f"/api/games/{page}/move", json={"move": move}))
+        _ok(host.post("/api/games", json={"deal": 5, "abandon": page}))
+        assert _ok(host.get(f"/api/games/{page}"))["status"] == "playing"
+        assert _ok(host.get(f"/api/duels/{duel['token']}"))["state"] == "playing"

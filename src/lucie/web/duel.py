@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import secrets
 from collections import OrderedDict
@@ -42,7 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from lucie.daily import daily_deal, today
-from lucie.engine import Game
+from lucie.engine import Game, status_name
 from lucie.errors import LucieError
 from lucie.i18n import _
 from lucie.parsing import excerpt
@@ -53,6 +54,7 @@ from lucie.web.errors import ApiError
 from lucie.web.headers import SECURITY, with_headers
 from lucie.web.inputs import (
     _OWN_SITE,
+    MAX_BODY,
     client_key,
     deal_from,
     difficulty_from,
@@ -214,6 +216,8 @@ class Duels:
                 if end is None and duel.game_of(side) is not None:
                     end = duels.side_end(store, duel, side)
                 shown = {k: v for k, v in (end or {}).items() if k != "saved"}
+                if "status" in shown:
+                    shown["status_text"] = status_name(str(shown["status"]))
                 sides[side] = None if pid is None else {
                     "name": player.name if player is not None else "", "progress": shown}
             return sides
@@ -420,6 +424,7 @@ class Duels:
             return
         game = session.game
         progress = duels.progress(game)
+        progress["status_text"] = status_name(progress["status"])
         await self.hub.publish(duel.id, {"type": "progress", "side": side,
                                          "progress": progress, "elapsed": duel.elapsed()})
         status = game.outcome.status
@@ -483,6 +488,9 @@ class DuelGuard:
         self.duels = duels_
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/api/games" \
+                and scope["method"] == "POST":
+            receive = await self._keep_duel_game(receive)
         matched = _GAME_PATH.match(scope["path"]) if scope["type"] == "http" else None
         action = matched.group(2) if matched else ""
         if matched is None or action not in CHANGES | SOLVER:
@@ -511,6 +519,38 @@ class DuelGuard:
         await self.app(scope, receive, sending)
         if action in CHANGES and 200 <= status < 300:
             await self.duels.changed(duel, page)
+
+
+    async def _keep_duel_game(self, receive: Receive) -> Receive:
+        """A new game asked for from a page that shows a running duel's
+        game does not leave that game (it would count as resigned, without
+        the duel hearing of it): its ``abandon`` is taken out."""
+        messages: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            size += len(message.get("body", b""))
+            if message["type"] != "http.request" or not message.get("more_body") \
+                    or size > MAX_BODY:
+                break
+        body = b"".join(m.get("body", b"") for m in messages)
+        try:
+            data = json.loads(body) if size <= MAX_BODY else None
+        except ValueError:
+            data = None
+        page = data.get("abandon") if isinstance(data, dict) else None
+        if isinstance(page, str) and 10 <= len(page) <= 64:
+            duel = await self.duels.duel_of_page(page)
+            if duel is not None and duel.ended is None and isinstance(data, dict):
+                data["abandon"] = None
+                messages = [{"type": "http.request", "body": json.dumps(data).encode(),
+                             "more_body": False}]
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        return replay
 
 
 def refusal(duel: duels.Duel, action: str) -> tuple[int, str] | None:

@@ -77,10 +77,10 @@ from lucie.store import (
     StoreFull,
     default_path,
     default_player,
+    duels,  # two players on one deal (lucie.web.duel)
     open_game,
     write_error,
 )
-from lucie.store import duels  # two players on one deal (lucie.web.duel)
 
 if TYPE_CHECKING:
     from lucie.analysis.difficulty import Rated
@@ -700,6 +700,5 @@ __all__ = [
     "PAGE_LEASE", "Clock", "GameRecord", "History", "NotSavedError", "Outcome", "Player",
     "PlayerRef", "Session", "StaleGame",
     "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
-    "proved_lost", "write_error",
-    "duels",
+    "duels", "proved_lost", "write_error",
 ]

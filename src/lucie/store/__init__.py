@@ -75,6 +75,7 @@ connection), as web servers do.
 
 from __future__ import annotations
 
+from lucie.store import duels
 from lucie.store.core import (
     POSTGRES_SCHEMES,
     ExportFormat,
@@ -115,5 +116,6 @@ __all__ = [
     "POSTGRES_SCHEMES", "SCHEMA_VERSION", "SERIES_SIZE", "STATUSES", "Damaged", "Export",
     "ExportFormat", "GameRecord", "History", "Imported", "Opened", "Player", "PlayerRef",
     "Series", "StaleGame", "Stats", "Store", "StoreBusy", "StoreError", "StoreFull",
-    "claims_path", "default_path", "default_player", "is_url", "open_game", "write_error",
+    "claims_path", "default_path", "default_player", "duels", "is_url", "open_game",
+    "write_error",
 ]

@@ -131,6 +131,8 @@ def test_a_duel_from_link_to_result(site: Starlette) -> None:
             assert host.post(f"/api/games/{mine}/restart", json={}).status_code == 409
             # nobody plays or resigns another's game
             assert guest.post(f"/api/games/{mine}/resign", json={}).status_code == 404
+            assert guest.post(f"/api/games/{mine}/move",
+                              json={"move": first}).status_code == 404
             assert third.post(f"/api/games/{theirs}/resign", json={}).status_code == 404
             # the host resigns: the duel is over, both are told
             _ok(host.post(f"/api/games/{mine}/resign", json={}))
@@ -139,6 +141,8 @@ def test_a_duel_from_link_to_result(site: Starlette) -> None:
         assert over["end_reason"] == "resigned" and over["winner"] == "guest"
         assert over["players"]["host"]["progress"]["status"] == "resigned"
         assert "saved" not in over["players"]["host"]["progress"]
+        # over: the games are ordinary games again (the guard heard the end)
+        assert host.get(f"/api/games/{mine}/hint?seconds=0.2").status_code == 200
         # the result stays as it was: the guest plays on, the duel does not change
         move = _ok(guest.get(f"/api/games/{theirs}"))["legal_moves"][0]
         _ok(guest.post(f"/api/games/{theirs}/move", json={"move": move}))

@@ -154,6 +154,13 @@ class Duels:
         self.player_of = player_of
         #: page token -> its duel's id (None: not a duel's game)
         self.pages: OrderedDict[str, int | None] = OrderedDict()
+        #: page token -> its running duel, as read (and the resyncs then)
+        self.running: OrderedDict[str, tuple[duels.Duel, int]] = OrderedDict()
+        #: the duels heard to be over, the resyncs heard (the hub's thread
+        #: writes them: a set's add and an int's are atomic)
+        self.over: set[int] = set()
+        self.resyncs = 0
+        hub.watchers.append(self._heard)
         #: the reviews being worked out
         self.reviewing: set[str] = set()
 
@@ -166,16 +173,33 @@ class Duels:
             raise _missing(token)
         return found
 
+    def _heard(self, duel_id: int | None, message: dict[str, Any]) -> None:
+        if message.get("type") == "over" and duel_id is not None:
+            self.over.add(duel_id)
+            if len(self.over) > KNOWN_PAGES:  # forget them: every running duel is read again
+                self.over.clear()
+                self.resyncs += 1
+        elif message.get("type") == "resync":
+            self.resyncs += 1
+
     async def duel_of_page(self, page: str) -> duels.Duel | None:
         """The duel of the game the page token ``page`` names, if any (a
-        game is a duel's from its start: what is known is kept)."""
+        game is a duel's from its start: what is known is kept; a running
+        duel is kept until the hub says it is over, or may have missed it)."""
         if page in self.pages and self.pages[page] is None:
             return None
-        store = self.link.store
+        kept = self.running.get(page)
+        if kept is not None and kept[0].id not in self.over and kept[1] == self.resyncs:
+            return kept[0]
+        resyncs, store = self.resyncs, self.link.store
         found = await self.link.run(lambda: duels.duel_by_page(store, page))
         self.pages[page] = found.id if found is not None else None
-        while len(self.pages) > KNOWN_PAGES:
-            self.pages.popitem(last=False)
+        self.running.pop(page, None)
+        if found is not None and found.started is not None and found.ended is None:
+            self.running[page] = (found, resyncs)
+        for kept_pages in (self.pages, self.running):
+            while len(kept_pages) > KNOWN_PAGES:
+                kept_pages.popitem(last=False)
         return found
 
     async def current(self, duel: duels.Duel) -> duels.Duel:

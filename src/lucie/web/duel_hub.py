@@ -30,7 +30,7 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -75,6 +75,9 @@ class LocalHub:
     def __init__(self) -> None:
         self._subscribers: dict[int, set[Subscription]] = {}
         self._lock = threading.Lock()
+        #: called with every message this process hears (duel id, or None
+        #: for every duel), in the thread that hears it
+        self.watchers: list[Callable[[int | None, dict[str, Any]], None]] = []
 
     def subscribe(self, duel_id: int) -> Subscription:
         """A new share of duel ``duel_id``'s news (in the running loop)."""
@@ -102,6 +105,8 @@ class LocalHub:
     def fan_out(self, duel_id: int | None, message: dict[str, Any]) -> None:
         """Give ``message`` to this process's sockets of duel ``duel_id``
         (None: of every duel)."""
+        for watch in self.watchers:
+            watch(duel_id, message)
         for sub in self._of(duel_id):
             sub.deliver(message)
 

@@ -126,3 +126,74 @@ def test_a_duel_from_link_to_result(site_url: str) -> None:
             assert errors == []
         finally:
             browser.close()
+
+
+class _Site:
+    """A site on one SQLite file and one port, stopped and started again."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = 0
+        self.server: Any = None
+        self.app: Any = None
+        self.thread: threading.Thread | None = None
+        self.sock: socket.socket | None = None
+
+    def start(self) -> str:
+        self.app = create_site(StoreLink.open(self.db), b"the secret of the duel restart test",
+                               solver_workers=1)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", self.port))
+        self.sock.listen(64)
+        self.port = self.sock.getsockname()[1]
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning",
+                                                    lifespan="off"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        assert self.thread is not None and self.sock is not None
+        self.thread.join(10)
+        self.sock.close()
+        stop_app(self.app)
+        self.app.state.link.close()
+
+
+def test_a_duel_goes_on_after_a_server_restart(tmp_path: Path) -> None:
+    site = _Site(tmp_path / "site.sqlite3")
+    url = site.start()
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            a = browser.new_context(bypass_csp=True).new_page()
+            b = browser.new_context(bypass_csp=True).new_page()
+            a.goto(url + "/")
+            a.wait_for_function("window.lucie && window.lucie.state")
+            token = a.evaluate("""fetch('/api/duels', {method: 'POST', headers:
+                {'Content-Type': 'application/json'}, body: JSON.stringify({deal: 23})})
+                .then(r => r.json()).then(d => d.token)""")
+            a.goto(f"{url}/duel/{token}")
+            b.goto(f"{url}/duel/{token}")
+            b.wait_for_selector("#duel-join", state="visible")
+            b.click("#duel-join")
+            for page in (a, b):
+                page.wait_for_function("window.lucie.state && window.lucie.duel.view.state "
+                                       "=== 'playing'")
+            _sees(b, _play_one(a))
+            site.stop()  # the server goes; the pages stay
+            site.start()
+            # the sockets reconnect by themselves; the games are in the store
+            moves = _play_one(a)
+            _sees(b, moves, timeout=15000)
+            _sees(b, _play_one(a))
+            _sees(a, _play_one(b))
+        finally:
+            browser.close()
+            site.stop()

@@ -76,8 +76,10 @@ function drawBar() {
   if (v.state === "waiting") {
     line = v.you === "host" ? _("Waiting for your opponent: send them this link.")
       : format(_("{name} invites you to a duel."), { name: nameOf("host") });
+  } else if (v.you === null) {
+    line = _("this duel already has its two players");
   } else {
-    const side = v.you ? other(v.you) : "guest";
+    const side = other(v.you);
     const p = duel.them || (v.players[side] && v.players[side].progress) || {};
     line = format(_("{name}: {progress}."), { name: nameOf(side), progress: progressText(p) });
     if (p.status && p.status !== "playing") line += " " + p.status_text;
@@ -124,7 +126,8 @@ async function show(view) {
     render(await call("GET", `/api/games/${encodeURIComponent(view.game)}`));
     if (before === "waiting") setStatus(_("The duel has started: good luck!"), "info");
   }
-  if (view.state === "over" && !duel.shownOver) {
+  if (view.you && !duel.socket) connect(view.token);  // a player of it: its news
+  if (view.state === "over" && !duel.shownOver && view.you) {
     duel.shownOver = true;
     showResult();
   }
@@ -277,5 +280,4 @@ export async function bootDuel(token) {
   page.duel = duel;
   setInterval(tickDuel, 1000);
   await show(await call("GET", `/api/duels/${encodeURIComponent(token)}`));
-  connect(token);
 }

@@ -88,6 +88,7 @@ from lucie.store import (
     StoreFull,
     default_path,
     default_player,
+    duels,  # two players on one deal (lucie.web.duel)
     open_game,
     rank_daily,
     write_error,
@@ -754,5 +755,5 @@ __all__ = [
     "Outcome", "Player",
     "PlayerRef", "Session", "StaleGame",
     "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
-    "proved_lost", "rank_daily", "write_error",
+    "duels", "proved_lost", "rank_daily", "write_error",
 ]

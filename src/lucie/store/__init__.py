@@ -78,6 +78,7 @@ connection), as web servers do.
 
 from __future__ import annotations
 
+from lucie.store import duels
 from lucie.store.core import (
     POSTGRES_SCHEMES,
     ExportFormat,
@@ -149,6 +150,7 @@ __all__ = [
     "claims_path",
     "default_path",
     "default_player",
+    "duels",
     "is_url",
     "open_game",
     "rank_daily",

@@ -143,6 +143,8 @@ class Store:
         self.path: Path | None = getattr(self._backend, "path", None)
         #: what names the database in messages
         self.where = self._backend.where
+        #: the PostgreSQL URL (None for SQLite): the duels' news (lucie.web.duel_hub)
+        self.url: str | None = getattr(self._backend, "url", None)
         self._logins: dict[str, int] = {}
 
     @property
@@ -236,6 +238,8 @@ class Store:
         if pid is None:
             return 0
         with self._write() as tx:
+            # the duels they played go with them (lucie.store.duels)
+            tx.execute("DELETE FROM duels WHERE host_id = ? OR guest_id = ?", (pid, pid))
             tx.execute("DELETE FROM web_games WHERE game_id IN "
                        "(SELECT id FROM games WHERE player_id = ?)", (pid,))
             tx.execute("DELETE FROM challenge_games WHERE player_id = ?", (pid,))

@@ -37,6 +37,10 @@ Schemas:
    and kept (the deal of the day's table shows them).  ``challenges`` (a
    link's token and the game it challenges to) and ``challenge_games``
    (each player's game of a challenge, one per player).
+5. ``duels`` (:mod:`lucie.store.duels`): two players on one deal at the
+   same time; its settings (hints, undo, a time limit), each side's
+   player, game and page token, and once it is over why and each side's
+   game as it stood then (``host_end``, ``guest_end``: JSON).
 
 >>> [m.version for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
 True
@@ -125,6 +129,16 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         " created TEXT NOT NULL)",
         "CREATE TABLE challenge_games (token TEXT NOT NULL, player_id {int} NOT NULL,"
         " game_id {int} NOT NULL, PRIMARY KEY (token, player_id))",
+    )),
+    Migration(5, "duels", (
+        "CREATE TABLE duels ("
+        " id {id}, token TEXT NOT NULL UNIQUE, variant TEXT NOT NULL, deal {int} NOT NULL,"
+        " hints {int} NOT NULL, undo {int} NOT NULL, time_limit {int},"
+        " created TEXT NOT NULL, started TEXT, ended TEXT, end_reason TEXT,"
+        " host_id {int} NOT NULL REFERENCES players (id), host_game {int} NOT NULL,"
+        " host_page TEXT NOT NULL UNIQUE,"
+        " guest_id {int} REFERENCES players (id), guest_game {int}, guest_page TEXT UNIQUE,"
+        " host_end TEXT, guest_end TEXT)",
     )),
 )
 #: The schema this lucie writes; a database of a higher one is refused.

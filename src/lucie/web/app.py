@@ -102,6 +102,9 @@ def stop_app(app: Starlette) -> None:
         app.state.registry.save_clocks()
     finally:
         app.state.solver.close()
+        duels = getattr(app.state, "duels", None)
+        if duels is not None:  # a site's: the duels' news stops
+            duels.hub.close()
 
 
 async def _index(request: Request) -> Response:
@@ -145,6 +148,7 @@ def create_app(
         Route("/daily", _index),
         *daily_routes(a),
         *challenge_routes(a, _index),
+        Route("/duel/{token}", _index),  # a duel's link (lucie.web.duel, on a site)
         Route("/api/variants", api(a.variants)),
         Route("/api/features", api(a.features)),
         Route("/api/games", api(a.new_game), methods=["POST"]),

@@ -37,9 +37,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lucie.environment import SERVE, setting
@@ -47,6 +48,8 @@ from lucie.i18n import _
 from lucie.parsing import excerpt
 from lucie.session import Player
 from lucie.web.app import create_app
+from lucie.web.duel import DuelGuard, Duels
+from lucie.web.duel_hub import hub_for
 from lucie.web.errors import ApiError
 from lucie.web.inputs import read_object, text_field
 from lucie.web.operate import (
@@ -282,7 +285,10 @@ def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
     app = create_app(store=link, solver_workers=solver_workers, shared=True)
     account = Account(link, signer, app.state.registry)
     metrics = Metrics.make(app.state.solver)
+    duels = Duels(app.state.registry, link, app.state.solver, hub_for(link.store.url),
+                  lambda token: signer.unsign("cookie", token))
     app.router.routes[:0] = [
+        *duel_routes(duels),
         Route("/healthz", health(link)),
         Route("/metrics", _operator_only(metrics_endpoint(metrics))),
         Route("/api/me", api(account.me)),
@@ -290,6 +296,8 @@ def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
         Route("/api/me/recover", api(account.recover), methods=["POST"]),
         Route("/api/me/delete", api(account.delete), methods=["POST"]),
     ]
+    # innermost: a duel's games keep to its settings, their changes are told
+    app.user_middleware.append(Middleware(DuelGuard, duels_=duels))
     # outermost last: the log and metrics see every answer, the address's
     # limit comes before a player is made, the player's after
     app.add_middleware(RateLimit, limit=rate(player_limit), key=player_key)
@@ -298,7 +306,20 @@ def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
     app.add_middleware(Observe, metrics=metrics)
     app.state.link = link
     app.state.metrics = metrics
+    app.state.duels = duels
     return app
+
+
+def duel_routes(duels: Duels) -> list[Route | WebSocketRoute]:
+    """The duels' endpoints (:mod:`lucie.web.duel`)."""
+    path = "/api/duels/{token}"
+    return [
+        Route("/api/duels", api(duels.create), methods=["POST"]),
+        Route(path, api(duels.show)),
+        Route(path + "/join", api(duels.join), methods=["POST"]),
+        Route(path + "/review/{side}", api(duels.review, thinks=True)),
+        WebSocketRoute(path + "/socket", duels.socket),
+    ]
 
 
 def site_from_settings(settings: dict[str, Any]) -> Starlette:
@@ -328,5 +349,5 @@ def site_from_environment() -> Starlette:
 
 
 __all__ = ["COOKIE_AGE", "MAX_NAME", "PLAYER_COOKIE", "Account", "PlayerMiddleware", "Signer",
-           "check_name", "create_site", "load_secret", "site_from_environment",
+           "check_name", "create_site", "duel_routes", "load_secret", "site_from_environment",
            "site_from_settings"]

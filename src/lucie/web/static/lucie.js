@@ -24,6 +24,7 @@ import { applyLook, wireSettings } from "./settings.js";
 import { wirePlayer } from "./account.js";
 import { wireDaily, showDaily, hideDaily } from "./daily.js";
 import { wireChallenge, showChallenge, hideChallenge, challengeToken } from "./challenge.js";
+import { wireDuel, bootDuel, duelToken, duel } from "./duel.js";
 
 function wire() {
   const table = $("table");
@@ -113,6 +114,12 @@ async function boot() {
     [page.variants, page.features] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/features")]);
   } catch (e) { setStatus(e.message, "error"); }
   wirePlayer();
+  wireDuel();
+  if (duelToken()) {  // a duel's link: its own start (duel.js)
+    try { await bootDuel(duelToken()); } catch (e) { setStatus(e.message, "error"); }
+    document.body.classList.add("ready");
+    return;
+  }
   const q = new URLSearchParams(location.search);
   const id = saved.get("lucie.game");
   try {
@@ -143,9 +150,10 @@ async function boot() {
 // once a state is drawn: the hint it made stale goes, the end of a game is told
 onRender((justWon) => {
   clearHint();
-  if (page.state.finished) maybeShowEnd(justWon);
+  if (page.state.finished && !page.duel) maybeShowEnd(justWon);  // a duel has its own end
 });
 // what the tests read: the state shown, the sounds made
-window.lucie = { get state() { return page.state; }, get sounds() { return soundsMade; } };
+window.lucie = { get state() { return page.state; }, get sounds() { return soundsMade; },
+  get duel() { return page.duel ? duel : null; } };
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
 else boot();

@@ -202,3 +202,47 @@ def test_kill_9_of_a_worker_on_sqlite(serve_site: Start, tmp_path: Path) -> None
 def test_kill_9_of_a_worker_on_postgresql(
         serve_site: Start, pg_fresh: Callable[[], str]) -> None:
     _kill_one_worker_under_load(serve_site, pg_fresh())
+
+
+def _a_loaded_game_is_served_by_any_server(serve_site: Start, db: str) -> None:
+    """A game loaded from a save file through one server is played through
+    the other (two machines on one database); it never counts in the
+    player's statistics, and goes when the player deletes their data."""
+    _one, url1 = serve_site(db)
+    _two, url2 = serve_site(db)
+    with httpx.Client(base_url=url1, timeout=30) as a:
+        game = a.post("/api/games", json={"deal": 7}).json()
+        first = game["legal_moves"][0]
+        a.post(f"/api/games/{game['id']}/move", json={"move": first}).raise_for_status()
+        saved = a.get(f"/api/games/{game['id']}/save").text
+        loaded = a.post("/api/games/load", content=saved,
+                        headers={"Content-Type": "application/json"})
+        assert loaded.status_code == 200, loaded.text
+        gid = loaded.json()["id"]
+        assert loaded.json()["moves"] == [first] and loaded.json()["recorded"] is False
+        with httpx.Client(base_url=url2, timeout=30, cookies=a.cookies) as b, \
+                httpx.Client(base_url=url2, timeout=30) as stranger:
+            seen = b.get(f"/api/games/{gid}")
+            assert seen.status_code == 200, seen.text
+            assert seen.json()["moves"] == [first] and seen.json()["recorded"] is False
+            assert stranger.get(f"/api/games/{gid}").status_code == 404
+            second = seen.json()["legal_moves"][0]
+            moved = b.post(f"/api/games/{gid}/move", json={"move": second})
+            assert moved.status_code == 200, moved.text
+        assert a.get(f"/api/games/{gid}").json()["moves"] == [first, second]
+        assert a.post(f"/api/games/{gid}/resign", json={}).status_code == 200
+        assert a.get("/api/stats").json()["games"] == 0  # a finished loaded game
+        history = a.get("/api/history").json()
+        assert len(history["games"] if isinstance(history, dict) else history) == 1
+        assert a.post("/api/me/delete", json={}).status_code == 200
+    with Store(db) as store:
+        assert store.token_game(gid) is None
+
+
+def test_a_loaded_game_on_two_servers_on_sqlite(serve_site: Start, tmp_path: Path) -> None:
+    _a_loaded_game_is_served_by_any_server(serve_site, str(tmp_path / "site.sqlite3"))
+
+
+def test_a_loaded_game_on_two_servers_on_postgresql(
+        serve_site: Start, pg_fresh: Callable[[], str]) -> None:
+    _a_loaded_game_is_served_by_any_server(serve_site, pg_fresh())

@@ -128,6 +128,16 @@ def _backend(where: Path | str | None) -> Backend:
     return SQLiteBackend(Path(where).expanduser())
 
 
+def loaded_login(player_id: int) -> str:
+    """The login of the player that keeps site player ``player_id``'s
+    loaded games (:meth:`Store.loaded_player`).
+
+    >>> loaded_login(12)
+    'loaded:12'
+    """
+    return f"loaded:{player_id}"
+
+
 class Store:
     """The games, the players and their statistics.  ``where``: a SQLite
     file (default :func:`~lucie.store.sqlite.default_path`) or a
@@ -218,6 +228,20 @@ class Store:
         except RowDamageError:
             return None
 
+    def loaded_player(self, owner: Player, *, make: bool = True) -> Player | None:
+        """The player that keeps the games ``owner`` (a site's player)
+        loaded from save files: stored, so that any process of the site
+        serves them, but never in ``owner``'s statistics or history (a
+        loaded game replays someone's moves).  Its login is
+        ``loaded:<owner's id>`` (no system login holds a colon); made the
+        first time if ``make``, else None until then.  It goes with
+        ``owner`` (:meth:`delete_player`)."""
+        login = loaded_login(owner.id)
+        if make:
+            return self.local_player(login)
+        pid = self._player_id(login)
+        return self.player(pid) if pid is not None else None
+
     def rename_player(self, player: PlayerRef, name: str) -> None:
         """Give ``player`` a new display name (its login, if any, stays)."""
         with self._write() as tx:
@@ -236,6 +260,8 @@ class Store:
             gone = tx.execute("DELETE FROM games WHERE player_id = ?", (pid,)).rowcount
             tx.execute("DELETE FROM players WHERE id = ?", (pid,))
         self._logins = {k: v for k, v in self._logins.items() if v != pid}
+        if isinstance(player, Player) and player.login is None:  # their loaded games too
+            gone += self.delete_player(loaded_login(player.id))
         return gone
 
     def players(self) -> list[str]:

@@ -9,50 +9,17 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-import pytest
 
 from lucie.store import Store
 
 Start = Callable[..., tuple[subprocess.Popen[str], str]]
-#: Limits far above what the test sends (every client is 127.0.0.1).
-UNLIMITED = ("--address-limit", "100000/minute", "--player-limit", "100000/minute")
-
-
-@pytest.fixture
-def serve_site(tmp_path: Path) -> Iterator[Start]:
-    """Starts ``lucie serve`` processes (port 0, one secret), stopped after the test."""
-    started: list[subprocess.Popen[str]] = []
-
-    def start(db: str, *extra: str) -> tuple[subprocess.Popen[str], str]:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "lucie", "serve", "--port", "0", "--db", db,
-             "--secret-file", str(tmp_path / "secret"), *UNLIMITED, *extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            env=dict(os.environ, PYTHONUNBUFFERED="1"),
-        )
-        started.append(proc)
-        assert proc.stderr is not None
-        line = proc.stderr.readline()
-        assert "http://" in line, line
-        threading.Thread(target=proc.stderr.read, daemon=True).start()  # drained
-        return proc, "http://" + line.split("http://", 1)[1].split()[0].rstrip("/")
-
-    yield start
-    for proc in started:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
 
 
 def workers(parent: int) -> set[int]:
@@ -160,13 +127,13 @@ def _kill_one_worker_under_load(serve_site: Start, db: str) -> None:
         at_kill = [p.answered for p in players]
         # the other worker goes on serving, whether or not the new one is up
         wait_for("moves after the kill",
-                 lambda: all(p.answered >= n + 10 for p, n in zip(players, at_kill)))
+                 lambda: all(p.answered >= n + 10 for p, n in zip(players, at_kill, strict=True)))
         wait_for("the killed worker started again",
                  lambda: len(workers(proc.pid) - before) == 1
                  and len(workers(proc.pid)) == 2)
         at_restart = [p.answered for p in players]
-        wait_for("moves after the restart",
-                 lambda: all(p.answered >= n + 10 for p, n in zip(players, at_restart)))
+        wait_for("moves after the restart", lambda: all(
+            p.answered >= n + 10 for p, n in zip(players, at_restart, strict=True)))
     finally:
         stop.set()
         for t in threads:

@@ -43,6 +43,11 @@ def register(sub: Any) -> None:
                    help=_("requests allowed per player (default: 240/minute)"))
     p.add_argument("--workers", type=count(_("workers"), 1, 64), default=1,
                    help=_("processes serving the players (default: 1)"))
+    p.add_argument("--forget-after", metavar="DAYS", type=count(_("days"), 0, 36500),
+                   default=30,
+                   help=_("forget anonymous players with no finished game, and deals never "
+                          "played, after this many days without a change; 0: never "
+                          "(default: 30)"))
     p.set_defaults(func=cmd_serve)
 
 
@@ -66,13 +71,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             _("lucie serve needs {modules}: install the site extra (pip install "
               "'lucie[site]')").format(modules=", ".join(missing))
         )
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
     from lucie.cli.web_cmds import CANCELLED_AT_EXIT, bind
-    from lucie.web.app import stop_app
     from lucie.web.operate import rate
-    from lucie.web.site import load_secret, site_from_settings
+    from lucie.web.site import load_secret
+    from lucie.web.tidy import Tidying
 
     for option, value in (("--address-limit", args.address_limit),
                           ("--player-limit", args.player_limit)):
@@ -98,9 +100,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
     logging.getLogger("uvicorn.error").addFilter(CANCELLED_AT_EXIT)
     print(_("lucie: serving players at http://{host}:{port}/  (Ctrl+C to stop)").format(
         host=host, port=bound), file=sys.stderr, flush=True)
+    # one tidying per machine, in this process (the workers' supervisor)
+    tidying = Tidying(args.db, args.forget_after).start() if args.forget_after else None
+    try:
+        return _run(args, settings, sock, options)
+    finally:
+        if tidying is not None:
+            tidying.stop()
+
+
+def _run(args: argparse.Namespace, settings: dict[str, Any], sock: Any,
+         options: dict[str, Any]) -> int:
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    from lucie.web.app import stop_app
+    from lucie.web.site import site_from_settings
+
     if args.workers > 1:
         # each process makes its own app from the settings (uvicorn starts
-        # them afresh); they share the socket, the database and the secret
+        # them afresh, and starts a new one for a worker that dies); they
+        # share the socket, the database and the secret
         os.environ[SERVE] = json.dumps(settings)
         config = uvicorn.Config("lucie.web.site:site_from_environment", factory=True,
                                 workers=args.workers, **options)

@@ -264,6 +264,63 @@ class Store:
             gone += self.delete_player(loaded_login(player.id))
         return gone
 
+    # -- a site's tidying -------------------------------------------------
+    #
+    # Only a site's own players (no login) and the players of their loaded
+    # games (``loaded:<id>``) are ever tidied; a finished game is never
+    # deleted (nor changed) here, nor a player with a display name.
+
+    def idle_players(self, before: str | None, *, only: int | None = None) -> list[Player]:
+        """The site's players nothing of whose would be missed: no login,
+        no display name, no finished game, made before ``before`` and no
+        game of theirs changed since (an ISO 8601 time as :func:`now`
+        writes it; None: whenever); ``only``: that player's id alone."""
+        sql = ("SELECT p.id, p.created FROM players p WHERE p.login IS NULL AND p.name = ''"
+               " AND NOT EXISTS (SELECT 1 FROM games g WHERE g.player_id = p.id"
+               " AND (g.status <> 'playing'")
+        params: list[object] = []
+        if before is not None:
+            sql += " OR g.updated >= ?)) AND p.created < ?"
+            params += [before, before]
+        else:
+            sql += "))"
+        if only is not None:
+            sql += " AND p.id = ?"
+            params.append(only)
+        rows = self._read(sql + " ORDER BY p.id", tuple(params))
+        return [Player(int(pid), "", str(created), None) for pid, created in rows]
+
+    def adopt_games(self, old: Player, new: Player) -> int:
+        """Give ``new`` the games in play, with a move, of site player
+        ``old`` (a device that played as ``old`` goes on as ``new`` with a
+        recovery code); returns how many.  ``old``'s finished games stay
+        theirs: a recorded result is never rewritten."""
+        with self._write() as tx:
+            moved = tx.execute(
+                "UPDATE games SET player_id = ?, version = version + 1"
+                " WHERE player_id = ? AND status = 'playing' AND moves > 0",
+                (new.id, old.id)).rowcount
+        return int(moved)
+
+    def purge(self, before: str) -> tuple[int, int]:
+        """Delete the site's :meth:`idle_players` (with their unplayed
+        deals and loaded games), then the site's games never played (still
+        in play, no move) not changed since ``before``; returns how many
+        players and games went."""
+        players = games = 0
+        for player in self.idle_players(before):
+            games += self.delete_player(player)
+            players += 1
+        unplayed = ("SELECT g.id FROM games g JOIN players p ON p.id = g.player_id"
+                    " WHERE (p.login IS NULL OR p.login LIKE ?)"
+                    " AND g.status = 'playing' AND g.moves = 0 AND g.updated < ?")
+        params = (loaded_login(0).replace("0", "%"), before)
+        with self._write() as tx:
+            tx.execute(f"DELETE FROM web_games WHERE game_id IN ({unplayed})", params)
+            games += tx.execute(f"DELETE FROM games WHERE id IN ({unplayed})",
+                                params).rowcount
+        return players, games
+
     def players(self) -> list[str]:
         """Every player's name, sorted (a name that is not valid text is
         left out)."""

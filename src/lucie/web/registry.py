@@ -150,7 +150,9 @@ class Registry:
         is answered as missing: 404)."""
         session = self.sessions.get(game_id)
         if session is not None and session.owner != _owner():
-            raise _missing(game_id)  # another player's: as if there were none
+            # another player's, as this copy has it: the store says (a
+            # game given to the player of a recovery code, or a 404)
+            session = None
         if session is not None and not await self._stale(session):
             self.sessions.move_to_end(game_id)
             return session
@@ -166,7 +168,7 @@ class Registry:
             if life is not None:
                 async with self.lock:
                     found = self.sessions.get(game_id)
-                if found is not None:  # another request resumed it meanwhile
+                if found is not None and found.owner == _owner():  # resumed meanwhile
                     await self.store.run(life.close)
                     return found
                 session = Session(game_id, life, owner=_owner())

@@ -74,7 +74,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from lucie.cli.web_cmds import CANCELLED_AT_EXIT, bind
     from lucie.web.operate import rate
     from lucie.web.site import load_secret
-    from lucie.web.tidy import Tidying
 
     for option, value in (("--address-limit", args.address_limit),
                           ("--player-limit", args.player_limit)):
@@ -100,41 +99,57 @@ def cmd_serve(args: argparse.Namespace) -> int:
     logging.getLogger("uvicorn.error").addFilter(CANCELLED_AT_EXIT)
     print(_("lucie: serving players at http://{host}:{port}/  (Ctrl+C to stop)").format(
         host=host, port=bound), file=sys.stderr, flush=True)
-    # one tidying per machine, in this process (the workers' supervisor)
-    tidying = Tidying(args.db, args.forget_after).start() if args.forget_after else None
-    try:
-        return _run(args, settings, sock, options)
-    finally:
-        if tidying is not None:
-            tidying.stop()
+    if args.workers > 1:
+        _run_workers(args, settings, sock, options)
+    else:
+        _run_one(args, settings, sock, options)
+    return 0
 
 
-def _run(args: argparse.Namespace, settings: dict[str, Any], sock: Any,
-         options: dict[str, Any]) -> int:
+def _run_workers(args: argparse.Namespace, settings: dict[str, Any], sock: Any,
+                 options: dict[str, Any]) -> None:
+    """``--workers N``: N processes on one socket, and the tidying in this one."""
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
+    from lucie.session import Store
+    from lucie.web.tidy import Tidying
+
+    # each process makes its own app from the settings (uvicorn starts them
+    # afresh, and starts a new one for a worker that dies); they share the
+    # socket, the database and the secret
+    os.environ[SERVE] = json.dumps(settings)
+    config = uvicorn.Config("lucie.web.site:site_from_environment", factory=True,
+                            workers=args.workers, **options)
+    store = Store(args.db) if args.forget_after else None
+    tidying = Tidying(store, args.forget_after).start() if store is not None else None
+    try:
+        Multiprocess(config, sockets=[sock]).run()
+    finally:
+        sock.close()
+        if tidying is not None and store is not None:
+            tidying.stop()
+            store.close()
+
+
+def _run_one(args: argparse.Namespace, settings: dict[str, Any], sock: Any,
+             options: dict[str, Any]) -> None:
+    """One process: the site, and the tidying on its store."""
+    import uvicorn
+
     from lucie.web.app import stop_app
     from lucie.web.site import site_from_settings
+    from lucie.web.tidy import Tidying
 
-    if args.workers > 1:
-        # each process makes its own app from the settings (uvicorn starts
-        # them afresh, and starts a new one for a worker that dies); they
-        # share the socket, the database and the secret
-        os.environ[SERVE] = json.dumps(settings)
-        config = uvicorn.Config("lucie.web.site:site_from_environment", factory=True,
-                                workers=args.workers, **options)
-        try:
-            Multiprocess(config, sockets=[sock]).run()
-        finally:
-            sock.close()
-        return 0
     app = site_from_settings(settings)
     server = uvicorn.Server(uvicorn.Config(app, **options))
+    tidying = (Tidying(app.state.link.store, args.forget_after).start()
+               if args.forget_after else None)
     try:
         server.run(sockets=[sock])
     finally:
+        if tidying is not None:
+            tidying.stop()
         stop_app(app)
         sock.close()
         app.state.link.close()
-    return 0

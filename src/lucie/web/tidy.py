@@ -4,7 +4,7 @@ after that many days without a change.
 
 Once when the site starts, then every :data:`EVERY` seconds, in a thread
 of ``lucie serve``'s main process (with ``--workers N``, the supervisor:
-one tidying per machine, whatever N), on a connection of its own.  What
+one tidying per machine, whatever N), on that process's store.  What
 goes is :meth:`lucie.store.Store.purge`'s: a player without a name, a
 finished game or a change in that time (with their unplayed deals and
 loaded games), and the deals without a move of the site's players; a
@@ -50,10 +50,12 @@ def tidy(store: Store, days: float) -> tuple[int, int]:
 
 class Tidying:
     """:func:`tidy` now and every ``every`` seconds, in a daemon thread,
-    until :meth:`stop`."""
+    until :meth:`stop`, on ``store``: the process's own (a second
+    :class:`~lucie.store.Store` on one SQLite file in one process would
+    drop the file locks of the first, which other processes rely on)."""
 
-    def __init__(self, where: str | None, days: float, every: float = EVERY) -> None:
-        self.where = where
+    def __init__(self, store: Store, days: float, every: float = EVERY) -> None:
+        self.store = store
         self.days = days
         self.every = every
         self._stop = threading.Event()
@@ -64,21 +66,13 @@ class Tidying:
         return self
 
     def _run(self) -> None:
-        try:
-            store = Store(self.where)
-        except LucieError as exc:  # the site's own opening says what is wrong
-            _LOG.warning("no tidying: %s", exc)
-            return
-        try:
-            while True:
-                try:
-                    tidy(store, self.days)
-                except LucieError as exc:  # a busy or full database: next time
-                    _LOG.warning("tidying failed: %s", exc)
-                if self._stop.wait(self.every):
-                    return
-        finally:
-            store.close()
+        while True:
+            try:
+                tidy(self.store, self.days)
+            except LucieError as exc:  # a busy or full database: next time
+                _LOG.warning("tidying failed: %s", exc)
+            if self._stop.wait(self.every):
+                return
 
     def stop(self) -> None:
         self._stop.set()

@@ -129,6 +129,16 @@ def _backend(where: Path | str | None) -> Backend:
     return SQLiteBackend(Path(where).expanduser())
 
 
+def loaded_login(player_id: int) -> str:
+    """The login of the player that keeps site player ``player_id``'s
+    loaded games (:meth:`Store.loaded_player`).
+
+    >>> loaded_login(12)
+    'loaded:12'
+    """
+    return f"loaded:{player_id}"
+
+
 class Store:
     """The games, the players and their statistics.  ``where``: a SQLite
     file (default :func:`~lucie.store.sqlite.default_path`) or a
@@ -225,6 +235,20 @@ class Store:
         except RowDamageError:
             return None
 
+    def loaded_player(self, owner: Player, *, make: bool = True) -> Player | None:
+        """The player that keeps the games ``owner`` (a site's player)
+        loaded from save files: stored, so that any process of the site
+        serves them, but never in ``owner``'s statistics or history (a
+        loaded game replays someone's moves).  Its login is
+        ``loaded:<owner's id>`` (no system login holds a colon); made the
+        first time if ``make``, else None until then.  It goes with
+        ``owner`` (:meth:`delete_player`)."""
+        login = loaded_login(owner.id)
+        if make:
+            return self.local_player(login)
+        pid = self._player_id(login)
+        return self.player(pid) if pid is not None else None
+
     def rename_player(self, player: PlayerRef, name: str) -> None:
         """Give ``player`` a new display name (its login, if any, stays)."""
         with self._write() as tx:
@@ -248,7 +272,66 @@ class Store:
             gone = tx.execute("DELETE FROM games WHERE player_id = ?", (pid,)).rowcount
             tx.execute("DELETE FROM players WHERE id = ?", (pid,))
         self._logins = {k: v for k, v in self._logins.items() if v != pid}
+        if isinstance(player, Player) and player.login is None:  # their loaded games too
+            gone += self.delete_player(loaded_login(player.id))
         return gone
+
+    # -- a site's tidying -------------------------------------------------
+    #
+    # Only a site's own players (no login) and the players of their loaded
+    # games (``loaded:<id>``) are ever tidied; a finished game is never
+    # deleted (nor changed) here, nor a player with a display name.
+
+    def idle_players(self, before: str | None, *, only: int | None = None) -> list[Player]:
+        """The site's players nothing of whose would be missed: no login,
+        no display name, no finished game, made before ``before`` and no
+        game of theirs changed since (an ISO 8601 time as :func:`now`
+        writes it; None: whenever); ``only``: that player's id alone."""
+        sql = ("SELECT p.id, p.created FROM players p WHERE p.login IS NULL AND p.name = ''"
+               " AND NOT EXISTS (SELECT 1 FROM games g WHERE g.player_id = p.id"
+               " AND (g.status <> 'playing'")
+        params: list[object] = []
+        if before is not None:
+            sql += " OR g.updated >= ?)) AND p.created < ?"
+            params += [before, before]
+        else:
+            sql += "))"
+        if only is not None:
+            sql += " AND p.id = ?"
+            params.append(only)
+        rows = self._read(sql + " ORDER BY p.id", tuple(params))
+        return [Player(int(pid), "", str(created), None) for pid, created in rows]
+
+    def adopt_games(self, old: Player, new: Player) -> int:
+        """Give ``new`` the games in play, with a move, of site player
+        ``old`` (a device that played as ``old`` goes on as ``new`` with a
+        recovery code); returns how many.  ``old``'s finished games stay
+        theirs: a recorded result is never rewritten."""
+        with self._write() as tx:
+            moved = tx.execute(
+                "UPDATE games SET player_id = ?, version = version + 1"
+                " WHERE player_id = ? AND status = 'playing' AND moves > 0",
+                (new.id, old.id)).rowcount
+        return int(moved)
+
+    def purge(self, before: str) -> tuple[int, int]:
+        """Delete the site's :meth:`idle_players` (with their unplayed
+        deals and loaded games), then the site's games never played (still
+        in play, no move) not changed since ``before``; returns how many
+        players and games went."""
+        players = games = 0
+        for player in self.idle_players(before):
+            games += self.delete_player(player)
+            players += 1
+        unplayed = ("SELECT g.id FROM games g JOIN players p ON p.id = g.player_id"
+                    " WHERE (p.login IS NULL OR p.login LIKE ?)"
+                    " AND g.status = 'playing' AND g.moves = 0 AND g.updated < ?")
+        params = (loaded_login(0).replace("0", "%"), before)
+        with self._write() as tx:
+            tx.execute(f"DELETE FROM web_games WHERE game_id IN ({unplayed})", params)
+            games += tx.execute(f"DELETE FROM games WHERE id IN ({unplayed})",
+                                params).rowcount
+        return players, games
 
     def players(self) -> list[str]:
         """Every player's name, sorted (a name that is not valid text is

@@ -236,12 +236,31 @@ class Account:
         if found is None or found.login is not None:
             raise ApiError(404, _("no player has the recovery code {code}").format(
                 code=excerpt(code)))
+        await self._leave(_request_player(), found)
         answer = JSONResponse(self._json(found), headers={"Cache-Control": "no-store"})
         secure = request.url.scheme == "https"
         answer.raw_headers.append(
             (b"set-cookie", _cookie_header(self.signer.sign("cookie", found.id),
                                            secure=secure)))
         return answer
+
+    async def _leave(self, old: Player, new: Player) -> None:
+        """The browser that played as ``old`` goes on as ``new``: ``old``'s
+        games in play with a move become ``new``'s, and ``old`` is deleted
+        if nothing else of theirs would be missed (:meth:`Store.idle_players
+        <lucie.store.Store.idle_players>`: no name, no finished game); else
+        ``old`` stays as it is, its results untouched."""
+        if old.id == new.id:
+            return
+        await self.registry.forget_player(old.id)
+        store = self.link.store
+
+        def work() -> None:
+            store.adopt_games(old, new)
+            if store.idle_players(None, only=old.id):
+                store.delete_player(old)
+
+        await self.link.run(work)
 
     async def delete(self, request: Request) -> Any:
         """Delete the player and every game of theirs; the browser forgets

@@ -91,3 +91,30 @@ def test_a_recovered_device_gives_its_games_in_play(store: Store) -> None:
     assert store.version(in_play) == (version or 0) + 1  # caches read it again
     assert store.record(finished, of=old).status == "resigned"  # stays old's
     assert store.record(deal, of=old).moves == 0
+
+
+def test_purge_keeps_what_a_duel_or_its_other_player_needs(store: Store) -> None:
+    from lucie.store.duels import DuelSettings, duel_by_token, end_duel, join_duel, open_duel
+    host, guest = store.new_player(""), store.new_player("")
+    host_game, guest_game = _unplayed(store, host), _unplayed(store, guest)
+    waiting_host = store.new_player("")
+    waiting_game = _unplayed(store, waiting_host)
+    settings = DuelSettings(Rules().spec(), 2)
+    open_duel(store, settings, token="duel-over-000001", host=host.id, game=host_game,
+              page="host-page-000001")
+    assert join_duel(store, "duel-over-000001", guest=guest.id, game=guest_game,
+                     page="guest-page-00001")
+    duel = duel_by_token(store, "duel-over-000001")
+    assert duel is not None
+    assert end_duel(store, duel.id, "resigned", {"host": {}, "guest": {}})
+    open_duel(store, settings, token="duel-open-000001", host=waiting_host.id,
+              game=waiting_game, page="wait-page-000001")
+    store.purge(LATER)
+    # a duel that ended is the other player's result too: both players stay
+    assert duel_by_token(store, "duel-over-000001") is not None
+    assert store.player(host.id) is not None and store.player(guest.id) is not None
+    assert _exists(store, host_game) and _exists(store, guest_game)
+    # a duel never played is forgotten with its idle host, and its game
+    assert store.player(waiting_host.id) is None
+    assert duel_by_token(store, "duel-open-000001") is None
+    assert not _exists(store, waiting_game)

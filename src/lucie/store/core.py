@@ -284,10 +284,13 @@ class Store:
 
     def idle_players(self, before: str | None, *, only: int | None = None) -> list[Player]:
         """The site's players nothing of whose would be missed: no login,
-        no display name, no finished game, made before ``before`` and no
+        no display name, no finished game, no duel that ended (its result
+        is the other player's too), made before ``before`` and no
         game of theirs changed since (an ISO 8601 time as :func:`now`
         writes it; None: whenever); ``only``: that player's id alone."""
         sql = ("SELECT p.id, p.created FROM players p WHERE p.login IS NULL AND p.name = ''"
+               " AND NOT EXISTS (SELECT 1 FROM duels d WHERE d.ended IS NOT NULL"
+               " AND (d.host_id = p.id OR d.guest_id = p.id))"
                " AND NOT EXISTS (SELECT 1 FROM games g WHERE g.player_id = p.id"
                " AND (g.status <> 'playing'")
         params: list[object] = []
@@ -317,7 +320,7 @@ class Store:
     def purge(self, before: str) -> tuple[int, int]:
         """Delete the site's :meth:`idle_players` (with their unplayed
         deals and loaded games), then the site's games never played (still
-        in play, no move) not changed since ``before``; returns how many
+        in play, no move, in no duel nor challenge) not changed since ``before``; returns how many
         players and games went."""
         players = games = 0
         for player in self.idle_players(before):
@@ -325,7 +328,11 @@ class Store:
             players += 1
         unplayed = ("SELECT g.id FROM games g JOIN players p ON p.id = g.player_id"
                     " WHERE (p.login IS NULL OR p.login LIKE ?)"
-                    " AND g.status = 'playing' AND g.moves = 0 AND g.updated < ?")
+                    " AND g.status = 'playing' AND g.moves = 0 AND g.updated < ?"
+                    # a duel's or a challenge's game stays with its duel or challenge
+                    " AND NOT EXISTS (SELECT 1 FROM duels d"
+                    " WHERE d.host_game = g.id OR d.guest_game = g.id)"
+                    " AND NOT EXISTS (SELECT 1 FROM challenge_games c WHERE c.game_id = g.id)")
         params = (loaded_login(0).replace("0", "%"), before)
         with self._write() as tx:
             tx.execute(f"DELETE FROM web_games WHERE game_id IN ({unplayed})", params)

@@ -6,27 +6,14 @@ unless ``LUCIE_REQUIRE_BROWSER=1``."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-if not CHROMIUM.exists():
-    if os.environ.get("LUCIE_REQUIRE_BROWSER") == "1":
-        raise RuntimeError(f"LUCIE_REQUIRE_BROWSER=1 but {CHROMIUM} is missing")
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); "
-                "set LUCIE_REQUIRE_BROWSER=1 to make this a failure", allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
+from tests.chromium import ARGS, CHROMIUM, sync_api
 
 pytestmark = pytest.mark.browser
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.web.test_browser_site import ARGS, CHROMIUM, site_url
+from tests.chromium import ARGS, CHROMIUM, sync_api
+from tests.web.test_browser_site import site_url
 
-sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
 __all__ = ["site_url"]  # the fixture, shared
 

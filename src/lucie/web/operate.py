@@ -10,6 +10,7 @@ own requests, so a client may reach up to N times the limit
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -18,7 +19,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Final
+from typing import Final, TextIO
 
 from limits import RateLimitItem, parse
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -175,6 +176,7 @@ class Observe:
     def __init__(self, app: ASGIApp, *, metrics: Metrics) -> None:
         self.app = app
         self.metrics = metrics
+        self._counters: dict[tuple[str, int], Counter] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -199,19 +201,72 @@ class Observe:
 
     def _record(self, scope: Scope, status: int, size: int, seconds: float) -> None:
         m = self.metrics
-        m.requests.labels(scope["method"], str(status)).inc()
+        method = scope["method"]
+        counter = self._counters.get((method, status))
+        if counter is None:  # one child per method and status, looked up once
+            counter = self._counters[method, status] = m.requests.labels(method, str(status))
+        counter.inc()
         m.latency.observe(seconds)
-        if status == 200 and scope["method"] == "POST" and _MOVE.search(scope["path"]):
+        if status == 200 and method == "POST" and _MOVE.search(scope["path"]):
             m.moves.inc()
         if ACCESS_LOG.isEnabledFor(logging.INFO):
             client = scope.get("client")
             ACCESS_LOG.info(json.dumps({
                 "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
-                "method": scope["method"], "path": scope["path"], "status": status,
+                "method": method, "path": scope["path"], "status": status,
                 "bytes": size, "ms": round(seconds * 1000, 2),
                 "client": client[0] if client else None,
                 "player": scope.get("state", {}).get("player_id"),
             }, ensure_ascii=False))
+
+
+class BatchedLines(logging.Handler):
+    """Writes its records to ``stream`` a batch at a time: the lines of
+    the requests answered within :attr:`delay` seconds of each other go
+    out in one write (one system call, not one a request), at most
+    :attr:`delay` seconds late; outside an event loop, at once."""
+
+    delay: float = 0.2
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
+        self.lines: list[str] = []
+        self._due = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.lines.append(self.format(record) + "\n")
+        except Exception:  # as logging.StreamHandler: a bad record is reported, not raised
+            self.handleError(record)
+            return
+        if self._due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        self._due = True
+        loop.call_later(self.delay, self.flush)
+
+    def flush(self) -> None:
+        self._due = False
+        if not self.lines:
+            return
+        text, self.lines = "".join(self.lines), []
+        self.acquire()
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # stdout gone (closed pipe): lines are lost, not the site
+            pass
+        finally:
+            self.release()
+
+    def close(self) -> None:
+        self.flush()
+        super().close()
 
 
 def health(link: StoreLink) -> Callable[[Request], object]:
@@ -235,6 +290,6 @@ def metrics_endpoint(metrics: Metrics) -> Callable[[Request], object]:
     return metrics_page
 
 
-__all__ = ["ACCESS_LOG", "ADDRESS_LIMIT", "PLAYER_LIMIT", "Metrics", "MovingWindow", "Observe",
-           "RateLimit",
-           "address_key", "health", "metrics_endpoint", "player_key", "rate"]
+__all__ = ["ACCESS_LOG", "ADDRESS_LIMIT", "PLAYER_LIMIT", "BatchedLines", "Metrics",
+           "MovingWindow", "Observe", "RateLimit", "address_key", "health", "metrics_endpoint",
+           "player_key", "rate"]

@@ -53,6 +53,7 @@ from lucie.web.operate import (
     ACCESS_LOG,
     ADDRESS_LIMIT,
     PLAYER_LIMIT,
+    BatchedLines,
     Metrics,
     Observe,
     RateLimit,
@@ -306,7 +307,7 @@ def site_from_settings(settings: dict[str, Any]) -> Starlette:
     ``address_limit``, ``player_limit``), logging its requests as JSON
     lines on standard output."""
     if not ACCESS_LOG.handlers:
-        log = logging.StreamHandler(sys.stdout)  # one JSON line per request
+        log = BatchedLines(sys.stdout)  # one JSON line per request, written in batches
         log.setFormatter(logging.Formatter("%(message)s"))
         ACCESS_LOG.addHandler(log)
         ACCESS_LOG.setLevel(logging.INFO)

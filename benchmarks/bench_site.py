@@ -212,9 +212,11 @@ class Player:
     def check(self, move: str) -> bool:
         """Whether the answer is the player's own engine's position after ``move``."""
         assert self.game is not None
-        self.game.play(Move.parse(move))
+        self.game.play(Move.parse(move), autoplay=False)  # as the page asks (no autoplay)
         mine = position_json(self.game)
-        return all(self.state.get(k) == v for k, v in mine.items() if k != "deal")
+        # the answer gives deal and seed as text (JavaScript's numbers)
+        mine["deal"], mine["seed"] = str(self.game.deal), str(self.game.seed)
+        return all(self.state.get(k) == v for k, v in mine.items())
 
 
 async def burst(url: str) -> tuple[int, int, list[float], float]:

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -248,10 +249,11 @@ async def burst(url: str) -> tuple[int, int, list[float], float]:
         return moves, errors, latencies, time.perf_counter() - start
 
 
-async def paced(url: str) -> tuple[int, int, int, list[float]]:
-    """``PACED`` players, a move every ``PACE`` s each: moves, errors, wrong
-    answers, latencies."""
-    moves = errors = wrong = 0
+async def paced(url: str) -> tuple[int, Counter[str], int, list[float]]:
+    """``PACED`` players, a move every ``PACE`` s each: moves, errors (by
+    status or exception), wrong answers, latencies."""
+    moves = wrong = 0
+    errors: Counter[str] = Counter()
     latencies: list[float] = []
     async with _client() as client:
         everyone = [Player(url, client, 5000 + i) for i in range(PACED)]
@@ -260,7 +262,7 @@ async def paced(url: str) -> tuple[int, int, int, list[float]]:
         end = time.perf_counter() + PACED_SECONDS
 
         async def play(p: Player, rng: random.Random) -> None:
-            nonlocal moves, errors, wrong
+            nonlocal moves, wrong
             await asyncio.sleep(rng.random() * PACE)
             while time.perf_counter() < end:
                 tick = time.perf_counter()
@@ -270,11 +272,13 @@ async def paced(url: str) -> tuple[int, int, int, list[float]]:
                 else:
                     try:
                         status = await p.move(move)
-                    except aiohttp.ClientError:  # counted as an error, not a crash
+                    except aiohttp.ClientError as exc:  # counted as an error, not a crash
                         status = 0
+                        errors[type(exc).__name__] += 1
                     latencies.append(time.perf_counter() - tick)
                     moves += status == 200
-                    errors += status != 200
+                    if status not in (0, 200):
+                        errors[str(status)] += 1
                     wrong += status == 200 and not p.check(move)
                 await asyncio.sleep(max(0.0, PACE - (time.perf_counter() - tick)))
 
@@ -321,7 +325,8 @@ async def paced_line(url: str, pid: int) -> str:
     cpu = cpu_seconds(pid) - cpu
     return (f"{PACED} paced players (a move every {PACE:g} s, {PACED_SECONDS:g} s): "
             f"{moves:,} moves, p95 {p95(latencies):.1f} ms, max "
-            f"{max(latencies, default=0) * 1000:.0f} ms, {errors} errors, {wrong} answers "
+            f"{max(latencies, default=0) * 1000:.0f} ms, {sum(errors.values())} errors "
+            f"{dict(errors) or ''}, {wrong} answers "
             f"unlike the player's engine, {cpu / max(moves, 1) * 1000:.2f} ms server CPU a "
             "move (with the players' arrival)")
 

@@ -325,8 +325,8 @@ async def paced_line(url: str, pid: int) -> str:
     cpu = cpu_seconds(pid) - cpu
     return (f"{PACED} paced players (a move every {PACE:g} s, {PACED_SECONDS:g} s): "
             f"{moves:,} moves, p95 {p95(latencies):.1f} ms, max "
-            f"{max(latencies, default=0) * 1000:.0f} ms, {sum(errors.values())} errors "
-            f"{dict(errors) or ''}, {wrong} answers "
+            f"{max(latencies, default=0) * 1000:.0f} ms, {sum(errors.values())} errors"
+            f"{' ' + str(dict(errors)) if errors else ''}, {wrong} answers "
             f"unlike the player's engine, {cpu / max(moves, 1) * 1000:.2f} ms server CPU a "
             "move (with the players' arrival)")
 

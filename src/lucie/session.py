@@ -31,6 +31,14 @@ What holds for every interface:
 - **A deal picked by difficulty** keeps the rating it was picked by with
   its game in the store (:attr:`Session.picked`): the end of the game tells
   that same figure, after a restart or in another program too.
+- **Fair-play marks** (:class:`~lucie.store.Marks`) are set here and
+  nowhere else: a game starts marked as played from its first move (a
+  game given with moves already made: loaded); a restart, a game played
+  again (:meth:`Session.again`) or a deal the player had played before is
+  a replay; :meth:`Session.hint_asked` counts the help asked (the
+  interfaces call it before they give a hint); each undo is counted with
+  the undo.  Marks only ever add, and nothing is marked once the result
+  is recorded (practice).
 - **Policies** every interface offers: :meth:`Session.send_home` (the safe
   cards, or the aces where no card is strictly safe), :meth:`Session.hopeless`
   and :func:`proved_lost` (when to offer resigning).
@@ -65,8 +73,11 @@ from lucie.errors import LucieError, MoveError
 from lucie.i18n import _
 from lucie.rules import Rules
 from lucie.store import (
+    Entry,
     GameRecord,
     History,
+    Mark,
+    Marks,
     Player,
     PlayerRef,
     StaleGame,
@@ -77,12 +88,15 @@ from lucie.store import (
     StoreFull,
     default_path,
     default_player,
+    duels,  # two players on one deal (lucie.web.duel)
     open_game,
+    rank_daily,
     write_error,
 )
 
 if TYPE_CHECKING:
     from lucie.analysis.difficulty import Rated
+    from lucie.store import Origin
 
 T = TypeVar("T")
 
@@ -298,6 +312,7 @@ class Session:
         if opened.resumed:
             session._picked = session._stored_pick()
         else:
+            session._mark_known_deal()
             session._sweep()
         session._settle_resumed()
         return session
@@ -314,7 +329,7 @@ class Session:
         session = cls(game, store=store, player=player, lease=lease, shared=shared)
         session._picked = _pick_text(picked)
         if store is not None:
-            session.game_id = session._start_in_store(game)
+            session.game_id = session._start_in_store(game, "loaded" if game.moves else "start")
             if not shared:  # (another process may be showing a shared game)
                 session._sweep()
             session._settle_resumed()
@@ -363,10 +378,12 @@ class Session:
         except StoreError:
             return None
 
-    def _start_in_store(self, game: Game) -> int:
+    def _start_in_store(self, game: Game, origin: Origin) -> int:
         assert self.store is not None
         try:
-            game_id = self.store.start_game(game, self.player, self._picked)
+            game_id = self.store.start_game(game, self.player, self._picked, origin)
+            if origin == "start" and self.store.played_before(self.player, game, game_id):
+                self.store.mark(game_id, "replay")
             if self.shared:
                 self.version = self.store.version(game_id)
                 return game_id
@@ -376,16 +393,18 @@ class Session:
         self._claimed = True
         return game_id
 
-    def _save(self, game: Game, seconds: float, status: str | None = None) -> None:
-        """Record ``game`` (its end if ``status``); a shared game only on
-        the version this copy is (else :class:`~lucie.store.StaleGame`)."""
+    def _save(self, game: Game, seconds: float, status: str | None = None,
+              mark: Mark | None = None) -> None:
+        """Record ``game`` (its end if ``status``; with the fair-play
+        ``mark`` the change makes); a shared game only on the version this
+        copy is (else :class:`~lucie.store.StaleGame`)."""
         store, game_id = self.store, self.game_id
         assert store is not None and game_id is not None
         expect = self.version if self.shared else None
         if status is not None:
             version = store.finish_game(game_id, game, seconds, status, expect=expect)
         else:
-            version = store.record_move(game_id, game, seconds, expect=expect)
+            version = store.record_move(game_id, game, seconds, expect=expect, mark=mark)
         self.version = version
 
     def _settle_resumed(self) -> None:
@@ -459,15 +478,16 @@ class Session:
 
     # -- recording ---------------------------------------------------------------
 
-    def _record(self, game: Game) -> str | None:
-        """Record ``game`` as the state of this session's game; the result
-        reached if it is over now.  Raises :class:`NotSavedError`."""
+    def _record(self, game: Game, mark: Mark | None = None) -> str | None:
+        """Record ``game`` as the state of this session's game (with the
+        fair-play ``mark`` the change makes); the result reached if it is
+        over now.  Raises :class:`NotSavedError`."""
         store, game_id = self.store, self.game_id
         assert store is not None and game_id is not None
         outcome = game.outcome
         seconds = self.clock.seconds()
         try:
-            self._save(game, seconds, outcome.status if outcome.finished else None)
+            self._save(game, seconds, outcome.status if outcome.finished else None, mark)
         except StoreError as exc:
             raise NotSavedError(exc) from None
         if not outcome.finished:
@@ -477,7 +497,8 @@ class Session:
         self._release()
         return outcome.status
 
-    def _change(self, change: Callable[[Game], T]) -> tuple[T, str | None]:
+    def _change(self, change: Callable[[Game], T],
+                mark: Mark | None = None) -> tuple[T, str | None]:
         """Make ``change`` on a copy of the game, record it, then make the
         copy the game in play; returns the change's value and the result
         the game reached (if it ended now)."""
@@ -490,7 +511,7 @@ class Session:
             return value, outcome.status if outcome.finished and not was_over else None
         work = self._game.fork()
         value = change(work)
-        ended = self._record(work)
+        ended = self._record(work, mark)
         self._game = work
         return value, ended
 
@@ -522,7 +543,7 @@ class Session:
         if not self._game.can_undo:
             raise MoveError(_("nothing to undo"))
         practice = self._to_practice()
-        step, _ended = self._change(lambda g: g.undo_step())
+        step, _ended = self._change(lambda g: g.undo_step(), "undo")
         return Outcome(undone=step, practice=practice)
 
     def redo(self) -> Outcome:
@@ -540,7 +561,7 @@ class Session:
             return Outcome(new_game=True)
         if not self._game.moves:
             return Outcome()
-        self._change(lambda g: g.restart())
+        self._change(lambda g: g.restart(), "replay")
         return Outcome(restarted=True)
 
     def resign(self) -> Outcome:
@@ -607,7 +628,7 @@ class Session:
             game = Game(old.rules, old.deal)
         else:
             game = Game(old.rules, position=old.start, seed=old.seed)
-        self._replace(game, self._picked)
+        self._replace(game, self._picked, "replay")
 
     def replace(self, game: Game, *, picked: Rated | None = None) -> None:
         """Leave this game (:meth:`leave`: interfaces ask first when it has
@@ -615,14 +636,16 @@ class Session:
         the store (with ``picked``, the rating its deal was picked by).  The
         new game is recorded before the old one is left: if it cannot be,
         nothing changes."""
-        self._replace(game, _pick_text(picked))
+        self._replace(game, _pick_text(picked), "loaded" if game.moves else "start")
 
-    def _replace(self, game: Game, picked: str | None) -> None:
+    def _replace(self, game: Game, picked: str | None, origin: Origin) -> None:
         store = self.store if self.game_id is not None else None
         new_id = None
         if store is not None:
             try:
-                new_id = store.start_game(game, self.player, picked)
+                new_id = store.start_game(game, self.player, picked, origin)
+                if origin == "start" and store.played_before(self.player, game, new_id):
+                    store.mark(new_id, "replay")
             except StoreError as exc:
                 raise NotSavedError(exc) from None
         try:
@@ -687,6 +710,38 @@ class Session:
             self._claimed = False
             self.store.release(self.game_id)
 
+    # -- fair play -----------------------------------------------------------
+
+    def _mark_known_deal(self) -> None:
+        """A new game of a deal the player had played before is a replay."""
+        store, game_id = self.store, self.game_id
+        if store is None or game_id is None:
+            return
+        try:
+            if store.played_before(self.player, self._game, game_id):
+                store.mark(game_id, "replay")
+        except StoreError as exc:
+            raise NotSavedError(exc) from None
+
+    def hint_asked(self) -> None:
+        """The player asks for help (a hint, the odds of the position): the
+        game is marked before the help is given (:class:`NotSavedError` if
+        the mark cannot be recorded: then give no help).  A game whose
+        result is recorded (practice) or not recorded is not marked."""
+        if not self.recording or self.result is not None:
+            return
+        assert self.store is not None and self.game_id is not None
+        try:
+            self.store.mark(self.game_id, "hint")
+        except StoreError as exc:
+            raise NotSavedError(exc) from None
+
+    def marks(self) -> Marks | None:
+        """The game's fair-play marks as recorded (None: not recorded)."""
+        if self.store is None or self.game_id is None:
+            return None
+        return self.store.marks(self.game_id)
+
     # -- reading back (for the interfaces) -------------------------------------
 
     def stats(self) -> Stats:
@@ -696,8 +751,9 @@ class Session:
 
 
 __all__ = [
-    "PAGE_LEASE", "Clock", "GameRecord", "History", "NotSavedError", "Outcome", "Player",
+    "PAGE_LEASE", "Clock", "Entry", "GameRecord", "History", "Marks", "NotSavedError",
+    "Outcome", "Player",
     "PlayerRef", "Session", "StaleGame",
     "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
-    "proved_lost", "write_error",
+    "duels", "proved_lost", "rank_daily", "write_error",
 ]

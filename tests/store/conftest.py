@@ -19,7 +19,9 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,8 @@ import pytest
 from lucie.store import Store
 
 Where = Path | str
+#: Starts a ``lucie serve`` on a database; its process and its URL.
+Start = Callable[..., tuple[subprocess.Popen[str], str]]
 
 
 def _pg_bin() -> Path | None:
@@ -213,3 +217,36 @@ def store(where: Where) -> Iterator[Store]:
     s = Store(where)
     yield s
     s.close()
+
+
+#: ``lucie serve``'s limits far above what a test sends (every client is 127.0.0.1).
+UNLIMITED = ("--address-limit", "100000/minute", "--player-limit", "100000/minute")
+
+
+@pytest.fixture
+def serve_site(tmp_path: Path) -> Iterator[Start]:
+    """Starts ``lucie serve`` processes (port 0, one secret), stopped after the test."""
+    started: list[subprocess.Popen[str]] = []
+
+    def start(db: str, *extra: str) -> tuple[subprocess.Popen[str], str]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "lucie", "serve", "--port", "0", "--db", db,
+             "--secret-file", str(tmp_path / "secret"), *UNLIMITED, *extra],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        )
+        started.append(proc)
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert "http://" in line, line
+        threading.Thread(target=proc.stderr.read, daemon=True).start()  # drained
+        return proc, "http://" + line.split("http://", 1)[1].split()[0].rstrip("/")
+
+    yield start
+    for proc in started:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+            proc.wait()

@@ -142,3 +142,28 @@ def test_a_shared_game_is_changed_only_on_the_version_it_was_read_at(
     finally:
         one.close()
         two.close()
+
+
+def test_a_change_lost_to_another_process_is_answered_409_stale(tmp_path: Path) -> None:
+    """The page is told to read the game again (``stale``) when another
+    process changed it between this one's check and its write."""
+    from lucie.engine import Game
+    from lucie.rules import Rules
+    from lucie.session import NotSavedError, Session, Store
+    from lucie.web.errors import from_lucie
+
+    one, two = Store(tmp_path / "s.sqlite3"), Store(tmp_path / "s.sqlite3")
+    try:
+        player = one.new_player("")
+        first = Session.new(one, player, game=Game(Rules(), 5), shared=True)
+        assert first.game_id is not None
+        second = Session.stored(two, first.game_id, player, shared=True)
+        legal = [m for m in first.game.position.legal_moves() if not m.is_redeal]
+        first.play(legal[0])
+        with pytest.raises(NotSavedError) as refused:
+            second.play(legal[0])
+        answer = from_lucie(refused.value)
+        assert (answer.status, answer.extra) == (409, {"stale": True})
+    finally:
+        one.close()
+        two.close()

@@ -8,27 +8,13 @@ Skipped when /usr/bin/chromium is absent, unless ``LUCIE_REQUIRE_BROWSER=1``.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.chromium import ARGS, CHROMIUM, sync_api
 
 from lucie.web.app import STATIC
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-
-if not CHROMIUM.exists():
-    if os.environ.get("LUCIE_REQUIRE_BROWSER") == "1":
-        raise RuntimeError(f"LUCIE_REQUIRE_BROWSER=1 but {CHROMIUM} is missing")
-    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.browser
 

@@ -12,18 +12,13 @@ from typing import Any
 
 import pytest
 import uvicorn
+from tests.chromium import ARGS, CHROMIUM, sync_api
 
 from lucie.web.app import stop_app
 from lucie.web.site import create_site
 from lucie.web.store_link import StoreLink
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture

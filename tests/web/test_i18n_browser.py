@@ -10,32 +10,21 @@ Skipped when /usr/bin/chromium is absent, unless ``LUCIE_REQUIRE_BROWSER=1``.
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.chromium import ARGS, CHROMIUM, sync_api
 
 from lucie.cards import Card, card_name
 from lucie.engine import Move, Position
 from lucie.i18n import _, ngettext, pgettext, translations, using
 from lucie.rules import Rules
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 
-if not CHROMIUM.exists():
-    if os.environ.get("LUCIE_REQUIRE_BROWSER") == "1":
-        raise RuntimeError(f"LUCIE_REQUIRE_BROWSER=1 but {CHROMIUM} is missing")
-    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.browser
 

@@ -36,6 +36,7 @@ COMMAND_MODULES = (
     "lucie.cli.odds_cmds",
     "lucie.cli.review_cmds",
     "lucie.cli.store_cmds",
+    "lucie.cli.daily_cmds",
     "lucie.cli.web_cmds",
     "lucie.cli.serve_cmds",
 )

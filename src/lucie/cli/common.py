@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
 import json
 import os
 import re
@@ -118,6 +119,16 @@ def budget(what: str | None = None) -> Callable[[str], float | None]:
 
     read.__name__ = what.replace(" ", "_")
     return read
+
+
+def day(text: str) -> datetime.date:
+    """argparse type for a day (``YYYY-MM-DD`` or ``today``), not after today (UTC)."""
+    from lucie.standings import parse_day
+
+    try:
+        return parse_day(text)
+    except LucieError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def port(text: str) -> int:

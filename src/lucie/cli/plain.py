@@ -302,6 +302,7 @@ class LineGame:
         from lucie.analysis.hints import hint
 
         position = self.game.position
+        self.session.hint_asked()  # fair play: marked before the hint is given
         found = hint(position)
         self.say(_("hint: {hint}").format(hint=found))
         if not self.game.outcome.finished and proved_lost(position, found.clears,

@@ -43,6 +43,11 @@ def register(sub: Any) -> None:
                    help=_("requests allowed per player (default: 240/minute)"))
     p.add_argument("--workers", type=count(_("workers"), 1, 64), default=1,
                    help=_("processes serving the players (default: 1)"))
+    p.add_argument("--forget-after", metavar="DAYS", type=count(_("days"), 0, 36500),
+                   default=30,
+                   help=_("forget anonymous players with no finished game, and deals never "
+                          "played, after this many days without a change; 0: never "
+                          "(default: 30)"))
     p.set_defaults(func=cmd_serve)
 
 
@@ -66,13 +71,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             _("lucie serve needs {modules}: install the site extra (pip install "
               "'lucie[site]')").format(modules=", ".join(missing))
         )
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
     from lucie.cli.web_cmds import CANCELLED_AT_EXIT, bind
-    from lucie.web.app import stop_app
     from lucie.web.operate import rate
-    from lucie.web.site import load_secret, site_from_settings
+    from lucie.web.site import load_secret
 
     for option, value in (("--address-limit", args.address_limit),
                           ("--player-limit", args.player_limit)):
@@ -99,22 +100,56 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(_("lucie: serving players at http://{host}:{port}/  (Ctrl+C to stop)").format(
         host=host, port=bound), file=sys.stderr, flush=True)
     if args.workers > 1:
-        # each process makes its own app from the settings (uvicorn starts
-        # them afresh); they share the socket, the database and the secret
-        os.environ[SERVE] = json.dumps(settings)
-        config = uvicorn.Config("lucie.web.site:site_from_environment", factory=True,
-                                workers=args.workers, **options)
-        try:
-            Multiprocess(config, sockets=[sock]).run()
-        finally:
-            sock.close()
-        return 0
+        _run_workers(args, settings, sock, options)
+    else:
+        _run_one(args, settings, sock, options)
+    return 0
+
+
+def _run_workers(args: argparse.Namespace, settings: dict[str, Any], sock: Any,
+                 options: dict[str, Any]) -> None:
+    """``--workers N``: N processes on one socket, and the tidying in this one."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    from lucie.session import Store
+    from lucie.web.tidy import Tidying
+
+    # each process makes its own app from the settings (uvicorn starts them
+    # afresh, and starts a new one for a worker that dies); they share the
+    # socket, the database and the secret
+    os.environ[SERVE] = json.dumps(settings)
+    config = uvicorn.Config("lucie.web.site:site_from_environment", factory=True,
+                            workers=args.workers, **options)
+    store = Store(args.db) if args.forget_after else None
+    tidying = Tidying(store, args.forget_after).start() if store is not None else None
+    try:
+        Multiprocess(config, sockets=[sock]).run()
+    finally:
+        sock.close()
+        if tidying is not None and store is not None:
+            tidying.stop()
+            store.close()
+
+
+def _run_one(args: argparse.Namespace, settings: dict[str, Any], sock: Any,
+             options: dict[str, Any]) -> None:
+    """One process: the site, and the tidying on its store."""
+    import uvicorn
+
+    from lucie.web.app import stop_app
+    from lucie.web.site import site_from_settings
+    from lucie.web.tidy import Tidying
+
     app = site_from_settings(settings)
     server = uvicorn.Server(uvicorn.Config(app, **options))
+    tidying = (Tidying(app.state.link.store, args.forget_after).start()
+               if args.forget_after else None)
     try:
         server.run(sockets=[sock])
     finally:
+        if tidying is not None:
+            tidying.stop()
         stop_app(app)
         sock.close()
         app.state.link.close()
-    return 0

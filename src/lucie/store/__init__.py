@@ -57,6 +57,9 @@ API (small and stable; interfaces use only this):
   :meth:`Store.release` keep two programs from playing the same game.
 - :meth:`Store.stats`, :meth:`Store.history`, :meth:`Store.record`,
   :meth:`Store.game`: read back (any game can be replayed).
+- Fair play: :meth:`Store.mark`, :meth:`Store.marks` (:class:`Marks`,
+  set by the session layer only); :meth:`Store.deal_games` and
+  :func:`rank_daily`, the deal of the day's table; :meth:`Store.deal_odds`.
 - :meth:`Store.export` (:meth:`Store.export_games` also tells which games
   it left out) / :meth:`Store.import_games`: CSV or JSON out, JSON back in.
 
@@ -75,6 +78,7 @@ connection), as web servers do.
 
 from __future__ import annotations
 
+from lucie.store import duels
 from lucie.store.core import (
     POSTGRES_SCHEMES,
     ExportFormat,
@@ -100,6 +104,7 @@ from lucie.store.records import (
     Stats,
     default_player,
 )
+from lucie.store.results import MARKS, ORIGINS, Entry, Mark, Marks, Origin, rank_daily
 from lucie.store.schema import SCHEMA_VERSION
 from lucie.store.sqlite import (
     APPLICATION_ID,
@@ -111,9 +116,43 @@ from lucie.store.sqlite import (
 )
 
 __all__ = [
-    "APPLICATION_ID", "BUSY_TIMEOUT_MS", "ENV_VAR", "EXPORT_VERSION", "FINISHED",
-    "POSTGRES_SCHEMES", "SCHEMA_VERSION", "SERIES_SIZE", "STATUSES", "Damaged", "Export",
-    "ExportFormat", "GameRecord", "History", "Imported", "Opened", "Player", "PlayerRef",
-    "Series", "StaleGame", "Stats", "Store", "StoreBusy", "StoreError", "StoreFull",
-    "claims_path", "default_path", "default_player", "is_url", "open_game", "write_error",
+    "APPLICATION_ID",
+    "BUSY_TIMEOUT_MS",
+    "ENV_VAR",
+    "EXPORT_VERSION",
+    "FINISHED",
+    "MARKS",
+    "ORIGINS",
+    "POSTGRES_SCHEMES",
+    "SCHEMA_VERSION",
+    "SERIES_SIZE",
+    "STATUSES",
+    "Damaged",
+    "Entry",
+    "Export",
+    "ExportFormat",
+    "GameRecord",
+    "History",
+    "Imported",
+    "Mark",
+    "Marks",
+    "Opened",
+    "Origin",
+    "Player",
+    "PlayerRef",
+    "Series",
+    "StaleGame",
+    "Stats",
+    "Store",
+    "StoreBusy",
+    "StoreError",
+    "StoreFull",
+    "claims_path",
+    "default_path",
+    "default_player",
+    "duels",
+    "is_url",
+    "open_game",
+    "rank_daily",
+    "write_error",
 ]

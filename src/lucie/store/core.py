@@ -48,6 +48,7 @@ from lucie.store.records import (
     saved_text,
     spec_of,
 )
+from lucie.store.results import ORIGINS, Mark, Marks, Origin, mark_sql
 from lucie.store.sqlite import SQLiteBackend, default_path
 
 ExportFormat = Literal["csv", "json"]
@@ -128,6 +129,16 @@ def _backend(where: Path | str | None) -> Backend:
     return SQLiteBackend(Path(where).expanduser())
 
 
+def loaded_login(player_id: int) -> str:
+    """The login of the player that keeps site player ``player_id``'s
+    loaded games (:meth:`Store.loaded_player`).
+
+    >>> loaded_login(12)
+    'loaded:12'
+    """
+    return f"loaded:{player_id}"
+
+
 class Store:
     """The games, the players and their statistics.  ``where``: a SQLite
     file (default :func:`~lucie.store.sqlite.default_path`) or a
@@ -142,6 +153,8 @@ class Store:
         self.path: Path | None = getattr(self._backend, "path", None)
         #: what names the database in messages
         self.where = self._backend.where
+        #: the PostgreSQL URL (None for SQLite): the duels' news (lucie.web.duel_hub)
+        self.url: str | None = getattr(self._backend, "url", None)
         self._logins: dict[str, int] = {}
 
     @property
@@ -188,6 +201,10 @@ class Store:
             self._logins[login] = found
         return found
 
+    def player_id(self, player: PlayerRef) -> int | None:
+        """The store's id of ``player`` (None: a local player not met yet)."""
+        return self._player_id(player)
+
     def local_player(self, name: str | None = None) -> Player:
         """The local player known by ``name`` (default: :func:`default_player`),
         created the first time."""
@@ -218,6 +235,20 @@ class Store:
         except RowDamageError:
             return None
 
+    def loaded_player(self, owner: Player, *, make: bool = True) -> Player | None:
+        """The player that keeps the games ``owner`` (a site's player)
+        loaded from save files: stored, so that any process of the site
+        serves them, but never in ``owner``'s statistics or history (a
+        loaded game replays someone's moves).  Its login is
+        ``loaded:<owner's id>`` (no system login holds a colon); made the
+        first time if ``make``, else None until then.  It goes with
+        ``owner`` (:meth:`delete_player`)."""
+        login = loaded_login(owner.id)
+        if make:
+            return self.local_player(login)
+        pid = self._player_id(login)
+        return self.player(pid) if pid is not None else None
+
     def rename_player(self, player: PlayerRef, name: str) -> None:
         """Give ``player`` a new display name (its login, if any, stays)."""
         with self._write() as tx:
@@ -231,12 +262,83 @@ class Store:
         if pid is None:
             return 0
         with self._write() as tx:
+            # the duels they played go with them (lucie.store.duels)
+            tx.execute("DELETE FROM duels WHERE host_id = ? OR guest_id = ?", (pid, pid))
             tx.execute("DELETE FROM web_games WHERE game_id IN "
+                       "(SELECT id FROM games WHERE player_id = ?)", (pid,))
+            tx.execute("DELETE FROM challenge_games WHERE player_id = ?", (pid,))
+            tx.execute("DELETE FROM challenges WHERE game_id IN "
                        "(SELECT id FROM games WHERE player_id = ?)", (pid,))
             gone = tx.execute("DELETE FROM games WHERE player_id = ?", (pid,)).rowcount
             tx.execute("DELETE FROM players WHERE id = ?", (pid,))
         self._logins = {k: v for k, v in self._logins.items() if v != pid}
+        if isinstance(player, Player) and player.login is None:  # their loaded games too
+            gone += self.delete_player(loaded_login(player.id))
         return gone
+
+    # -- a site's tidying -------------------------------------------------
+    #
+    # Only a site's own players (no login) and the players of their loaded
+    # games (``loaded:<id>``) are ever tidied; a finished game is never
+    # deleted (nor changed) here, nor a player with a display name.
+
+    def idle_players(self, before: str | None, *, only: int | None = None) -> list[Player]:
+        """The site's players nothing of whose would be missed: no login,
+        no display name, no finished game, no duel that ended (its result
+        is the other player's too), made before ``before`` and no
+        game of theirs changed since (an ISO 8601 time as :func:`now`
+        writes it; None: whenever); ``only``: that player's id alone."""
+        sql = ("SELECT p.id, p.created FROM players p WHERE p.login IS NULL AND p.name = ''"
+               " AND NOT EXISTS (SELECT 1 FROM duels d WHERE d.ended IS NOT NULL"
+               " AND (d.host_id = p.id OR d.guest_id = p.id))"
+               " AND NOT EXISTS (SELECT 1 FROM games g WHERE g.player_id = p.id"
+               " AND (g.status <> 'playing'")
+        params: list[object] = []
+        if before is not None:
+            sql += " OR g.updated >= ?)) AND p.created < ?"
+            params += [before, before]
+        else:
+            sql += "))"
+        if only is not None:
+            sql += " AND p.id = ?"
+            params.append(only)
+        rows = self._read(sql + " ORDER BY p.id", tuple(params))
+        return [Player(int(pid), "", str(created), None) for pid, created in rows]
+
+    def adopt_games(self, old: Player, new: Player) -> int:
+        """Give ``new`` the games in play, with a move, of site player
+        ``old`` (a device that played as ``old`` goes on as ``new`` with a
+        recovery code); returns how many.  ``old``'s finished games stay
+        theirs: a recorded result is never rewritten."""
+        with self._write() as tx:
+            moved = tx.execute(
+                "UPDATE games SET player_id = ?, version = version + 1"
+                " WHERE player_id = ? AND status = 'playing' AND moves > 0",
+                (new.id, old.id)).rowcount
+        return int(moved)
+
+    def purge(self, before: str) -> tuple[int, int]:
+        """Delete the site's :meth:`idle_players` (with their unplayed
+        deals and loaded games), then the site's games never played (still
+        in play, no move, in no duel nor challenge) not changed since ``before``; returns how many
+        players and games went."""
+        players = games = 0
+        for player in self.idle_players(before):
+            games += self.delete_player(player)
+            players += 1
+        unplayed = ("SELECT g.id FROM games g JOIN players p ON p.id = g.player_id"
+                    " WHERE (p.login IS NULL OR p.login LIKE ?)"
+                    " AND g.status = 'playing' AND g.moves = 0 AND g.updated < ?"
+                    # a duel's or a challenge's game stays with its duel or challenge
+                    " AND NOT EXISTS (SELECT 1 FROM duels d"
+                    " WHERE d.host_game = g.id OR d.guest_game = g.id)"
+                    " AND NOT EXISTS (SELECT 1 FROM challenge_games c WHERE c.game_id = g.id)")
+        params = (loaded_login(0).replace("0", "%"), before)
+        with self._write() as tx:
+            tx.execute(f"DELETE FROM web_games WHERE game_id IN ({unplayed})", params)
+            games += tx.execute(f"DELETE FROM games WHERE id IN ({unplayed})",
+                                params).rowcount
+        return players, games
 
     def players(self) -> list[str]:
         """Every player's name, sorted (a name that is not valid text is
@@ -253,19 +355,24 @@ class Store:
     # change given ``expect`` is made only on that version (else StaleGame).
 
     def start_game(self, game: Game, player: PlayerRef = None,
-                   picked_rating: str | None = None) -> int:
+                   picked_rating: str | None = None, origin: Origin = "start") -> int:
         """Record a new game of ``player`` being played; returns its id.
         ``picked_rating``: the rating (JSON text) its deal was picked by,
-        kept with the game (:meth:`picked_rating`)."""
+        kept with the game (:meth:`picked_rating`); ``origin``: its first
+        fair-play mark (:class:`~lucie.store.results.Marks`: no hint, no
+        undo yet)."""
+        if origin not in ORIGINS:
+            raise StoreError(f"unknown origin {origin!r}")
         stamp = now()
         with self._write() as tx:
             pid = self._player_id(player, tx)
             row = tx.execute(
                 "INSERT INTO games (player_id, variant, deal, seed, started, updated, "
-                "status, score, moves, seconds, saved, picked_rating, version) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 0, ?, ?, 1) RETURNING id",
+                "status, score, moves, seconds, saved, picked_rating, version, "
+                "origin, hints, undos) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 0, ?, ?, 1, ?, 0, 0) RETURNING id",
                 (pid, game.rules.spec(), game.deal, game.seed, stamp, stamp, game.score,
-                 len(game.moves), saved_text(game), picked_rating),
+                 len(game.moves), saved_text(game), picked_rating, origin),
             ).fetchone()
             return int(row[0])
 
@@ -292,15 +399,68 @@ class Store:
             return int(row[0])
 
     def record_move(self, game_id: int, game: Game, seconds: float | None = None, *,
-                    expect: int | None = None) -> int:
+                    expect: int | None = None, mark: Mark | None = None) -> int:
         """Save the game's current move list (call after every push, pop,
         redo, redeal or restart); returns the game's new version.
-        ``seconds``: time played so far."""
+        ``seconds``: time played so far; ``mark``: the fair-play mark the
+        change makes (``undo``, ``replay``: :data:`MARKS`), recorded with it."""
         return self._change(
             game_id, "saved = ?, score = ?, moves = ?, updated = ?, "
-            "seconds = COALESCE(?, seconds)",
+            "seconds = COALESCE(?, seconds)" + mark_sql(mark),
             (saved_text(game), game.score, len(game.moves), now(),
              None if seconds is None else round(seconds, 2)), expect)
+
+    def mark(self, game_id: int, mark: Mark) -> None:
+        """Record a fair-play mark of a game that does not change the game
+        itself (``hint``: help was asked; ``replay``: the deal turned out
+        to be one the player had played before).  The game's version stays:
+        the marks are not part of the game a cache holds, and each mark only
+        ever adds (a mark is never taken back)."""
+        with self._write() as tx:
+            tx.execute(f"UPDATE games SET {mark_sql(mark)[2:]} WHERE id = ?", (game_id,))
+
+    def marks(self, game_id: int) -> Marks:
+        """The fair-play marks of a game (unknown ones, in a game recorded
+        before schema 4 or a missing game, are None)."""
+        rows = self._read("SELECT origin, hints, undos FROM games WHERE id = ?", (game_id,))
+        return Marks.of(rows[0] if rows else (None, None, None))
+
+    def played_before(self, player: PlayerRef, game: Game, before: int) -> bool:
+        """Whether ``player`` has a game of the same variant and deal number
+        as ``game`` recorded before game ``before`` (a deal from a layout:
+        never known, False)."""
+        pid = self._player_id(player)
+        if pid is None or game.deal is None:
+            return False
+        rows = self._read("SELECT 1 FROM games WHERE player_id = ? AND variant = ? AND deal = ?"
+                          " AND id < ? LIMIT 1", (pid, game.rules.spec(), game.deal, before))
+        return bool(rows)
+
+    def deal_games(self, variant: str | Rules, deal: int) -> list[tuple[GameRecord, Marks]]:
+        """Every player's games of one deal (oldest first) and their marks;
+        a damaged row is left out."""
+        spec = spec_of(variant)
+        rows = self._read(f"SELECT {_ROW}, g.origin, g.hints, g.undos{_FROM}"
+                          " WHERE g.variant = ? AND g.deal = ? ORDER BY g.id", (spec, deal))
+        out = []
+        for row in rows:
+            with contextlib.suppress(RowDamageError):
+                out.append((check_row(row[:14]), Marks.of(row[14:])))
+        return out
+
+    def deal_odds(self, variant: str | Rules, deal: int) -> str | None:
+        """The odds of a deal as kept by :meth:`keep_deal_odds` (JSON text)."""
+        rows = self._read("SELECT odds FROM deal_odds WHERE variant = ? AND deal = ?",
+                          (spec_of(variant), deal))
+        value = rows[0][0] if rows else None
+        return value if isinstance(value, str) else None
+
+    def keep_deal_odds(self, variant: str | Rules, deal: int, odds: str) -> None:
+        """Keep the odds of a deal (JSON text); odds kept already stay."""
+        with self._write() as tx:
+            tx.execute("INSERT INTO deal_odds (variant, deal, odds, created) VALUES (?, ?, ?, ?)"
+                       " ON CONFLICT (variant, deal) DO NOTHING",
+                       (spec_of(variant), deal, odds, now()))
 
     def finish_game(
         self, game_id: int, game: Game, seconds: float, status: str | None = None, *,
@@ -380,6 +540,36 @@ class Store:
         rows = self._read("SELECT game_id FROM web_games WHERE token = ?", (token,))
         value = rows[0][0] if rows else None
         return value if isinstance(value, int) else None
+
+    # -- challenges: the same deal for a friend -----------------------------
+
+    def new_challenge(self, token: str, game_id: int) -> None:
+        """A challenge, known by its link's ``token``, to the deal of game
+        ``game_id`` (whose player is the challenger)."""
+        with self._write() as tx:
+            tx.execute("INSERT INTO challenges (token, game_id, created) VALUES (?, ?, ?)",
+                       (token, game_id, now()))
+
+    def challenge(self, token: str) -> tuple[int, dict[int, int]] | None:
+        """The challenger's game of the challenge ``token`` and each other
+        player's game in it (player id: game id); None if there is none."""
+        rows = self._read("SELECT game_id FROM challenges WHERE token = ?", (token,))
+        if not rows or not isinstance(rows[0][0], int):
+            return None
+        joined = self._read("SELECT player_id, game_id FROM challenge_games WHERE token = ?",
+                            (token,))
+        return rows[0][0], {int(p): int(g) for p, g in joined}
+
+    def join_challenge(self, token: str, player: PlayerRef, game_id: int) -> int:
+        """Record game ``game_id`` as ``player``'s in the challenge; a player
+        has one game per challenge: the game recorded first (returned)."""
+        with self._write() as tx:
+            pid = self._player_id(player, tx)
+            tx.execute("INSERT INTO challenge_games (token, player_id, game_id) VALUES (?, ?, ?)"
+                       " ON CONFLICT (token, player_id) DO NOTHING", (token, pid, game_id))
+            row = tx.execute("SELECT game_id FROM challenge_games WHERE token = ? AND "
+                             "player_id = ?", (token, pid)).fetchone()
+            return int(row[0])
 
     # -- reading back -----------------------------------------------------
     #
@@ -620,8 +810,8 @@ class Store:
                     continue
                 tx.execute(
                     "INSERT INTO games (player_id, variant, deal, seed, started, updated, "
-                    "finished, status, score, moves, seconds, saved, version) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,1)", (pid, *row[1:]),
+                    "finished, status, score, moves, seconds, saved, version, origin) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,1,'loaded')", (pid, *row[1:]),
                 )
                 added += 1
         return Imported(added, len(rows) - added)

@@ -27,6 +27,20 @@ Schemas:
    ``games.version`` (1, then one more for each recorded change, so that
    a cache never serves a stale game); ``web_games`` (the browser game's
    tokens, created here for every backend).
+4. The fair-play marks of each game, the odds of a deal, challenges (:mod:`lucie.store.results`):
+   ``games.origin`` (``start``: played from the first move by this
+   program, ``replay``: restarted, or a deal the player had played before,
+   ``loaded``: imported from elsewhere), ``games.hints`` (how many times
+   help was asked) and ``games.undos`` (how many moves were taken back);
+   NULL in a game recorded before schema 4 (not known: such a game is never
+   counted as fair).  ``deal_odds``: the odds of a deal, worked out once
+   and kept (the deal of the day's table shows them).  ``challenges`` (a
+   link's token and the game it challenges to) and ``challenge_games``
+   (each player's game of a challenge, one per player).
+5. ``duels`` (:mod:`lucie.store.duels`): two players on one deal at the
+   same time; its settings (hints, undo, a time limit), each side's
+   player, game and page token, and once it is over why and each side's
+   game as it stood then (``host_end``, ``guest_end``: JSON).
 
 >>> [m.version for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
 True
@@ -104,6 +118,28 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         "SELECT setval(pg_get_serial_sequence('games', 'id'), COALESCE(MAX(id), 0) + 1, false)"
         " FROM games",
     )}),
+    Migration(4, "fair-play marks, the odds of a deal", (
+        "ALTER TABLE games ADD COLUMN origin TEXT",
+        "ALTER TABLE games ADD COLUMN hints {int}",
+        "ALTER TABLE games ADD COLUMN undos {int}",
+        "CREATE INDEX games_by_deal ON games (variant, deal, id)",
+        "CREATE TABLE deal_odds (variant TEXT NOT NULL, deal {int} NOT NULL,"
+        " odds TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (variant, deal))",
+        "CREATE TABLE challenges (token TEXT PRIMARY KEY, game_id {int} NOT NULL,"
+        " created TEXT NOT NULL)",
+        "CREATE TABLE challenge_games (token TEXT NOT NULL, player_id {int} NOT NULL,"
+        " game_id {int} NOT NULL, PRIMARY KEY (token, player_id))",
+    )),
+    Migration(5, "duels", (
+        "CREATE TABLE duels ("
+        " id {id}, token TEXT NOT NULL UNIQUE, variant TEXT NOT NULL, deal {int} NOT NULL,"
+        " hints {int} NOT NULL, undo {int} NOT NULL, time_limit {int},"
+        " created TEXT NOT NULL, started TEXT, ended TEXT, end_reason TEXT,"
+        " host_id {int} NOT NULL REFERENCES players (id), host_game {int} NOT NULL,"
+        " host_page TEXT NOT NULL UNIQUE,"
+        " guest_id {int} REFERENCES players (id), guest_game {int}, guest_page TEXT UNIQUE,"
+        " host_end TEXT, guest_end TEXT)",
+    )),
 )
 #: The schema this lucie writes; a database of a higher one is refused.
 SCHEMA_VERSION: Final = MIGRATIONS[-1].version

@@ -404,6 +404,11 @@ class LucieApp(App[int]):
         self.respond(self.controller.toggle_autoplay())
 
     def action_hint(self) -> None:
+        try:
+            self.session.hint_asked()  # fair play: marked before the hint is given
+        except LucieError as exc:
+            self.say(str(exc), "error")
+            return
         self.say(_("Thinking…"), "hint")
         self._hint_worker(self.game.position)
 

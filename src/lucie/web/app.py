@@ -29,6 +29,8 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lucie.i18n import LANGUAGES, _, ngettext, pgettext
+from lucie.web.challenge_routes import challenge_routes
+from lucie.web.daily_routes import daily_routes
 from lucie.web.errors import ApiError
 from lucie.web.headers import SECURITY, with_headers
 from lucie.web.hosts import HostGuard, HostNames
@@ -100,6 +102,9 @@ def stop_app(app: Starlette) -> None:
         app.state.registry.save_clocks()
     finally:
         app.state.solver.close()
+        duels = getattr(app.state, "duels", None)
+        if duels is not None:  # a site's: the duels' news stops
+            duels.hub.close()
 
 
 async def _index(request: Request) -> Response:
@@ -140,6 +145,10 @@ def create_app(
     routes = [
         Route("/", _index),
         Route("/stats", _index),
+        Route("/daily", _index),
+        *daily_routes(a),
+        *challenge_routes(a, _index),
+        Route("/duel/{token}", _index),  # a duel's link (lucie.web.duel, on a site)
         Route("/api/variants", api(a.variants)),
         Route("/api/features", api(a.features)),
         Route("/api/games", api(a.new_game), methods=["POST"]),

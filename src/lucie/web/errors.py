@@ -34,8 +34,9 @@ def from_lucie(exc: LucieError) -> ApiError:
     again); a site's game changed meanwhile by another process, 409;
     anything else the request's fault, 422."""
     if isinstance(exc, NotSavedError) and isinstance(exc.error, StaleGame):
-        # a site's game changed by another process meanwhile: its next request reads it
-        return ApiError(409, str(exc.error))
+        # a site's game changed by another process meanwhile: the page reads
+        # it again at once (``stale``), and so does this process
+        return ApiError(409, str(exc.error), stale=True)
     if isinstance(exc, StoreFull | StoreBusy | NotSavedError):  # nothing changed
         return ApiError(503, str(exc), retry_after=RETRY_AFTER)
     return ApiError(422, str(exc))

@@ -24,7 +24,7 @@ from lucie.engine import Game
 from lucie.errors import LucieError
 from lucie.i18n import _
 from lucie.parsing import excerpt
-from lucie.session import PAGE_LEASE
+from lucie.session import PAGE_LEASE, Player
 from lucie.session import Session as Life
 from lucie.web.errors import ApiError
 from lucie.web.store_link import REQUEST_PLAYER, StoreLink
@@ -68,6 +68,14 @@ class Session:
     def seconds(self) -> float:
         return self.life.seconds()
 
+    @property
+    def counted(self) -> bool:
+        """Whether the game counts in its player's statistics (recorded,
+        and not a loaded game kept for a site's player)."""
+        player = self.life.player  # a site's own players have no login
+        loaded = self.owner is not None and isinstance(player, Player) and bool(player.login)
+        return self.life.recording and not loaded
+
 
 def _owner() -> int | None:
     """The id of the request's player on a site (None on the local game)."""
@@ -102,14 +110,19 @@ class Registry:
 
     async def add(self, game: Game, *, record: bool = True,
                   picked: Rated | None = None) -> Session:
-        """A new session of *game*; ``record``: keep it in the store (a
-        loaded game is not: it never enters the statistics); ``picked``:
-        the rating its deal was picked by, kept with it."""
+        """A new session of *game*; ``record``: count it in the player's
+        statistics (a loaded game is not counted; on a site it is stored
+        all the same, as a game of the player's :meth:`~lucie.store.Store.loaded_player`,
+        so that any process serves it); ``picked``: the rating its deal was
+        picked by, kept with it."""
         token = secrets.token_urlsafe(18)
         store = self.store
-        if store is not None and record:
+        owner = REQUEST_PLAYER.get()
+        if store is not None and (record or (self.shared and owner is not None)):
             def start() -> Life:
-                life = Life.new(store.store, store.player, game=game, lease=PAGE_LEASE,
+                player = (store.player if record or owner is None
+                          else store.store.loaded_player(owner))
+                life = Life.new(store.store, player, game=game, lease=PAGE_LEASE,
                                 picked=picked, shared=self.shared)
                 assert life.game_id is not None
                 store.link(token, life.game_id)
@@ -137,7 +150,9 @@ class Registry:
         is answered as missing: 404)."""
         session = self.sessions.get(game_id)
         if session is not None and session.owner != _owner():
-            raise _missing(game_id)  # another player's: as if there were none
+            # another player's, as this copy has it: the store says (a
+            # game given to the player of a recovery code, or a 404)
+            session = None
         if session is not None and not await self._stale(session):
             self.sessions.move_to_end(game_id)
             return session
@@ -153,7 +168,7 @@ class Registry:
             if life is not None:
                 async with self.lock:
                     found = self.sessions.get(game_id)
-                if found is not None:  # another request resumed it meanwhile
+                if found is not None and found.owner == _owner():  # resumed meanwhile
                     await self.store.run(life.close)
                     return found
                 session = Session(game_id, life, owner=_owner())

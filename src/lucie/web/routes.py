@@ -462,6 +462,7 @@ class Api:
         session = await self._session(request)
         seconds = float_param(request, "seconds", 2.0, 0.05, MAX_THINK)
         position = session.game.position
+        await self.registry.run(session, session.life.hint_asked)  # fair play: marked first
         try:
             found = await self._think(request, session.thinking, "hint", hint_job, position,
                                       think=seconds)
@@ -487,6 +488,7 @@ class Api:
         seconds = float_param(request, "seconds", 10.0, 0.1, MAX_THINK)
         position = session.game.position
         moves = len(session.game.moves)
+        await self.registry.run(session, session.life.hint_asked)  # help: marked first
         try:
             # the estimate's own JSON (Odds.to_json, as `lucie odds --json`)
             data = await self._think(request, session.thinking, "odds", odds_job, position,

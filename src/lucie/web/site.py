@@ -37,9 +37,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lucie.environment import SERVE, setting
@@ -47,6 +48,8 @@ from lucie.i18n import _
 from lucie.parsing import excerpt
 from lucie.session import Player
 from lucie.web.app import create_app
+from lucie.web.duel import DuelGuard, Duels
+from lucie.web.duel_hub import hub_for
 from lucie.web.errors import ApiError
 from lucie.web.inputs import read_object, text_field
 from lucie.web.operate import (
@@ -234,12 +237,31 @@ class Account:
         if found is None or found.login is not None:
             raise ApiError(404, _("no player has the recovery code {code}").format(
                 code=excerpt(code)))
+        await self._leave(_request_player(), found)
         answer = JSONResponse(self._json(found), headers={"Cache-Control": "no-store"})
         secure = request.url.scheme == "https"
         answer.raw_headers.append(
             (b"set-cookie", _cookie_header(self.signer.sign("cookie", found.id),
                                            secure=secure)))
         return answer
+
+    async def _leave(self, old: Player, new: Player) -> None:
+        """The browser that played as ``old`` goes on as ``new``: ``old``'s
+        games in play with a move become ``new``'s, and ``old`` is deleted
+        if nothing else of theirs would be missed (:meth:`Store.idle_players
+        <lucie.store.Store.idle_players>`: no name, no finished game); else
+        ``old`` stays as it is, its results untouched."""
+        if old.id == new.id:
+            return
+        await self.registry.forget_player(old.id)
+        store = self.link.store
+
+        def work() -> None:
+            store.adopt_games(old, new)
+            if store.idle_players(None, only=old.id):
+                store.delete_player(old)
+
+        await self.link.run(work)
 
     async def delete(self, request: Request) -> Any:
         """Delete the player and every game of theirs; the browser forgets
@@ -283,7 +305,10 @@ def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
     app = create_app(store=link, solver_workers=solver_workers, shared=True)
     account = Account(link, signer, app.state.registry)
     metrics = Metrics.make(app.state.solver)
+    duels = Duels(app.state.registry, link, app.state.solver, hub_for(link.store.url),
+                  lambda token: signer.unsign("cookie", token))
     app.router.routes[:0] = [
+        *duel_routes(duels),
         Route("/healthz", health(link)),
         Route("/metrics", _operator_only(metrics_endpoint(metrics))),
         Route("/api/me", api(account.me)),
@@ -291,6 +316,8 @@ def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
         Route("/api/me/recover", api(account.recover), methods=["POST"]),
         Route("/api/me/delete", api(account.delete), methods=["POST"]),
     ]
+    # innermost: a duel's games keep to its settings, their changes are told
+    app.user_middleware.append(Middleware(DuelGuard, duels_=duels))
     # outermost last: the log and metrics see every answer, the address's
     # limit comes before a player is made, the player's after
     app.add_middleware(RateLimit, limit=rate(player_limit), key=player_key)
@@ -299,7 +326,20 @@ def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
     app.add_middleware(Observe, metrics=metrics)
     app.state.link = link
     app.state.metrics = metrics
+    app.state.duels = duels
     return app
+
+
+def duel_routes(duels: Duels) -> list[Route | WebSocketRoute]:
+    """The duels' endpoints (:mod:`lucie.web.duel`)."""
+    path = "/api/duels/{token}"
+    return [
+        Route("/api/duels", api(duels.create), methods=["POST"]),
+        Route(path, api(duels.show)),
+        Route(path + "/join", api(duels.join), methods=["POST"]),
+        Route(path + "/review/{side}", api(duels.review, thinks=True)),
+        WebSocketRoute(path + "/socket", duels.socket),
+    ]
 
 
 def site_from_settings(settings: dict[str, Any]) -> Starlette:
@@ -329,5 +369,5 @@ def site_from_environment() -> Starlette:
 
 
 __all__ = ["COOKIE_AGE", "MAX_NAME", "PLAYER_COOKIE", "Account", "PlayerMiddleware", "Signer",
-           "check_name", "create_site", "load_secret", "site_from_environment",
+           "check_name", "create_site", "duel_routes", "load_secret", "site_from_environment",
            "site_from_settings"]

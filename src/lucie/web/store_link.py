@@ -180,13 +180,20 @@ class StoreLink:
             game_id = self.store.token_game(token)
             if game_id is None:
                 return None
-            try:
-                return Session.stored(self.store, game_id, self.player, lease=lease,
-                                      shared=shared)
-            except (StoreFull, StoreBusy):
-                raise
-            except StoreError:
-                return None
+            requested = REQUEST_PLAYER.get()
+            players: list[PlayerRef] = [self.player]
+            if requested is not None:  # a site's player: also a game they loaded
+                players.append(self.store.loaded_player(requested, make=False))
+            for player in players:
+                try:
+                    if player is not None or requested is None:
+                        return Session.stored(self.store, game_id, player, lease=lease,
+                                              shared=shared)
+                except (StoreFull, StoreBusy):
+                    raise
+                except StoreError:
+                    continue
+            return None
 
         return await self._run(work)
 

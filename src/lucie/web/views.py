@@ -147,7 +147,7 @@ def state_json(session: Session) -> dict[str, Any]:
         seconds=session.seconds(),
         clock_running=session.life.clock.running,
         finished=data["status"] != "playing",
-        recorded=session.life.recording,
+        recorded=session.counted,
         # a recorded game that went on after its end: nothing more is recorded
         practice=session.life.practice,
         result=session.life.result,

@@ -11,17 +11,21 @@ import { renderFacts } from "./facts.js";
 import { render, layout, renderFresh } from "./table.js";
 import { sound } from "./sound.js";
 
-// The server refused a command made against an older position: show the
-// game as it is now and say so.
-export function staleAnswer(e) {
-  if (!(e.status === 409 && e.data && e.data.stale && e.data.state)) return false;
-  render(e.data.state);
-  setStatus(e.message, "error");
+// The server refused a command made against an older position (another
+// tab, or another process of a site, changed the game first): show the
+// game as it is now, at once (the answer holds it, else it is read again),
+// and say why.
+export async function staleAnswer(e) {
+  if (!(e.status === 409 && e.data && e.data.stale)) return false;
+  let state = e.data.state;
+  if (!state) {
+    try { state = await call("GET", gamePath("")); } catch (err) { state = null; }
+  }
+  if (state) render(state);
+  setStatus(_("This game has moved on in another tab or window: here it is as it is now."), "error");
   sound("refused");
   return true;
 }
-
-
 
 export function act(method, tail, body) {
   return enqueue(async () => {
@@ -33,7 +37,7 @@ export function act(method, tail, body) {
       setStatus(said(data), "info");
       return data;
     } catch (e) {
-      if (staleAnswer(e)) return null;
+      if (await staleAnswer(e)) return null;
       setStatus(e.message, "error");
       if (e.status === 404) await newGame(null, null);
       return null;
@@ -58,7 +62,7 @@ export function redeal() {
       render(data);
       setStatus(said(data), "info");
       sound("move");
-    } catch (e) { if (!staleAnswer(e)) setStatus(e.message, "error"); }
+    } catch (e) { if (!(await staleAnswer(e))) setStatus(e.message, "error"); }
   });
 }
 

@@ -7,6 +7,7 @@ import { fmtTime } from "./status.js";
 import { sound } from "./sound.js";
 import { celebrate } from "./celebrate.js";
 import { mayLeave, newGame } from "./commands.js";
+import { endButtons } from "./challenge.js";
 
 export function fillVariants(select, current, withAll) {
   select.replaceChildren();
@@ -74,6 +75,8 @@ export function maybeShowEnd(justWon) {
   { score: page.state.score, time: fmtTime(page.state.seconds), n: page.state.moves.length, variant: page.state.variant_title, deal: page.state.deal ?? _("custom") });
   $("end-undo").hidden = won || !page.state.can_undo;
   $("end-stats").hidden = !page.features.stats;
+  $("end-daily").hidden = !page.features.stats || !page.state.daily;
+  endButtons();
   $("end-review").hidden = !page.state.moves.length;
   showDifficulty();
   const id = page.state.id;

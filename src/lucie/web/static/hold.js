@@ -76,7 +76,7 @@ export function sendMove(move, el, key) {
     } catch (e) {
       if (el) slideBack(el);
       drop();
-      if (staleAnswer(e)) return null;
+      if (await staleAnswer(e)) return null;
       sound("refused");
       if (key) {
         const slot = targetSlot(key);

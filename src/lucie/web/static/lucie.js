@@ -22,6 +22,9 @@ import { onTableKey, onGlobalKey } from "./keys.js";
 import { chooseLanguage, restoreLanguage } from "./language.js";
 import { applyLook, wireSettings } from "./settings.js";
 import { wirePlayer } from "./account.js";
+import { wireDaily, showDaily, hideDaily } from "./daily.js";
+import { wireChallenge, showChallenge, hideChallenge, challengeToken } from "./challenge.js";
+import { wireDuel, bootDuel, duelToken, duel } from "./duel.js";
 
 function wire() {
   const table = $("table");
@@ -66,6 +69,8 @@ function wire() {
   $("games-newer").onclick = () => pageGames(-1);
   $("games-older").onclick = () => pageGames(1);
   $("lang").onchange = chooseLanguage;
+  wireDaily();
+  wireChallenge();
   $("move-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("move-input").value.trim();
@@ -78,6 +83,10 @@ function wire() {
     redrawArrow();
   });
   window.addEventListener("popstate", () => {
+    if (location.pathname === "/daily") { showDaily(false); return; }
+    hideDaily(false);
+    if (challengeToken()) { showChallenge(challengeToken(), false); return; }
+    hideChallenge(false);
     if (location.pathname === "/stats") showStats(false); else hideStats(false);
   });
   setInterval(tick, 1000);
@@ -105,6 +114,12 @@ async function boot() {
     [page.variants, page.features] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/features")]);
   } catch (e) { setStatus(e.message, "error"); }
   wirePlayer();
+  wireDuel();
+  if (duelToken()) {  // a duel's link: its own start (duel.js)
+    try { await bootDuel(duelToken()); } catch (e) { setStatus(e.message, "error"); }
+    document.body.classList.add("ready");
+    return;
+  }
   const q = new URLSearchParams(location.search);
   const id = saved.get("lucie.game");
   try {
@@ -127,15 +142,18 @@ async function boot() {
     setStatus(e.message, "error");
   }
   if (location.pathname === "/stats") showStats(false);
+  if (location.pathname === "/daily") showDaily(false);
+  if (challengeToken()) showChallenge(challengeToken(), false);
   document.body.classList.add("ready");
 }
 
 // once a state is drawn: the hint it made stale goes, the end of a game is told
 onRender((justWon) => {
   clearHint();
-  if (page.state.finished) maybeShowEnd(justWon);
+  if (page.state.finished && !page.duel) maybeShowEnd(justWon);  // a duel has its own end
 });
 // what the tests read: the state shown, the sounds made
-window.lucie = { get state() { return page.state; }, get sounds() { return soundsMade; } };
+window.lucie = { get state() { return page.state; }, get sounds() { return soundsMade; },
+  get duel() { return page.duel ? duel : null; } };
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
 else boot();

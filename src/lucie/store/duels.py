@@ -1,0 +1,225 @@
+"""Duels: two players on the same deal at the same time (schema 5).
+
+A duel is opened by its *host* with its deal and settings (hints allowed
+or not, undo allowed or not, a time limit or none) and the host's game
+(a game of the store like any other, with the page token that names it);
+a *guest* joins it once, with a game of their own on the same deal, and
+the duel starts then (:func:`join_duel`: only one guest ever gets in,
+whichever process or machine answers them).  It ends once, for one
+reason (:data:`END_REASONS`), with each side's game as it stood then
+(:func:`end_duel`, :func:`side_end`); an ended duel is never changed
+again, so its result is never rewritten.
+
+The functions take the :class:`~lucie.store.Store` and run one short
+statement or transaction each, on either backend.
+
+>>> import tempfile, pathlib
+>>> from lucie.engine import Game
+>>> from lucie.rules import Rules
+>>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "duels.sqlite3")
+>>> ann, bob = store.new_player("Ann"), store.new_player("Bob")
+>>> g1 = store.start_game(Game(Rules(), deal=5), ann)
+>>> duel = open_duel(store, DuelSettings("classic", 5), token="d1", host=ann.id,
+...                  game=g1, page="p1")
+>>> duel.started is None, duel.side_of(ann.id), duel.side_of(bob.id)
+(True, 'host', None)
+>>> g2 = store.start_game(Game(Rules(), deal=5), bob)
+>>> join_duel(store, "d1", guest=bob.id, game=g2, page="p2")
+True
+>>> join_duel(store, "d1", guest=ann.id, game=g1, page="p3")  # full
+False
+>>> found = duel_by_page(store, "p2")
+>>> found is not None and found.side_of(bob.id)
+'guest'
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final, Literal
+
+from lucie.engine import Game
+from lucie.store.core import Store
+from lucie.store.records import now, saved_text
+
+Side = Literal["host", "guest"]
+#: Why a duel ended: both games over, a player resigned, the time ran out.
+END_REASONS: Final = ("finished", "resigned", "time")
+
+_COLUMNS: Final = (
+    "id, token, variant, deal, hints, undo, time_limit, created, started, ended, end_reason, "
+    "host_id, host_game, host_page, guest_id, guest_game, guest_page, host_end, guest_end")
+
+
+@dataclass(frozen=True, slots=True)
+class DuelSettings:
+    """What a duel is played on and by: the variant (spec), the deal, hints
+    and undo allowed or not, the time limit (seconds; None: none)."""
+
+    variant: str
+    deal: int
+    hints: bool = True
+    undo: bool = True
+    time_limit: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variant": self.variant, "deal": self.deal, "hints": self.hints,
+                "undo": self.undo, "time_limit": self.time_limit}
+
+
+@dataclass(frozen=True, slots=True)
+class Duel:
+    """One duel as stored (see the module doc)."""
+
+    id: int
+    token: str
+    settings: DuelSettings
+    created: str
+    started: str | None
+    ended: str | None
+    end_reason: str | None
+    host_id: int
+    host_game: int
+    host_page: str
+    guest_id: int | None
+    guest_game: int | None
+    guest_page: str | None
+    host_end: dict[str, Any] | None
+    guest_end: dict[str, Any] | None
+
+    def side_of(self, player_id: int) -> Side | None:
+        """The side of player ``player_id`` in this duel, None if not in it."""
+        if player_id == self.host_id:
+            return "host"
+        if self.guest_id is not None and player_id == self.guest_id:
+            return "guest"
+        return None
+
+    def side_of_page(self, page: str) -> Side | None:
+        """The side whose page token is ``page``."""
+        return "host" if page == self.host_page else "guest" if page == self.guest_page else None
+
+    def game_of(self, side: Side) -> int | None:
+        return self.host_game if side == "host" else self.guest_game
+
+    def page_of(self, side: Side) -> str | None:
+        return self.host_page if side == "host" else self.guest_page
+
+    def elapsed(self, at: str | None = None) -> float | None:
+        """Seconds from the start to ``at`` (ISO 8601; default now), None
+        before the start."""
+        if self.started is None:
+            return None
+        end = datetime.fromisoformat(at or now())
+        return max(0.0, (end - datetime.fromisoformat(self.started)).total_seconds())
+
+
+def _end_json(value: object) -> dict[str, Any] | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _duel(row: tuple[Any, ...]) -> Duel:
+    (did, token, variant, deal, hints, undo, limit, created, started, ended, reason,
+     host_id, host_game, host_page, guest_id, guest_game, guest_page, host_end, guest_end) = row
+    settings = DuelSettings(str(variant), int(deal), bool(hints), bool(undo),
+                            None if limit is None else int(limit))
+    return Duel(int(did), str(token), settings, str(created), started, ended, reason,
+                int(host_id), int(host_game), str(host_page),
+                None if guest_id is None else int(guest_id),
+                None if guest_game is None else int(guest_game), guest_page,
+                _end_json(host_end), _end_json(guest_end))
+
+
+def _one(store: Store, where: str, params: tuple[object, ...]) -> Duel | None:
+    rows = store._read(f"SELECT {_COLUMNS} FROM duels WHERE {where}", params)
+    return _duel(rows[0]) if rows else None
+
+
+def open_duel(store: Store, settings: DuelSettings, *, token: str, host: int, game: int,
+              page: str) -> Duel:
+    """A new duel of the player ``host`` (their stored ``game``, named
+    ``page`` by their page), known by ``token`` (its link)."""
+    with store._write() as tx:
+        tx.execute(
+            "INSERT INTO duels (token, variant, deal, hints, undo, time_limit, created, "
+            "host_id, host_game, host_page) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (token, settings.variant, settings.deal, int(settings.hints), int(settings.undo),
+             settings.time_limit, now(), host, game, page))
+    found = duel_by_token(store, token)
+    assert found is not None, "the duel made above"
+    return found
+
+
+def join_duel(store: Store, token: str, *, guest: int, game: int, page: str) -> bool:
+    """The player ``guest`` joins the duel ``token`` with their ``game``:
+    True if they got in (the duel had no guest yet), and it starts now."""
+    with store._write() as tx:
+        joined = tx.execute(
+            "UPDATE duels SET guest_id = ?, guest_game = ?, guest_page = ?, started = ? "
+            "WHERE token = ? AND guest_id IS NULL AND host_id <> ?",
+            (guest, game, page, now(), token, guest)).rowcount
+    return bool(joined)
+
+
+def duel_by_token(store: Store, token: str) -> Duel | None:
+    """The duel whose link is ``token``, None if there is none."""
+    return _one(store, "token = ?", (token,))
+
+
+def duel_by_page(store: Store, page: str) -> Duel | None:
+    """The duel one of whose games the page token ``page`` names."""
+    return _one(store, "host_page = ? OR guest_page = ?", (page, page))
+
+
+def end_duel(store: Store, duel_id: int, reason: str, ends: dict[Side, dict[str, Any]]) -> bool:
+    """End the duel (once: False if it had ended already), for ``reason``,
+    with each side's game as it stands (``ends``, :func:`side_end`)."""
+    assert reason in END_REASONS
+    with store._write() as tx:
+        done = tx.execute(
+            "UPDATE duels SET ended = ?, end_reason = ?, host_end = ?, guest_end = ? "
+            "WHERE id = ? AND ended IS NULL",
+            (now(), reason, json.dumps(ends["host"]), json.dumps(ends["guest"]),
+             duel_id)).rowcount
+    return bool(done)
+
+
+def progress(game: Game) -> dict[str, Any]:
+    """How far ``game`` is: cards home (of all), moves, score, redeals
+    used (of all), status."""
+    position, outcome = game.position, game.outcome
+    home = sum(position.foundations)
+    left = sum(len(fan) for fan in position.fans) + sum(c is not None for c in position.cells)
+    rules = game.rules
+    return {"cards_home": home, "cards": home + left, "moves": len(game.moves),
+            "score": outcome.score, "redeals_used": rules.redeals - position.redeals_left,
+            "redeals": rules.redeals, "status": outcome.status}
+
+
+def side_end(store: Store, duel: Duel, side: Side, at: str | None = None) -> dict[str, Any]:
+    """One side's game as stored now: its :func:`progress`, its time in the
+    duel (to its end, else to ``at``: the duel's end) and the saved game
+    (for its review)."""
+    game_id = duel.game_of(side)
+    if game_id is None:
+        return {"status": "absent"}
+    record = store.record(game_id)
+    game = store.game(game_id)
+    data = progress(game)
+    data["status"] = record.status
+    data["seconds"] = duel.elapsed(record.finished or at)
+    data["saved"] = saved_text(game)
+    return data
+
+
+__all__ = ["END_REASONS", "Duel", "DuelSettings", "Side", "duel_by_page", "duel_by_token",
+           "end_duel", "join_duel", "open_duel", "progress", "side_end"]

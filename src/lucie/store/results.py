@@ -1,0 +1,157 @@
+"""Fair-play marks (:class:`Marks`) and the deal of the day's table
+(:func:`rank_daily`).
+
+Every game recorded since schema 4 carries three marks, set by the session
+layer (:class:`lucie.session.Session`) and only ever added to:
+
+- ``origin``: ``start`` (dealt by this program and played from its first
+  move), ``replay`` (restarted, played again after its end, or a deal the
+  player had played before) or ``loaded`` (imported from elsewhere);
+- ``hints``: how many times help was asked (a hint, or the odds of the
+  position in play);
+- ``undos``: how many moves were taken back.
+
+A game recorded before schema 4 has no marks (None: not known).  A game is
+*fair* when it was played from the first move and without help
+(:attr:`Marks.fair`); undo is allowed, and shown.  docs/daily.md tells the
+ranking rule.
+
+>>> Marks("start", 0, 2).fair, Marks("replay", 0, 0).reasons, Marks.of((None, None, None)).fair
+(True, ('replay',), False)
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from lucie.daily import daily_date
+from lucie.rules import Rules
+from lucie.store.records import FINISHED, GameRecord
+
+Origin = Literal["start", "replay", "loaded"]
+#: Where a game comes from (the ``origin`` mark).
+ORIGINS: Final[tuple[Origin, ...]] = ("start", "replay", "loaded")
+Mark = Literal["hint", "undo", "replay"]
+#: The marks a change of a game can add.
+MARKS: Final[tuple[Mark, ...]] = ("hint", "undo", "replay")
+
+_MARK_SQL: Final[dict[str, str]] = {
+    "hint": ", hints = hints + 1",
+    "undo": ", undos = undos + 1",
+    # a game played from its start becomes a replay; a loaded or unknown one stays so
+    "replay": ", origin = CASE WHEN origin = 'start' THEN 'replay' ELSE origin END",
+}
+
+
+def mark_sql(mark: Mark | None) -> str:
+    """The ``SET`` clause (after a comma) that adds ``mark`` to a game's row
+    (NULL, a mark not known, stays NULL)."""
+    if mark is None:
+        return ""
+    if mark not in _MARK_SQL:
+        raise ValueError(f"unknown mark {mark!r}")
+    return _MARK_SQL[mark]
+
+
+def _count(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """A game's fair-play marks (None: not known)."""
+
+    origin: Origin | None
+    hints: int | None
+    undos: int | None
+
+    @classmethod
+    def of(cls, row: Sequence[object]) -> Marks:
+        """The marks of a row's ``origin, hints, undos``, checked (a value
+        that is not one the store writes reads as not known)."""
+        origin = next((o for o in ORIGINS if o == row[0]), None)
+        return cls(origin, _count(row[1]), _count(row[2]))
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """Why the game is not fair (empty when it is): ``unknown`` (no
+        marks: recorded before they were), ``replay``, ``loaded``,
+        ``hints``."""
+        if self.origin is None or self.hints is None:
+            return ("unknown",)
+        out: list[str] = []
+        if self.origin != "start":
+            out.append(self.origin)
+        if self.hints:
+            out.append("hints")
+        return tuple(out)
+
+    @property
+    def fair(self) -> bool:
+        """Played from the first move, without help (undo allowed)."""
+        return not self.reasons
+
+    def to_json(self) -> dict[str, Any]:
+        return {"origin": self.origin, "hints": self.hints, "undos": self.undos,
+                "fair": self.fair, "reasons": list(self.reasons)}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One player's result on a deal of the day: ``rank`` (1 is the best;
+    equal results share a rank) or None for a game that does not count
+    (:attr:`Marks.reasons` says why)."""
+
+    rank: int | None
+    record: GameRecord
+    marks: Marks
+
+    def key(self) -> tuple[bool, int, int, float]:
+        """The ranking order: won first, then more cards home, fewer moves,
+        less time."""
+        r = self.record
+        return (r.status != "won", -r.score, r.moves, r.seconds)
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.record
+        return {"rank": self.rank, "player": r.player,
+                "game_id": r.id, "status": r.status, "score": r.score, "moves": r.moves,
+                "seconds": r.seconds, "finished": r.finished, "marks": self.marks.to_json()}
+
+
+def rank_daily(games: Sequence[tuple[GameRecord, Marks]], rules: Rules,
+               day: datetime.date) -> list[Entry]:
+    """The table of the deal of the day ``day`` from every game of that deal
+    (:meth:`lucie.store.Store.deal_games`, oldest first).
+
+    Each player's *first* game of the deal is their entry, if it was
+    started on ``day`` (UTC) and is finished; a later game of the deal is
+    a replay and never an entry.  Fair entries are ranked by
+    :meth:`Entry.key` (equal keys share a rank); the others follow,
+    unranked, in the order of their results.
+    """
+    first: dict[int, tuple[GameRecord, Marks]] = {}
+    for record, marks in games:
+        first.setdefault(record.player_id, (record, marks))
+    entries = [Entry(None, record, marks) for record, marks in first.values()
+               if record.status in FINISHED
+               and daily_date(rules, record.deal, record.started) == day]
+    entries.sort(key=lambda e: (not e.marks.fair, e.key(), e.record.id))
+    ranked: list[Entry] = []
+    for i, entry in enumerate(entries):
+        if not entry.marks.fair:
+            ranked.append(entry)
+            continue
+        before = ranked[-1] if ranked else None
+        same = before is not None and before.rank is not None and before.key() == entry.key()
+        rank = before.rank if same and before is not None else i + 1
+        ranked.append(Entry(rank, entry.record, entry.marks))
+    return ranked
+
+
+__all__ = ["MARKS", "ORIGINS", "Entry", "Mark", "Marks", "Origin", "mark_sql", "rank_daily"]

@@ -1,0 +1,600 @@
+"""Duels on a site (``lucie serve``): two players on the same deal at the
+same time, each seeing the other's progress live (docs/duel.md).
+
+- ``POST /api/duels`` opens a duel (variant and deal, or a difficulty, or
+  the deal of the day; hints and undo allowed or not; a time limit) with
+  the host's game; its link is ``/duel/<token>``.
+- ``POST /api/duels/<token>/join``: the guest's game on the same deal;
+  the duel starts.  Only one guest ever gets in (the store decides).
+- ``GET /api/duels/<token>``: the duel as its player sees it.
+- ``GET /api/duels/<token>/review/<side>``: a side's game reviewed, once
+  the duel is over (both players may read both).
+- ``/api/duels/<token>/socket`` (WebSocket): the duel now, then each
+  side's progress as it changes and the duel again when it starts or
+  ends.  News goes through a hub (:mod:`lucie.web.duel_hub`): PostgreSQL's
+  ``LISTEN``/``NOTIFY`` across processes and machines, the process itself
+  on SQLite.
+
+The games are played through the game's own endpoints
+(``/api/games/<id>/move``...), so through the session and the engine
+like any game; :class:`DuelGuard` stands in front of them for a duel's
+games: it refuses what the duel's settings forbid (hints, undo, a
+restart, moves before the start or after the time limit) and tells the
+hub each change that went through.  A duel's state is the store's (schema
+5, :mod:`lucie.store.duels`): a reload, a lost socket or a restarted
+server finds it there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from lucie.daily import daily_deal, today
+from lucie.engine import Game, status_name
+from lucie.errors import LucieError
+from lucie.i18n import _
+from lucie.parsing import excerpt
+from lucie.rules import Rules
+from lucie.session import duels
+from lucie.web.duel_hub import LocalHub
+from lucie.web.errors import ApiError
+from lucie.web.headers import SECURITY, with_headers
+from lucie.web.inputs import (
+    _OWN_SITE,
+    MAX_BODY,
+    client_key,
+    deal_from,
+    difficulty_from,
+    flag,
+    float_param,
+    read_object,
+    rules_from,
+)
+from lucie.web.registry import Registry
+from lucie.web.store_link import REQUEST_PLAYER, StoreLink
+from lucie.web.thinking import (
+    PoolBudgetError,
+    PoolFullError,
+    SolverFailedError,
+    SolverPool,
+    pick_job,
+    review_job,
+)
+from lucie.web.views import deals_as_text
+
+Side = duels.Side
+#: The longest time limit (minutes).
+MAX_MINUTES: Final = 180
+#: The game endpoints that change a game, and those that ask the solver.
+CHANGES: Final = frozenset({"move", "redeal", "merci", "autoplay", "home", "undo", "redo",
+                            "resign", "restart"})
+SOLVER: Final = frozenset({"hint", "odds", "review"})
+#: Page tokens remembered as a duel's or not (per process).
+KNOWN_PAGES: Final = 100_000
+#: WebSocket close codes (4000-4999: the application's).
+CLOSE_NO_PLAYER: Final = 4401
+CLOSE_NOT_YOURS: Final = 4403
+CLOSE_NO_DUEL: Final = 4404
+
+_GAME_PATH: Final = re.compile(r"^/api/games/([A-Za-z0-9_-]{10,64})/([a-z]+)$")
+
+
+def _player_id() -> int:
+    player = REQUEST_PLAYER.get()
+    if player is None:
+        raise ApiError(403, _("duels are played on a site (lucie serve)"))
+    return player.id
+
+
+def _missing(token: str) -> ApiError:
+    return ApiError(404, _("no duel has the link {token}").format(token=excerpt(token)))
+
+
+def _deadline(duel: duels.Duel) -> datetime | None:
+    limit = duel.settings.time_limit
+    if duel.started is None or limit is None:
+        return None
+    return datetime.fromisoformat(duel.started) + timedelta(seconds=limit)
+
+
+def _time_left(duel: duels.Duel) -> float | None:
+    """Seconds left before the time limit (0 once it has run out)."""
+    end = _deadline(duel)
+    if end is None:
+        return None
+    return max(0.0, (end - datetime.now(UTC)).total_seconds())
+
+
+def _rank(end: dict[str, Any]) -> tuple[float, ...]:
+    """How a side's game ranks (higher is better): won first (sooner
+    first), then not resigned, then cards home, then fewer moves."""
+    won = end.get("status") == "won"
+    seconds = float(end.get("seconds") or 0.0)
+    return (float(won), -seconds if won else 0.0, float(end.get("status") != "resigned"),
+            float(end.get("cards_home", 0)), -float(end.get("moves", 0)))
+
+
+def winner(ends: dict[str, dict[str, Any]]) -> str | None:
+    """The side that won the duel, None for a draw (docs/duel.md).
+
+    >>> winner({"host": {"status": "won", "seconds": 90, "cards_home": 52, "moves": 60},
+    ...         "guest": {"status": "won", "seconds": 80, "cards_home": 52, "moves": 70}})
+    'guest'
+    >>> winner({"host": {"status": "resigned", "cards_home": 30},
+    ...         "guest": {"status": "playing", "cards_home": 12}})
+    'guest'
+    """
+    host, guest = _rank(ends["host"]), _rank(ends["guest"])
+    return "host" if host > guest else "guest" if guest > host else None
+
+
+class Duels:
+    """The duels of a site: their endpoints, their socket, their guard."""
+
+    def __init__(self, registry: Registry, link: StoreLink, pool: SolverPool, hub: LocalHub,
+                 player_of: Callable[[str], int | None]) -> None:
+        self.registry = registry
+        self.link = link
+        self.pool = pool
+        self.hub = hub
+        #: the player a cookie names (the site's signed cookie)
+        self.player_of = player_of
+        #: page token -> its duel's id (None: not a duel's game)
+        self.pages: OrderedDict[str, int | None] = OrderedDict()
+        #: page token -> its running duel, as read (and the resyncs then)
+        self.running: OrderedDict[str, tuple[duels.Duel, int]] = OrderedDict()
+        #: the duels heard to be over, the resyncs heard (the hub's thread
+        #: writes them: a set's add and an int's are atomic)
+        self.over: set[int] = set()
+        self.resyncs = 0
+        hub.watchers.append(self._heard)
+        #: the reviews being worked out
+        self.reviewing: set[str] = set()
+
+    # -- the store ----------------------------------------------------------
+
+    async def _by_token(self, token: str) -> duels.Duel:
+        store = self.link.store
+        found = await self.link.run(lambda: duels.duel_by_token(store, token))
+        if found is None:
+            raise _missing(token)
+        return found
+
+    def _heard(self, duel_id: int | None, message: dict[str, Any]) -> None:
+        if message.get("type") == "over" and duel_id is not None:
+            self.over.add(duel_id)
+            if len(self.over) > KNOWN_PAGES:  # forget them: every running duel is read again
+                self.over.clear()
+                self.resyncs += 1
+        elif message.get("type") == "resync":
+            self.resyncs += 1
+
+    async def duel_of_page(self, page: str) -> duels.Duel | None:
+        """The duel of the game the page token ``page`` names, if any (a
+        game is a duel's from its start: what is known is kept; a running
+        duel is kept until the hub says it is over, or may have missed it)."""
+        if page in self.pages and self.pages[page] is None:
+            return None
+        kept = self.running.get(page)
+        if kept is not None and kept[0].id not in self.over and kept[1] == self.resyncs:
+            return kept[0]
+        resyncs, store = self.resyncs, self.link.store
+        found = await self.link.run(lambda: duels.duel_by_page(store, page))
+        self.pages[page] = found.id if found is not None else None
+        self.running.pop(page, None)
+        if found is not None and found.started is not None and found.ended is None:
+            self.running[page] = (found, resyncs)
+        for kept_pages in (self.pages, self.running):
+            while len(kept_pages) > KNOWN_PAGES:
+                kept_pages.popitem(last=False)
+        return found
+
+    async def current(self, duel: duels.Duel) -> duels.Duel:
+        """``duel``, ended first if its time limit has run out."""
+        left = _time_left(duel)
+        if duel.ended is None and left is not None and left <= 0:
+            await self.end(duel, "time")
+            duel = await self._by_token(duel.token)
+        return duel
+
+    async def end(self, duel: duels.Duel, reason: str) -> None:
+        """End the duel for ``reason`` (once, whoever gets there first) and
+        tell both sockets."""
+        store = self.link.store
+
+        def work() -> bool:
+            stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
+            ends: dict[Side, dict[str, Any]] = {
+                "host": duels.side_end(store, duel, "host", stamp),
+                "guest": duels.side_end(store, duel, "guest", stamp)}
+            return duels.end_duel(store, duel.id, reason, ends)
+
+        if await self.link.run(work):
+            await self.hub.publish(duel.id, {"type": "over"})
+
+    # -- what a player sees ---------------------------------------------------
+
+    async def view(self, duel: duels.Duel, player_id: int | None) -> dict[str, Any]:
+        """The duel as player ``player_id`` sees it (see docs/web-api.md)."""
+        store = self.link.store
+
+        def work() -> dict[str, Any]:
+            sides: dict[str, Any] = {}
+            for side in ("host", "guest"):
+                pid = duel.host_id if side == "host" else duel.guest_id
+                player = store.player(pid) if pid is not None else None
+                end = duel.host_end if side == "host" else duel.guest_end
+                if end is None and duel.game_of(side) is not None:
+                    end = duels.side_end(store, duel, side)
+                shown = {k: v for k, v in (end or {}).items() if k != "saved"}
+                if "status" in shown:
+                    shown["status_text"] = status_name(str(shown["status"]))
+                sides[side] = None if pid is None else {
+                    "name": player.name if player is not None else "", "progress": shown}
+            return sides
+
+        sides = await self.link.run(work)
+        you = duel.side_of(player_id) if player_id is not None else None
+        state = "over" if duel.ended else "playing" if duel.started else "waiting"
+        data: dict[str, Any] = {
+            "token": duel.token, "link": f"/duel/{duel.token}", "state": state,
+            "settings": duel.settings.to_json(), "you": you,
+            "game": duel.page_of(you) if you is not None else None,
+            "variant_name": Rules.parse(duel.settings.variant).name(),
+            "elapsed": duel.elapsed(duel.ended), "time_left": _time_left(duel),
+            "players": sides, "end_reason": duel.end_reason}
+        if duel.ended and duel.host_end is not None and duel.guest_end is not None:
+            data["winner"] = winner({"host": duel.host_end, "guest": duel.guest_end})
+        return data
+
+    # -- the endpoints ----------------------------------------------------------
+
+    async def _deal(self, request: Request, data: dict[str, Any]) -> Game:
+        rules = rules_from(data.get("variant"))
+        deal = deal_from(data.get("deal"))
+        difficulty = difficulty_from(data.get("difficulty"))
+        daily = flag(data, "daily")
+        if sum((deal is not None, difficulty is not None, daily)) > 1:
+            raise ApiError(400, _("give at most one of a deal number, a difficulty and "
+                                  "'daily'"))
+        if daily:
+            deal = daily_deal(rules, today())
+        elif difficulty is not None:
+            pick = await self._think(request, "pick", pick_job, rules.spec(), difficulty,
+                                     think=20.0)
+            deal = pick.deal
+        try:
+            return Game(rules, deal)
+        except LucieError as exc:
+            raise ApiError(422, str(exc)) from None
+
+    @staticmethod
+    def _settings(data: dict[str, Any], game: Game) -> duels.DuelSettings:
+        minutes = data.get("minutes")
+        if minutes in (None, "", 0):
+            limit = None
+        elif isinstance(minutes, int) and not isinstance(minutes, bool) \
+                and 1 <= minutes <= MAX_MINUTES:
+            limit = minutes * 60
+        else:
+            raise ApiError(400, _("field 'minutes' must be a whole number from 1 to {most}, "
+                                  "or 0 for no time limit").format(most=MAX_MINUTES))
+        hints = flag(data, "hints") if "hints" in data else True
+        undo = flag(data, "undo") if "undo" in data else True
+        assert game.deal is not None, "a duel is dealt by number"
+        return duels.DuelSettings(game.rules.spec(), game.deal, hints, undo, limit)
+
+    async def create(self, request: Request) -> Any:
+        """Open a duel: the host's game is made now, played once a guest joins."""
+        host = _player_id()
+        data = await read_object(request)
+        game = await self._deal(request, data)
+        settings = self._settings(data, game)
+        session = await self.registry.add(game)
+        session.life.hide()  # its clock waits for the start
+        if session.store_id is None:
+            raise ApiError(503, _("no statistics store is available"))
+        store, game_id, token = self.link.store, session.store_id, secrets.token_urlsafe(12)
+        duel = await self.link.run(lambda: duels.open_duel(
+            store, settings, token=token, host=host, game=game_id, page=session.id))
+        self.pages[session.id] = duel.id
+        return await self.view(duel, host)
+
+    async def show(self, request: Request) -> Any:
+        duel = await self.current(await self._by_token(request.path_params["token"]))
+        return await self.view(duel, _player_id())
+
+    async def join(self, request: Request) -> Any:
+        """The visitor joins the duel with a game of their own on its deal."""
+        guest = _player_id()
+        duel = await self._by_token(request.path_params["token"])
+        side = duel.side_of(guest)
+        if side == "host":
+            raise ApiError(409, _("this is your own duel: send its link to your opponent"))
+        if side == "guest":
+            return await self.view(duel, guest)
+        if duel.guest_id is not None:
+            raise ApiError(409, _("this duel already has its two players"))
+        game = Game(Rules.parse(duel.settings.variant), duel.settings.deal)
+        session = await self.registry.add(game)
+        store, game_id = self.link.store, session.store_id
+        assert game_id is not None
+        joined = await self.link.run(lambda: duels.join_duel(
+            store, duel.token, guest=guest, game=game_id, page=session.id))
+        if not joined:  # another visitor got in first
+            await self.registry.abandon(session.id)
+            raise ApiError(409, _("this duel already has its two players"))
+        self.pages[session.id] = duel.id
+        await self.hub.publish(duel.id, {"type": "start"})
+        return await self.view(await self._by_token(duel.token), guest)
+
+    async def review(self, request: Request) -> Any:
+        """A side's game of an ended duel, reviewed, with the move that lost
+        the chance to win (``lost_at``, None if none did)."""
+        player = _player_id()
+        duel = await self._by_token(request.path_params["token"])
+        side = request.path_params["side"]
+        if duel.side_of(player) is None:
+            raise _missing(duel.token)
+        if not duel.ended:
+            raise ApiError(409, _("the reviews are shown once the duel is over"))
+        end = duel.host_end if side == "host" else duel.guest_end if side == "guest" else None
+        if end is None or not isinstance(end.get("saved"), str) or end.get("moves", 0) == 0:
+            raise ApiError(422, _("no move to review yet"))
+        seconds = float_param(request, "seconds", 20.0, 1.0, 60.0)
+        data = await self._think(request, f"{duel.token}/{side}", review_job, end["saved"],
+                                 think=seconds, slack=3.0)
+        deals_as_text(data)
+        data["lost_at"] = lost_at(data)
+        return data
+
+    async def _think(self, request: Request, key: str, job: Callable[..., Any], *args: Any,
+                     think: float, slack: float = 0.0) -> Any:
+        if key in self.reviewing:
+            raise ApiError(429, _("this is already being worked out for this game: "
+                                  "wait for the answer"))
+        self.reviewing.add(key)
+        try:
+            answer = await self.pool.call(job, *args, budget=think + slack,
+                                          client=client_key(request), think=think)
+        except PoolBudgetError as exc:
+            raise ApiError(503, _("the review did not finish in time ({reason})").format(
+                reason=exc)) from None
+        except SolverFailedError as exc:
+            raise ApiError(503, str(exc)) from None
+        except PoolFullError as exc:
+            raise ApiError(429, str(exc), retry_after=exc.retry_after) from None
+        finally:
+            self.reviewing.discard(key)
+        return answer.value
+
+    # -- the socket ---------------------------------------------------------
+
+    async def socket(self, ws: WebSocket) -> None:
+        """The duel's news for one of its players (see the module doc)."""
+        cookie = ws.cookies.get("lucie_player")
+        player = self.player_of(cookie) if cookie else None
+        if player is None:
+            await ws.close(CLOSE_NO_PLAYER, _("no player: open the site's page first"))
+            return
+        if not _same_origin(ws):
+            await ws.close(CLOSE_NOT_YOURS, _("refused: a request from another site"))
+            return
+        store, token = self.link.store, ws.path_params["token"]
+        duel = await self.link.run(lambda: duels.duel_by_token(store, token))
+        if duel is None:
+            await ws.close(CLOSE_NO_DUEL, _("no duel has this link"))
+            return
+        if duel.side_of(player) is None:
+            await ws.close(CLOSE_NOT_YOURS, _("this duel is not yours"))
+            return
+        await ws.accept()
+        sub = self.hub.subscribe(duel.id)
+        try:
+            await self._serve(ws, sub, token, player)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.hub.unsubscribe(sub)
+
+    async def _send_view(self, ws: WebSocket, token: str, player: int) -> duels.Duel:
+        duel = await self.current(await self._by_token(token))
+        await ws.send_json({"type": "duel", "duel": await self.view(duel, player)})
+        return duel
+
+    async def _serve(self, ws: WebSocket, sub: Any, token: str, player: int) -> None:
+        duel = await self._send_view(ws, token, player)
+        listening = asyncio.ensure_future(_until_closed(ws))
+        try:
+            while not listening.done():
+                left = _time_left(duel) if duel.ended is None else None
+                news = asyncio.ensure_future(sub.queue.get())
+                await asyncio.wait({news, listening}, timeout=None if left is None else left + 0.2,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                if not news.done():
+                    news.cancel()
+                    if not listening.done():  # the time limit ran out
+                        duel = await self._send_view(ws, token, player)
+                    continue
+                message = news.result()
+                if message.get("type") == "progress":
+                    await ws.send_json(message)
+                else:  # started, over, or news missed: the duel as it is now
+                    duel = await self._send_view(ws, token, player)
+        finally:
+            listening.cancel()
+
+    # -- telling the other side -----------------------------------------------
+
+    async def changed(self, duel: duels.Duel, page: str) -> None:
+        """A change of a duel's game (``page``) went through: tell both
+        sockets, and end the duel if it is over."""
+        session = self.registry.sessions.get(page)
+        side = duel.side_of_page(page)
+        if session is None or side is None:
+            return
+        game = session.game
+        progress = duels.progress(game)
+        progress["status_text"] = status_name(progress["status"])
+        await self.hub.publish(duel.id, {"type": "progress", "side": side,
+                                         "progress": progress, "elapsed": duel.elapsed()})
+        status = game.outcome.status
+        if status == "resigned":
+            await self.end(duel, "resigned")
+        elif status != "playing":
+            other: Side = "guest" if side == "host" else "host"
+            other_id = duel.game_of(other)
+            store = self.link.store
+            if other_id is not None:
+                record = await self.link.run(lambda: store.record(other_id))
+                if record.status != "playing":
+                    await self.end(duel, "finished")
+
+
+def lost_at(review: dict[str, Any]) -> int | None:
+    """The index of the move after which the game could no longer be won
+    (its value before it above 0, after it an exact 0), None if none.
+
+    >>> lost_at({"moves": [{"value_before": {"chance": 1.0, "kind": "exact"},
+    ...                     "value_after": {"chance": 0.0, "kind": "exact"}}]})
+    0
+    """
+    for i, entry in enumerate(review.get("moves", [])):
+        before, after = entry.get("value_before", {}), entry.get("value_after", {})
+        if (before.get("chance") or 0) > 0 and after.get("chance") == 0 \
+                and after.get("kind") == "exact":
+            return i
+    return None
+
+
+async def _until_closed(ws: WebSocket) -> None:
+    """Read what the page sends (nothing is asked of it) until it goes."""
+    with contextlib.suppress(WebSocketDisconnect):
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+
+
+def _same_origin(ws: WebSocket) -> bool:
+    """Whether the socket was opened by this site's page (a browser always
+    sends ``Origin``; a program without one passes, as for a POST)."""
+    site = ws.headers.get("sec-fetch-site")
+    if site is not None and site.strip().lower() not in _OWN_SITE:
+        return False
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    parts = origin.strip().lower().split("://", 1)
+    return (len(parts) == 2 and parts[0] in ("http", "https")
+            and parts[1].rstrip("/") == ws.headers.get("host", "").strip().lower())
+
+
+class DuelGuard:
+    """Stands in front of the game endpoints for a duel's games: enforces
+    the duel's settings, then tells the hub each change that went through."""
+
+    def __init__(self, app: ASGIApp, *, duels_: Duels) -> None:
+        self.app = app
+        self.duels = duels_
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/api/games" \
+                and scope["method"] == "POST":
+            receive = await self._keep_duel_game(receive)
+        matched = _GAME_PATH.match(scope["path"]) if scope["type"] == "http" else None
+        action = matched.group(2) if matched else ""
+        if matched is None or action not in CHANGES | SOLVER:
+            await self.app(scope, receive, send)
+            return
+        page = matched.group(1)
+        duel = await self.duels.duel_of_page(page)
+        if duel is not None and duel.ended is None:
+            duel = await self.duels.current(duel)
+        if duel is None or duel.ended is not None:
+            await self.app(scope, receive, send)
+            return
+        why = refusal(duel, action)
+        if why is not None:
+            answer = JSONResponse({"error": why[1]}, status_code=why[0])
+            await answer(scope, receive, with_headers(send, SECURITY))
+            return
+        status = 0
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        await self.app(scope, receive, sending)
+        if action in CHANGES and 200 <= status < 300:
+            await self.duels.changed(duel, page)
+
+
+    async def _keep_duel_game(self, receive: Receive) -> Receive:
+        """A new game asked for from a page that shows a running duel's
+        game does not leave that game (it would count as resigned, without
+        the duel hearing of it): its ``abandon`` is taken out."""
+        messages: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            size += len(message.get("body", b""))
+            if message["type"] != "http.request" or not message.get("more_body") \
+                    or size > MAX_BODY:
+                break
+        body = b"".join(m.get("body", b"") for m in messages)
+        try:
+            data = json.loads(body) if size <= MAX_BODY else None
+        except ValueError:
+            data = None
+        page = data.get("abandon") if isinstance(data, dict) else None
+        if isinstance(page, str) and 10 <= len(page) <= 64:
+            duel = await self.duels.duel_of_page(page)
+            if duel is not None and duel.ended is None and isinstance(data, dict):
+                data["abandon"] = None
+                messages = [{"type": "http.request", "body": json.dumps(data).encode(),
+                             "more_body": False}]
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        return replay
+
+
+def refusal(duel: duels.Duel, action: str) -> tuple[int, str] | None:
+    """Why ``action`` on a game of the running ``duel`` is refused (HTTP
+    status, message), None if it is not."""
+    settings = duel.settings
+    if action in SOLVER:
+        if action == "review":
+            return 409, _("the reviews are shown once the duel is over")
+        if not settings.hints:
+            return 403, _("hints are not allowed in this duel")
+        return None
+    if duel.started is None:
+        return 409, _("the duel has not started: your opponent has not joined yet")
+    if action == "restart":
+        return 409, _("a duel's deal cannot be dealt again")
+    if action in ("undo", "redo") and not settings.undo:
+        return 403, _("undo is not allowed in this duel")
+    return None
+
+
+__all__ = ["CLOSE_NOT_YOURS", "CLOSE_NO_DUEL", "CLOSE_NO_PLAYER", "DuelGuard", "Duels",
+           "lost_at", "refusal", "winner"]

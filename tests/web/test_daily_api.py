@@ -1,0 +1,103 @@
+"""The deal of the day's table through the API (issue 41): each visitor of a
+site plays the deal of the day; the table ranks the fair games, tells each
+player their own rank, marks a game with a hint; the odds wait for the end
+of the day; bad input is a 4xx."""
+
+from __future__ import annotations
+
+import datetime
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from starlette.applications import Starlette
+
+from lucie.daily import daily_deal, today
+from lucie.rules import Rules
+from lucie.web.app import stop_app
+from lucie.web.site import create_site
+from lucie.web.store_link import StoreLink
+
+SECRET = b"a secret for the tests, long enough"
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Starlette]:
+    app = create_site(StoreLink.open(tmp_path / "site.sqlite3"), SECRET, solver_workers=1)
+    yield app
+    stop_app(app)
+    app.state.link.close()
+
+
+def play_daily(client: TestClient, name: str, moves: int, *, hint: bool = False) -> int:
+    """``client``'s player, named ``name``, plays the deal of the day and
+    resigns after ``moves`` moves; returns its score."""
+    assert client.post("/api/me/name", json={"name": name}).status_code == 200
+    state: dict[str, Any] = client.post("/api/games", json={"daily": True}).json()
+    gid = state["id"]
+    if hint:
+        assert client.get(f"/api/games/{gid}/hint?seconds=0.2").status_code == 200
+    for _ in range(moves):
+        move = next(m for m in state["legal_moves"] if m not in ("R", "redeal"))
+        r = client.post(f"/api/games/{gid}/move", json={"move": move})
+        assert r.status_code == 200, r.text
+        state = r.json()
+    state = client.post(f"/api/games/{gid}/resign", json={}).json()
+    assert state["status"] == "resigned"
+    return int(state["score"])
+
+
+def test_every_player_sees_the_table_and_their_own_rank(site: Starlette) -> None:
+    with TestClient(site) as ann, TestClient(site) as bob, TestClient(site) as cid:
+        play_daily(ann, "Ann", 3)
+        play_daily(bob, "Bob", 1)
+        play_daily(cid, "Cid", 2, hint=True)
+        tables = [c.get("/api/daily").json() for c in (ann, bob, cid)]
+    for table in tables:
+        assert table["deal"] == daily_deal(Rules(), today()) and table["date"] == str(today())
+        assert table["over"] is False and table["odds"] is None and not table["odds_pending"]
+        names = [e["player"] for e in table["entries"]]
+        assert sorted(names[:2]) == ["Ann", "Bob"] and names[2] == "Cid"
+        assert [e["rank"] for e in table["entries"]][2] is None
+        assert table["entries"][2]["why_not_ranked"] == "hints asked"
+        assert table["ranked"] == 2
+    ann_t, bob_t, cid_t = tables
+    assert ann_t["mine"]["player"] == "Ann" and bob_t["mine"]["player"] == "Bob"
+    assert {ann_t["mine"]["rank"], bob_t["mine"]["rank"]} <= {1, 2}
+    assert cid_t["mine"]["rank"] is None
+    assert [e["mine"] for e in ann_t["entries"]].count(True) == 1
+
+
+def test_a_past_day_and_bad_input(site: Starlette) -> None:
+    with TestClient(site) as a:
+        yesterday = (today() - datetime.timedelta(days=1)).isoformat()
+        table = a.get(f"/api/daily?date={yesterday}&variant=trefoil").json()
+        assert table["over"] is True and table["entries"] == [] and table["odds_pending"]
+        assert table["deal"] == daily_deal(Rules.parse("trefoil"), today() -
+                                           datetime.timedelta(days=1))
+        r = a.get("/api/daily/odds?variant=classic")  # today: not yet
+        assert r.status_code == 409 and "once the day is over" in r.json()["error"]
+        assert a.get("/api/daily?date=2026-02-30").status_code == 400
+        assert a.get("/api/daily?date=2999-01-01").status_code == 400
+        assert a.get("/api/daily?variant=nosuch").status_code == 422
+
+
+def test_the_odds_of_a_past_day_are_worked_out_once(site: Starlette) -> None:
+    yesterday = (today() - datetime.timedelta(days=1)).isoformat()
+    with TestClient(site, headers={"Sec-Fetch-Site": "same-origin"}) as a:
+        r = a.get(f"/api/daily/odds?date={yesterday}")
+        assert r.status_code == 200, r.text
+        odds = r.json()
+        assert ("exact" in odds["text"]) == odds["proved"]
+        table = a.get(f"/api/daily?date={yesterday}").json()
+        if odds["budget_ran_out"]:  # cut short: not kept, never shown as complete
+            assert table["odds"] is None
+        else:
+            assert table["odds"]["win_rate"] == odds["win_rate"] and not table["odds_pending"]

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -292,25 +293,49 @@ def _implied_foundations(on_table: set[Card]) -> tuple[int, int, int, int]:
     return (counts[0], counts[1], counts[2], counts[3])
 
 
-def position_json(game: Game) -> dict[str, Any]:
-    """The position of a game as a JSON-ready dict (used by ``--json``)."""
+#: Each card's text, by its index (a card is an int: ``_CARD_TEXT[card]``).
+_CARD_TEXT: Final = tuple(str(c) for c in DECK)
+#: The text of each move met so far (there are a few thousand at most).
+_MOVE_TEXT: dict[Move, str] = {}
+
+
+def move_texts(moves: Iterable[Move]) -> list[str]:
+    """``[str(m) for m in moves]``, each move's text worked out once.
+
+    >>> move_texts([Move.parse("a>b"), Move.parse("a>b")])
+    ['a>b', 'a>b']
+    """
+    known = _MOVE_TEXT
+    out = []
+    for m in moves:
+        text = known.get(m)
+        if text is None:
+            text = known[m] = str(m)
+        out.append(text)
+    return out
+
+
+def position_json(game: Game, legal: list[Move] | None = None) -> dict[str, Any]:
+    """The position of a game as a JSON-ready dict (used by ``--json``).
+    ``legal``: the game's legal moves, if already known."""
     p = game.position
     outcome = game.outcome
+    card = _CARD_TEXT
     return {
         "variant": p.rules.spec(),
         "variant_name": p.rules.name(),
         "deal": game.deal,
         "seed": game.seed,
-        "fans": [[str(c) for c in fan] for fan in p.fans],
+        "fans": [[card[c] for c in fan] for fan in p.fans],
         "foundations": {SUITS[i]: n for i, n in enumerate(p.foundations)},
-        "cells": [None if c is None else str(c) for c in p.cells],
+        "cells": [None if c is None else card[c] for c in p.cells],
         "redeals_left": p.redeals_left,
         "merci_available": p.merci_available,
         "merci_used": p.merci_used,
         "status": outcome.status,
         "score": outcome.score,
-        "moves": [str(m) for m in game.moves],
-        "legal_moves": [str(m) for m in game.legal_moves],
+        "moves": move_texts(game.moves),
+        "legal_moves": move_texts(game.legal_moves if legal is None else legal),
         "layout": format_layout(p),
     }
 
@@ -340,7 +365,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
         "settings": game.rules.settings(),
         "deal": game.deal,
         "seed": game.seed,
-        "moves": [str(m) for m in game.moves],
+        "moves": move_texts(game.moves),
         "resigned": game.resigned,
         "final": {"layout": format_layout(game.position, foundations=True),
                   "score": game.score, "status": game.outcome.status},

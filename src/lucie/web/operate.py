@@ -2,25 +2,26 @@
 rate limits, ``/healthz``, ``/metrics`` (Prometheus) and an access log of
 one JSON line per request.
 
-Rate limits count in this process's memory (:mod:`limits`' moving
-window): with ``--workers N`` each process counts its own requests, so a
-client may reach up to N times the limit (docs/hosting.md).
+Rate limits count in this process's memory (a moving window, in the
+notation of :mod:`limits`): with ``--workers N`` each process counts its
+own requests, so a client may reach up to N times the limit
+(docs/hosting.md).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Final
+from typing import Final, TextIO
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from starlette.requests import Request
@@ -51,6 +52,57 @@ def rate(text: str) -> RateLimitItem:
     return parse(text)
 
 
+class MovingWindow:
+    """The requests of each client in the last ``seconds``, at most ``most``
+    of them: a request is let through if fewer than ``most`` were let
+    through in the ``seconds`` before it (the refused ones do not count).
+
+    Each client's times are a queue (oldest first), so a request costs
+    O(1) amortised, and no thread is started (the clients gone quiet are
+    forgotten once a window, at a request).
+
+    >>> w = MovingWindow(2, 60.0)
+    >>> [w.hit("a", 0.0), w.hit("a", 1.0), w.hit("a", 2.0), w.hit("b", 2.0), w.hit("a", 60.5)]
+    [True, True, False, True, True]
+    >>> w.reset_after("a", 60.5)
+    0.5
+    """
+
+    def __init__(self, most: int, seconds: float) -> None:
+        self.most = most
+        self.seconds = seconds
+        self.times: dict[str, deque[float]] = {}
+        self._sweep_at = 0.0
+
+    def hit(self, who: str, now: float) -> bool:
+        """Count a request of ``who`` at ``now`` if the limit allows it."""
+        if now >= self._sweep_at:
+            self._sweep(now)
+        times = self.times.get(who)
+        if times is None:
+            times = self.times[who] = deque()
+        start = now - self.seconds
+        while times and times[0] <= start:
+            times.popleft()
+        if len(times) >= self.most:
+            return False
+        times.append(now)
+        return True
+
+    def reset_after(self, who: str, now: float) -> float:
+        """Seconds until ``who`` may be let through again."""
+        times = self.times.get(who)
+        if not times or len(times) < self.most:
+            return 0.0
+        return max(0.0, times[-self.most] + self.seconds - now)
+
+    def _sweep(self, now: float) -> None:
+        start = now - self.seconds
+        for who in [k for k, v in self.times.items() if not v or v[-1] <= start]:
+            del self.times[who]
+        self._sweep_at = now + self.seconds
+
+
 class RateLimit:
     """Answers 429 (with ``Retry-After``) to a client over ``limit``; the
     client is what ``key`` says of the request (None: not limited)."""
@@ -60,15 +112,15 @@ class RateLimit:
         self.app = app
         self.limit = limit
         self.key = key
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.window = MovingWindow(limit.amount, float(limit.get_expiry()))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         who = self.key(scope) if scope["type"] == "http" else None
-        if who is None or self.limiter.hit(self.limit, who):
+        now = time.monotonic()
+        if who is None or self.window.hit(who, now):
             await self.app(scope, receive, send)
             return
-        reset = self.limiter.get_window_stats(self.limit, who).reset_time
-        wait = max(1, int(reset - time.time()) + 1)
+        wait = max(1, int(self.window.reset_after(who, now)) + 1)
         answer = JSONResponse({"error": _("too many requests: try again in {n} s").format(n=wait)},
                               status_code=429, headers={"Retry-After": str(wait)})
         # the limit answers before the app's own headers are added: its
@@ -124,6 +176,7 @@ class Observe:
     def __init__(self, app: ASGIApp, *, metrics: Metrics) -> None:
         self.app = app
         self.metrics = metrics
+        self._counters: dict[tuple[str, int], Counter] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -148,19 +201,72 @@ class Observe:
 
     def _record(self, scope: Scope, status: int, size: int, seconds: float) -> None:
         m = self.metrics
-        m.requests.labels(scope["method"], str(status)).inc()
+        method = scope["method"]
+        counter = self._counters.get((method, status))
+        if counter is None:  # one child per method and status, looked up once
+            counter = self._counters[method, status] = m.requests.labels(method, str(status))
+        counter.inc()
         m.latency.observe(seconds)
-        if status == 200 and scope["method"] == "POST" and _MOVE.search(scope["path"]):
+        if status == 200 and method == "POST" and _MOVE.search(scope["path"]):
             m.moves.inc()
         if ACCESS_LOG.isEnabledFor(logging.INFO):
             client = scope.get("client")
             ACCESS_LOG.info(json.dumps({
                 "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
-                "method": scope["method"], "path": scope["path"], "status": status,
+                "method": method, "path": scope["path"], "status": status,
                 "bytes": size, "ms": round(seconds * 1000, 2),
                 "client": client[0] if client else None,
                 "player": scope.get("state", {}).get("player_id"),
             }, ensure_ascii=False))
+
+
+class BatchedLines(logging.Handler):
+    """Writes its records to ``stream`` a batch at a time: the lines of
+    the requests answered within :attr:`delay` seconds of each other go
+    out in one write (one system call, not one a request), at most
+    :attr:`delay` seconds late; outside an event loop, at once."""
+
+    delay: float = 0.2
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
+        self.lines: list[str] = []
+        self._due = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.lines.append(self.format(record) + "\n")
+        except Exception:  # as logging.StreamHandler: a bad record is reported, not raised
+            self.handleError(record)
+            return
+        if self._due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        self._due = True
+        loop.call_later(self.delay, self.flush)
+
+    def flush(self) -> None:
+        self._due = False
+        if not self.lines:
+            return
+        text, self.lines = "".join(self.lines), []
+        self.acquire()
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # stdout gone (closed pipe): lines are lost, not the site
+            pass
+        finally:
+            self.release()
+
+    def close(self) -> None:
+        self.flush()
+        super().close()
 
 
 def health(link: StoreLink) -> Callable[[Request], object]:
@@ -184,5 +290,6 @@ def metrics_endpoint(metrics: Metrics) -> Callable[[Request], object]:
     return metrics_page
 
 
-__all__ = ["ACCESS_LOG", "ADDRESS_LIMIT", "PLAYER_LIMIT", "Metrics", "Observe", "RateLimit",
-           "address_key", "health", "metrics_endpoint", "player_key", "rate"]
+__all__ = ["ACCESS_LOG", "ADDRESS_LIMIT", "PLAYER_LIMIT", "BatchedLines", "Metrics",
+           "MovingWindow", "Observe", "RateLimit", "address_key", "health", "metrics_endpoint",
+           "player_key", "rate"]

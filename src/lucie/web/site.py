@@ -56,6 +56,7 @@ from lucie.web.operate import (
     ACCESS_LOG,
     ADDRESS_LIMIT,
     PLAYER_LIMIT,
+    BatchedLines,
     Metrics,
     Observe,
     RateLimit,
@@ -346,7 +347,7 @@ def site_from_settings(settings: dict[str, Any]) -> Starlette:
     ``address_limit``, ``player_limit``), logging its requests as JSON
     lines on standard output."""
     if not ACCESS_LOG.handlers:
-        log = logging.StreamHandler(sys.stdout)  # one JSON line per request
+        log = BatchedLines(sys.stdout)  # one JSON line per request, written in batches
         log.setFormatter(logging.Formatter("%(message)s"))
         ACCESS_LOG.addHandler(log)
         ACCESS_LOG.setLevel(logging.INFO)

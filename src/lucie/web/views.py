@@ -131,8 +131,9 @@ def _version(moves: list[str], status: str) -> int:
 def state_json(session: Session) -> dict[str, Any]:
     """The full state of a game for the page."""
     game = session.game
-    data = position_json(game)
-    data.update(table_json(game, [Move.parse(m) for m in data["legal_moves"]]))
+    legal = list(game.legal_moves)
+    data = position_json(game, legal)
+    data.update(table_json(game, legal))
     rules = game.rules
     data.update(
         id=session.id,

@@ -136,6 +136,9 @@ Card._cache = _CARDS
 
 #: The 52 cards in lucie's order: clubs A..K, diamonds, hearts, spades.
 DECK: Final[tuple[Card, ...]] = tuple(_CARDS)
+#: Each card's text by its number (``CARD_TEXT[card]`` is ``str(card)``,
+#: without a method call: the layouts and the page's answers write many).
+CARD_TEXT: Final[tuple[str, ...]] = tuple(RANKS[i % 13] + SUITS[i // 13] for i in range(52))
 
 
 def _rank_words() -> tuple[str, ...]:

@@ -47,6 +47,7 @@ from typing import Final, Literal
 
 from lucie.cards import (
     ACE,
+    CARD_TEXT,
     DECK,
     KING,
     RANKS,
@@ -870,7 +871,7 @@ def format_layout(position: Position, *, foundations: bool | None = None) -> str
         lines.append("Foundations: " + format_foundations(position))
     if position.cells:
         lines.append(
-            "Cells: " + " ".join("-" if c is None else str(c) for c in position.cells)
+            "Cells: " + " ".join("-" if c is None else CARD_TEXT[c] for c in position.cells)
         )
     rules = position.rules
     if position.redeals_left != rules.redeals:
@@ -880,8 +881,9 @@ def format_layout(position: Position, *, foundations: bool | None = None) -> str
     fans = list(position.fans)
     while fans and not fans[-1]:
         fans.pop()
+    text = CARD_TEXT
     for fan in fans:
-        lines.append(" ".join(str(c) for c in fan) if fan else "-")
+        lines.append(" ".join([text[c] for c in fan]) if fan else "-")
     return "\n".join(lines)
 
 
@@ -1170,9 +1172,20 @@ class Game:
         """Steps that :meth:`redo_step` would replay, next first."""
         return tuple(reversed(self._redo))
 
+    #: the last position whose legal moves were asked, whether the game was
+    #: resigned then, and the view (which lists the moves once, when first
+    #: iterated): an answer asks them several times of one position
+    _legal_of: tuple[Position, bool, LegalMoves] | None = None
+
     @property
     def legal_moves(self) -> LegalMoves:
-        return LegalMoves(self.position, none=self.resigned)
+        position = self.position
+        known = self._legal_of
+        if known is not None and known[0] is position and known[1] == self.resigned:
+            return known[2]
+        legal = LegalMoves(position, none=self.resigned)
+        self._legal_of = (position, self.resigned, legal)
+        return legal
 
     @property
     def score(self) -> int:

@@ -43,7 +43,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from lucie.cards import DECK, RANKS, SUIT_GLYPHS, SUITS, Card
+from lucie.cards import CARD_TEXT, DECK, RANKS, SUIT_GLYPHS, SUITS, Card
 from lucie.deals import check_deal_number
 from lucie.engine import (  # the layout text is written by the engine (Position.__str__)
     FAN_NAMES,
@@ -293,8 +293,6 @@ def _implied_foundations(on_table: set[Card]) -> tuple[int, int, int, int]:
     return (counts[0], counts[1], counts[2], counts[3])
 
 
-#: Each card's text, by its index (a card is an int: ``_CARD_TEXT[card]``).
-_CARD_TEXT: Final = tuple(str(c) for c in DECK)
 #: The text of each move met so far (there are a few thousand at most).
 _MOVE_TEXT: dict[Move, str] = {}
 
@@ -320,7 +318,7 @@ def position_json(game: Game, legal: list[Move] | None = None) -> dict[str, Any]
     ``legal``: the game's legal moves, if already known."""
     p = game.position
     outcome = game.outcome
-    card = _CARD_TEXT
+    card = CARD_TEXT
     return {
         "variant": p.rules.spec(),
         "variant_name": p.rules.name(),

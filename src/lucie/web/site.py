@@ -76,6 +76,8 @@ PLAYER_COOKIE: Final = "lucie_player"
 COOKIE_AGE: Final = 365 * 24 * 3600
 #: The longest display name (characters).
 MAX_NAME: Final = 40
+#: The paths of a game's commands (``/api/games/<id>/move``...).
+_COMMANDS: Final = "/api/games/{game_id}/"
 #: The paths answered without a player (none is made for them).
 _NO_PLAYER: Final = ("/static/", "/healthz", "/metrics", "/favicon.ico")
 
@@ -162,11 +164,11 @@ class PlayerMiddleware:
             await self.app(scope, receive, send)
             return
         player, made = await self._player(Request(scope))
-        secure = scope.get("scheme") == "https"
-        header = _cookie_header(self.signer.sign("cookie", player.id), secure=secure)
 
-        async def sending(message: Message) -> None:
-            if message["type"] == "http.response.start" and made:
+        async def sending(message: Message) -> None:  # a new player's cookie
+            if message["type"] == "http.response.start":
+                header = _cookie_header(self.signer.sign("cookie", player.id),
+                                        secure=scope.get("scheme") == "https")
                 message["headers"] = [*message.get("headers", []), (b"set-cookie", header)]
             await send(message)
 
@@ -316,6 +318,9 @@ def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
         Route("/api/me/recover", api(account.recover), methods=["POST"]),
         Route("/api/me/delete", api(account.delete), methods=["POST"]),
     ]
+    # a request is matched route by route: a game's commands (most of a
+    # site's requests) first, the rest in its order
+    app.router.routes.sort(key=lambda r: not getattr(r, "path", "").startswith(_COMMANDS))
     # innermost: a duel's games keep to its settings, their changes are told
     app.user_middleware.append(Middleware(DuelGuard, duels_=duels))
     # outermost last: the log and metrics see every answer, the address's

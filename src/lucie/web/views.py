@@ -7,9 +7,9 @@ import functools
 import hashlib
 from typing import Any
 
-from lucie.cards import DECK, Card
+from lucie.cards import CARD_TEXT, Card
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position
-from lucie.formats import position_json
+from lucie.formats import move_texts, position_json
 from lucie.rules import Rules  # noqa: F401 (doctest)
 from lucie.web.registry import Session
 
@@ -52,7 +52,7 @@ def table_json(game: Game, legal: list[Move] | None = None) -> dict[str, Any]:
     sources, merci = _sources(p, legal)
     tops: dict[str, str | None] = {}
     for s, count in enumerate(p.foundations):
-        tops[str(s)] = str(DECK[s * 13 + count - 1]) if count else None
+        tops[str(s)] = CARD_TEXT[s * 13 + count - 1] if count else None
     return {
         "sources": sources,
         "target_notation": _target_notation(len(p.fans), len(p.cells)),
@@ -67,22 +67,24 @@ def _sources(p: Position, legal: list[Move]) -> tuple[dict[str, dict[str, Any]],
     """Each card that may be picked up (a fan's top, a cell's card, a
     buried card of a merci, a foundation's top taken back) with its source
     and legal targets; and whether a merci is among the moves."""
+    text = CARD_TEXT
     sources: dict[str, dict[str, Any]] = {}
     buried: dict[Card, int] = {}
     for i, fan in enumerate(p.fans):
         if fan:
-            sources[str(fan[-1])] = {"source": FAN_NAMES[i], "where": f"fan:{i}", "targets": []}
+            sources[text[fan[-1]]] = {"source": FAN_NAMES[i], "where": f"fan:{i}", "targets": []}
             for card in fan[:-1]:
                 buried[card] = i
     for i, cell in enumerate(p.cells):
         if cell is not None:
-            sources[str(cell)] = {"source": str(i + 1), "where": f"cell:{i}", "targets": []}
+            sources[text[cell]] = {"source": str(i + 1), "where": f"cell:{i}", "targets": []}
     merci = False
-    for move in legal:
+    move_text = move_texts(legal)
+    for move, written in zip(legal, move_text, strict=True):
         moved = None if move.is_redeal else p.moving_card(move)
         if moved is None:  # the redeal (a legal move that moves a card has one)
             continue
-        key = str(moved)
+        key = text[moved]
         entry = sources.get(key)
         if entry is None:  # a merci (buried card) or a take-back (foundation top)
             if moved in buried:
@@ -91,7 +93,7 @@ def _sources(p: Position, legal: list[Move]) -> tuple[dict[str, dict[str, Any]],
             else:
                 where = f"foundation:{moved.suit_index}"
             entry = sources[key] = {"source": key, "where": where, "targets": []}
-        entry["targets"].append({"target": target_key(move, moved), "move": str(move)})
+        entry["targets"].append({"target": target_key(move, moved), "move": written})
     return sources, merci
 
 
@@ -119,7 +121,7 @@ def game_version(game: Game) -> int:
     >>> game_version(Game(Rules(), 1)) == game_version(Game(Rules(), 1))
     True
     """
-    return _version([str(m) for m in game.moves], game.outcome.status)
+    return _version(move_texts(game.moves), game.outcome.status)
 
 
 def _version(moves: list[str], status: str) -> int:

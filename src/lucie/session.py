@@ -89,6 +89,7 @@ from lucie.store import (
     default_path,
     default_player,
     duels,  # two players on one deal (lucie.web.duel)
+    limits,  # a site's rate counts (lucie.web.operate)
     open_game,
     rank_daily,
     write_error,
@@ -755,5 +756,5 @@ __all__ = [
     "Outcome", "Player",
     "PlayerRef", "Session", "StaleGame",
     "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
-    "duels", "proved_lost", "rank_daily", "write_error",
+    "duels", "limits", "proved_lost", "rank_daily", "write_error",
 ]

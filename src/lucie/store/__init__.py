@@ -78,7 +78,7 @@ connection), as web servers do.
 
 from __future__ import annotations
 
-from lucie.store import duels
+from lucie.store import duels, limits
 from lucie.store.core import (
     POSTGRES_SCHEMES,
     ExportFormat,
@@ -152,6 +152,7 @@ __all__ = [
     "default_player",
     "duels",
     "is_url",
+    "limits",
     "open_game",
     "rank_daily",
     "write_error",

@@ -41,6 +41,11 @@ Schemas:
    same time; its settings (hints, undo, a time limit), each side's
    player, game and page token, and once it is over why and each side's
    game as it stood then (``host_end``, ``guest_end``: JSON).
+6. ``rate_counts`` (:mod:`lucie.store.limits`): a site's rate limits,
+   counted for every process on the database: the requests of a client
+   (``who``, e.g. an address) under a limit (``kind``) in the window that
+   started at ``since`` (seconds since the epoch); only the last two
+   windows are kept.
 
 >>> [m.version for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
 True
@@ -139,6 +144,10 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         " host_page TEXT NOT NULL UNIQUE,"
         " guest_id {int} REFERENCES players (id), guest_game {int}, guest_page TEXT UNIQUE,"
         " host_end TEXT, guest_end TEXT)",
+    )),
+    Migration(6, "rate counts", (
+        "CREATE TABLE rate_counts (kind TEXT NOT NULL, who TEXT NOT NULL,"
+        " since {int} NOT NULL, used {int} NOT NULL, PRIMARY KEY (kind, who, since))",
     )),
 )
 #: The schema this lucie writes; a database of a higher one is refused.

@@ -2,10 +2,9 @@
 rate limits, ``/healthz``, ``/metrics`` (Prometheus) and an access log of
 one JSON line per request.
 
-Rate limits count in this process's memory (a moving window, in the
-notation of :mod:`limits`): with ``--workers N`` each process counts its
-own requests, so a client may reach up to N times the limit
-(docs/hosting.md).
+Rate limits (in the notation of :mod:`limits`) are counted in the store,
+for every process and machine on it (:mod:`lucie.store.limits`), so
+``--workers N`` holds a client to the limit once (docs/hosting.md).
 """
 
 from __future__ import annotations
@@ -13,9 +12,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import re
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -29,6 +28,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lucie.i18n import _
+from lucie.session import StoreError
+from lucie.session import limits as rate_counts
+from lucie.web.errors import RETRY_AFTER
 from lucie.web.headers import SECURITY, with_headers
 from lucie.web.store_link import REQUEST_PLAYER, StoreLink
 from lucie.web.thinking import SolverPool
@@ -52,75 +54,119 @@ def rate(text: str) -> RateLimitItem:
     return parse(text)
 
 
-class MovingWindow:
-    """The requests of each client in the last ``seconds``, at most ``most``
-    of them: a request is let through if fewer than ``most`` were let
-    through in the ``seconds`` before it (the refused ones do not count).
+#: A process reserves a client's requests in batches of this part of the
+#: limit (at least 1): one store write per batch, and at most this part
+#: of the limit left unused in each other process that serves the client.
+BATCH_PART: Final = 20
 
-    Each client's times are a queue (oldest first), so a request costs
-    O(1) amortised, and no thread is started (the clients gone quiet are
-    forgotten once a window, at a request).
 
-    >>> w = MovingWindow(2, 60.0)
-    >>> [w.hit("a", 0.0), w.hit("a", 1.0), w.hit("a", 2.0), w.hit("b", 2.0), w.hit("a", 60.5)]
-    [True, True, False, True, True]
-    >>> w.reset_after("a", 60.5)
-    0.5
-    """
+class SharedWindow:
+    """A rate limit counted in the store for every process and machine on
+    it (:mod:`lucie.store.limits`: a sliding window counter): a client's
+    requests are reserved in batches (:data:`BATCH_PART`) and let through
+    from memory until the batch is spent or its window ends, so most
+    requests cost a dictionary lookup, and a batch one store write."""
 
-    def __init__(self, most: int, seconds: float) -> None:
-        self.most = most
-        self.seconds = seconds
-        self.times: dict[str, deque[float]] = {}
-        self._sweep_at = 0.0
+    def __init__(self, link: StoreLink, kind: str, limit: RateLimitItem) -> None:
+        self.link = link
+        self.kind = kind
+        self.most = limit.amount
+        self.seconds = max(1, int(limit.get_expiry()))
+        self.batch = max(1, -(-self.most // BATCH_PART))
+        #: each client's window (its start) and the requests left of its batches
+        self.left: dict[str, tuple[int, int]] = {}
+        #: the clients refused, and when they may be let through again (a
+        #: client that goes on asking meanwhile costs no store work)
+        self.refused: dict[str, float] = {}
+        #: the clients whose batch is being reserved (their other requests
+        #: wait for it rather than each reserving a batch)
+        self.reserving: dict[str, asyncio.Future[None]] = {}
+        self._window = 0
 
-    def hit(self, who: str, now: float) -> bool:
-        """Count a request of ``who`` at ``now`` if the limit allows it."""
-        if now >= self._sweep_at:
-            self._sweep(now)
-        times = self.times.get(who)
-        if times is None:
-            times = self.times[who] = deque()
-        start = now - self.seconds
-        while times and times[0] <= start:
-            times.popleft()
-        if len(times) >= self.most:
+    async def hit(self, who: str, now: float) -> bool:
+        """Count a request of ``who`` at ``now`` (seconds since the epoch:
+        the processes share the clock) if the limit allows it."""
+        start = rate_counts.window_start(now, self.seconds)
+        while True:
+            known = self.left.get(who)
+            if known is not None and known[0] == start and known[1] > 0:
+                self.left[who] = (start, known[1] - 1)
+                return True
+            if self.refused.get(who, 0.0) > now:
+                return False
+            under_way = self.reserving.get(who)
+            if under_way is None:
+                break
+            await under_way  # then take from the batch it brought, if any
+        done = self.reserving[who] = asyncio.get_running_loop().create_future()
+        try:
+            return await self._reserve(who, start, now)
+        finally:
+            del self.reserving[who]
+            done.set_result(None)
+
+    async def _reserve(self, who: str, start: int, now: float) -> bool:
+        """Reserve a batch for ``who`` and take one request of it."""
+        if start != self._window:  # a new window: the older ones are spent
+            await self._new_window(start)
+        store, kind = self.link.store, self.kind
+        granted = await self.link.run(lambda: rate_counts.reserve(
+            store, kind, who, most=self.most, seconds=self.seconds, want=self.batch, now=now))
+        if granted == 0:
+            self.refused[who] = now + await self._retry_after(who, now)
             return False
-        times.append(now)
+        self.refused.pop(who, None)
+        self.left[who] = (start, granted - 1)
         return True
 
-    def reset_after(self, who: str, now: float) -> float:
-        """Seconds until ``who`` may be let through again."""
-        times = self.times.get(who)
-        if not times or len(times) < self.most:
-            return 0.0
-        return max(0.0, times[-self.most] + self.seconds - now)
+    async def _new_window(self, start: int) -> None:
+        self._window = start
+        self.left = {who: v for who, v in self.left.items() if v[0] >= start}
+        self.refused = {who: t for who, t in self.refused.items() if t > start}
+        store, kind, older = self.link.store, self.kind, start - self.seconds
+        await self.link.run(lambda: rate_counts.forget_before(store, kind, older))
 
-    def _sweep(self, now: float) -> None:
-        start = now - self.seconds
-        for who in [k for k, v in self.times.items() if not v or v[-1] <= start]:
-            del self.times[who]
-        self._sweep_at = now + self.seconds
+    def reset_after(self, who: str, now: float) -> float:
+        """Seconds until ``who``, just refused, may be let through again."""
+        return max(0.0, self.refused.get(who, now) - now)
+
+    async def _retry_after(self, who: str, now: float) -> float:
+        store, kind = self.link.store, self.kind
+        previous, used = await self.link.run(
+            lambda: rate_counts.counts(store, kind, who, seconds=self.seconds, now=now))
+        return rate_counts.retry_after(previous, used, most=self.most, seconds=self.seconds,
+                                       now=now)
 
 
 class RateLimit:
-    """Answers 429 (with ``Retry-After``) to a client over ``limit``; the
-    client is what ``key`` says of the request (None: not limited)."""
+    """Answers 429 (with ``Retry-After``) to a client over ``limit``,
+    counted for every process on the store of ``link``
+    (:class:`SharedWindow`); the client is what ``key`` says of the
+    request (None: not limited), ``kind`` names the limit."""
 
-    def __init__(self, app: ASGIApp, *, limit: RateLimitItem,
+    def __init__(self, app: ASGIApp, *, link: StoreLink, kind: str, limit: RateLimitItem,
                  key: Callable[[Scope], str | None]) -> None:
         self.app = app
-        self.limit = limit
         self.key = key
-        self.window = MovingWindow(limit.amount, float(limit.get_expiry()))
+        self.window = SharedWindow(link, kind, limit)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         who = self.key(scope) if scope["type"] == "http" else None
-        now = time.monotonic()
-        if who is None or self.window.hit(who, now):
+        now = time.time()
+        if who is None:
             await self.app(scope, receive, send)
             return
-        wait = max(1, int(self.window.reset_after(who, now)) + 1)
+        try:
+            allowed = await self.window.hit(who, now)
+            wait = 0 if allowed else max(1, math.ceil(self.window.reset_after(who, now)))
+        except StoreError as exc:  # the store cannot count: nothing is served
+            answer = JSONResponse({"error": str(exc)}, status_code=503,
+                                  headers={"Retry-After": str(RETRY_AFTER)})
+            await answer(scope, receive, with_headers(send, SECURITY))
+            return
+        if allowed:
+            await self.app(scope, receive, send)
+            return
         answer = JSONResponse({"error": _("too many requests: try again in {n} s").format(n=wait)},
                               status_code=429, headers={"Retry-After": str(wait)})
         # the limit answers before the app's own headers are added: its
@@ -291,5 +337,5 @@ def metrics_endpoint(metrics: Metrics) -> Callable[[Request], object]:
 
 
 __all__ = ["ACCESS_LOG", "ADDRESS_LIMIT", "PLAYER_LIMIT", "BatchedLines", "Metrics",
-           "MovingWindow", "Observe", "RateLimit", "address_key", "health", "metrics_endpoint",
+           "Observe", "RateLimit", "SharedWindow", "address_key", "health", "metrics_endpoint",
            "player_key", "rate"]

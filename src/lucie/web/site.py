@@ -325,9 +325,11 @@ def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
     app.user_middleware.append(Middleware(DuelGuard, duels_=duels))
     # outermost last: the log and metrics see every answer, the address's
     # limit comes before a player is made, the player's after
-    app.add_middleware(RateLimit, limit=rate(player_limit), key=player_key)
+    app.add_middleware(RateLimit, link=link, kind="player", limit=rate(player_limit),
+                       key=player_key)
     app.add_middleware(PlayerMiddleware, link=link, signer=signer)
-    app.add_middleware(RateLimit, limit=rate(address_limit), key=address_key)
+    app.add_middleware(RateLimit, link=link, kind="address", limit=rate(address_limit),
+                       key=address_key)
     app.add_middleware(Observe, metrics=metrics)
     app.state.link = link
     app.state.metrics = metrics

@@ -61,10 +61,19 @@ def _two_processes_share_games(serve: Start, db: str) -> None:
             assert seen["moves"] == [move]
             assert stranger.get(f"/api/games/{gid}").status_code == 404
             second = seen["legal_moves"][0]
-            assert b.post(f"/api/games/{gid}/move", json={"move": second}).status_code == 200
-        # the first process had the game in memory: it reads the change
-        assert a.get(f"/api/games/{gid}").json()["moves"] == [move, second]
-        assert a.post(f"/api/games/{gid}/undo", json={}).json()["moves"] == [move]
+            after = b.post(f"/api/games/{gid}/move", json={"move": second}).json()
+        # the first process had the game in memory: a move through it is
+        # played on the game as the store has it (its copy, one move behind,
+        # is read again: the move may not even be legal there)
+        third = after["legal_moves"][-1]
+        played = a.post(f"/api/games/{gid}/move", json={"move": third, "version": after["version"]})
+        assert played.status_code == 200, played.text
+        assert played.json()["moves"][:3] == [move, second, third]
+        assert a.get(f"/api/games/{gid}").json()["moves"] == played.json()["moves"]
+        # a page one move behind is told so (409 stale), through either process
+        stale = a.post(f"/api/games/{gid}/move", json={"move": third, "version": after["version"]})
+        assert stale.status_code == 409 and stale.json()["stale"] is True
+        assert a.post(f"/api/games/{gid}/undo", json={}).json()["moves"][:2] == [move, second]
     # the access log: one JSON line per request
     one.terminate()
     out, _err = one.communicate(timeout=15)

@@ -145,15 +145,20 @@ class Registry:
             with contextlib.suppress(LucieError):
                 await self.run(old, old.life.close)
 
-    async def get(self, game_id: str) -> Session:
+    async def get(self, game_id: str, *, verified: bool = True) -> Session:
         """The game ``game_id`` of the request's player (another player's
-        is answered as missing: 404)."""
+        is answered as missing: 404).  ``verified=False``: a copy in memory
+        is taken without asking the store whether another process changed
+        the game; only for a change written on the version it was made
+        from, whose caller reads the game again if that write, or a check
+        the copy may have failed for being stale, fails
+        (:meth:`lucie.web.routes.Api.move`)."""
         session = self.sessions.get(game_id)
         if session is not None and session.owner != _owner():
             # another player's, as this copy has it: the store says (a
             # game given to the player of a recovery code, or a 404)
             session = None
-        if session is not None and not await self._stale(session):
+        if session is not None and (not verified or not await self._stale(session)):
             self.sessions.move_to_end(game_id)
             return session
         if session is not None:  # changed by another process: read it again

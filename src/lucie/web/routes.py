@@ -162,8 +162,8 @@ class Api:
         #: the loaded games in memory, oldest first, and their moves
         self.loaded: OrderedDict[str, int] = OrderedDict()
 
-    async def _session(self, request: Request) -> Session:
-        session = await self.registry.get(request.path_params["game_id"])
+    async def _session(self, request: Request, *, verified: bool = True) -> Session:
+        session = await self.registry.get(request.path_params["game_id"], verified=verified)
         if request.method == "POST":  # the page acts on it: it shows it
             session.life.show()
         return session
@@ -262,10 +262,26 @@ class Api:
         data["summary"] = summary(step, autoplay_only) if step is not None else ""
         return data
 
-    async def _play(self, session: Session, move: Move, data: dict[str, Any]) -> Any:
+    async def _play(self, session: Session, move: Move, data: dict[str, Any], *,
+                    verified: bool = True) -> Any:
         """Play ``move`` as the player's step (with the safe foundation
         moves after it if the request asks for ``autoplay``); an illegal
-        one changes nothing."""
+        one changes nothing.  ``verified``: whether ``session`` was checked
+        against the store's version of the game; if not (a site's moves,
+        most of its requests, save the store that read), a refusal (409)
+        or a write that failed, which a copy left stale by another process
+        would explain, is tried once more on the game as the store has it."""
+        try:
+            return await self._play_on(session, move, data)
+        except (ApiError, LucieError) as exc:
+            if verified or not self.registry.shared or (
+                    isinstance(exc, ApiError) and exc.status != 409):
+                raise
+        fresh = await self.registry.get(session.id)  # read again if another process changed it
+        fresh.life.show()
+        return await self._play_on(fresh, move, data)
+
+    async def _play_on(self, session: Session, move: Move, data: dict[str, Any]) -> Any:
         game = session.game
         autoplay = flag(data, "autoplay")
         async with session.lock:
@@ -280,19 +296,19 @@ class Api:
             return await self._changed(session, outcome.step)
 
     async def move(self, request: Request) -> Any:
-        session = await self._session(request)
+        session = await self._session(request, verified=False)
         data = await read_object(request)
         text = text_field(data, "move")
         try:
             move = Move.parse(text)
         except MoveError as exc:
             raise ApiError(400, str(exc)) from None
-        return await self._play(session, move, data)
+        return await self._play(session, move, data, verified=False)
 
     async def redeal(self, request: Request) -> Any:
-        session = await self._session(request)
+        session = await self._session(request, verified=False)
         data = await read_object(request)
-        return await self._play(session, REDEAL, data)
+        return await self._play(session, REDEAL, data, verified=False)
 
     async def merci(self, request: Request) -> Any:
         session = await self._session(request)

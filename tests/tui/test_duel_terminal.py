@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -31,12 +32,11 @@ websockets_sync = pytest.importorskip("websockets.sync.client")
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real ``lucie serve`` on a SQLite file; its address."""
-    where = tmp_path_factory.mktemp("site")
+def _serve(where: Path, port: int = 0) -> tuple[subprocess.Popen[str], str]:
+    """A real ``lucie serve`` on the SQLite file in ``where``, started, and
+    its address."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lucie", "serve", "--port", "0", "--db",
+        [sys.executable, "-m", "lucie", "serve", "--port", str(port), "--db",
          str(where / "site.sqlite3"), "--secret-file", str(where / "secret")],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         env=dict(os.environ, PYTHONUNBUFFERED="1"))
@@ -51,13 +51,24 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 break
         except httpx.TransportError:
             time.sleep(0.05)
-    yield url
+    return proc, url
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
     proc.terminate()
     try:
         proc.communicate(timeout=15)
     except subprocess.TimeoutExpired:  # pragma: no cover
         proc.kill()
         proc.communicate()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real ``lucie serve`` on a SQLite file; its address."""
+    proc, url = _serve(tmp_path_factory.mktemp("site"))
+    yield url
+    _stop(proc)
 
 
 class Host:
@@ -247,3 +258,84 @@ def test_bad_links(site: str, host: Callable[..., Host], tmp_path: Path,
     assert status == 2 and "already has its two players" in err and err.count("\n") == 1
     status, err = _play(["--duel", site + "/api/variants"], capsys)
     assert status == 2 and "not a duel's link" in err
+
+
+async def test_the_host_waits_then_plays_and_wins_by_resignation(
+        host: Callable[..., Host], tmp_path: Path) -> None:
+    """The terminal as the duel's host (its cookie is the host's): it waits
+    for the guest, plays once the guest joins, and wins when the guest
+    resigns."""
+    duel = host(minutes=30)
+    sites = tmp_path / "sites.json"
+    sites.write_text(json.dumps({duel.url: duel.http.cookies["lucie_player"]}))
+    start = open_duel(DuelLink.parse(duel.link), sites)
+    assert (start.view["you"], start.view["state"]) == ("host", "waiting")
+    app = DuelApp(start)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: app.online)
+        assert "Waiting for your opponent" in duel_line(app)
+        assert duel.link in app.message and "30 minutes" in app.message
+        move = a_fan_move(app)
+        await pilot.press(*keys_for(move))
+        assert "has not started" in app.message and not app.game.moves
+        with httpx.Client(base_url=duel.url, timeout=30) as guest:
+            joined = Host.ok(guest.post(f"/api/duels/{duel.token}/join", json={}))
+            await until(pilot, lambda: app.view["state"] == "playing")
+            assert "The duel has started" in app.message
+            assert " left" in duel_line(app)
+            await pilot.press(*keys_for(move))
+            assert len(app.game.moves) >= 1
+            Host.ok(guest.post(f"/api/games/{joined['game']}/resign", json={}))
+        await until(pilot, lambda: isinstance(app.screen, DuelEndScreen))
+        assert "You won the duel" in str(app.screen.query_one(".title").render())
+        assert "resigned" in str(app.screen.query_one("#why").render())
+        await pilot.press("escape")
+        assert "r shows both reviews" in app.message
+        await pilot.press("ctrl+q")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def test_the_duel_survives_a_restart_of_the_site(tmp_path: Path) -> None:
+    """The site goes down mid-duel: the terminal says it is offline, a move
+    meanwhile is refused with the reason, and once the site is back the
+    socket reconnects by itself and the game goes on where it was."""
+    port = _free_port()
+    started = [_serve(tmp_path, port)[0]]
+    try:
+        duel = Host(f"http://127.0.0.1:{port}")
+        app = DuelApp(open_duel(DuelLink.parse(duel.link), tmp_path / "sites.json"))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.online)
+            await pilot.press(*keys_for(a_fan_move(app)))
+            played = [str(m) for m in app.game.moves]
+            assert played
+            _stop(started.pop())
+            await until(pilot, lambda: not app.online)
+            assert "offline" in duel_line(app)
+            await pilot.press(*keys_for(a_fan_move(app)))
+            assert "cannot be reached" in app.message
+            assert [str(m) for m in app.game.moves] == played
+            started.append(_serve(tmp_path, port)[0])
+            await until(pilot, lambda: app.online, 20)
+            duel.play_one()
+            await until(pilot, lambda: (app.them or {}).get("moves", 0) >= 1)
+            await pilot.press(*keys_for(a_fan_move(app)))
+            assert len(app.game.moves) > len(played)
+            await pilot.press("ctrl+q")
+        duel.http.close()
+    finally:
+        for proc in started:
+            _stop(proc)
+
+
+def test_without_the_network_part_it_names_the_extra(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "websockets", None)  # as if not installed
+    status, err = _play(["--duel", "http://127.0.0.1:9/duel/abcdEFGH"], capsys)
+    assert status == 2 and "pip install 'lucie[tui]'" in err and "websockets" in err

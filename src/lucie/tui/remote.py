@@ -49,6 +49,8 @@ from lucie.tui.settings import default_settings_path
 PLAYER_COOKIE: Final = "lucie_player"
 #: Seconds a request may take.
 TIMEOUT: Final = 15.0
+#: Seconds a request that may be lost (the game is shown, or not) may take.
+QUICK: Final = 3.0
 #: The longest answer read (bytes).
 MAX_ANSWER: Final = 4 * 1024 * 1024
 
@@ -177,9 +179,10 @@ class SiteClient:
             headers["Cookie"] = f"{PLAYER_COOKIE}={self.cookie}"
         return headers
 
-    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None, *,
+             timeout: float = TIMEOUT) -> dict[str, Any]:
         """The site's JSON answer to ``method path`` (``body`` sent as
-        JSON).  Raises :class:`SiteRefused` for a 4xx, :class:`SiteDown`
+        JSON), within ``timeout`` seconds.  Raises :class:`SiteRefused` for a 4xx, :class:`SiteDown`
         when the site cannot be reached or its answer is not lucie's."""
         headers = self.headers()
         data = None
@@ -189,7 +192,7 @@ class SiteClient:
         request = urllib.request.Request(self.origin + path, data=data, headers=headers,
                                          method=method)
         try:
-            with self._opener.open(request, timeout=TIMEOUT) as answer:
+            with self._opener.open(request, timeout=timeout) as answer:
                 self._heard_cookie(answer.headers)
                 return self._json(answer.read(MAX_ANSWER + 1), answer.status)
         except urllib.error.HTTPError as exc:
@@ -338,7 +341,8 @@ class RemoteSession(Session):
         """Tell the site whether the game is on the screen (its clock runs
         only while it is; a page says so every minute)."""
         with contextlib.suppress(SiteDown, SiteRefused):
-            self.client.call("POST", f"/api/games/{self.page}/visibility", {"visible": shown})
+            self.client.call("POST", f"/api/games/{self.page}/visibility", {"visible": shown},
+                             timeout=QUICK)
 
     def show(self) -> None:
         self.visible(True)

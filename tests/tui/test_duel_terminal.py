@@ -177,6 +177,10 @@ async def test_each_side_sees_the_other(host: Callable[..., Host], tmp_path: Pat
         assert state["layout"] == format_layout(app.game.position)
         assert state["moves"] == [str(m) for m in app.game.moves]
         assert duel.http.get(f"/api/games/{start.view['game']}").status_code == 404
+        # a hint, where hints are allowed, is the site's
+        await pilot.press("t")
+        await until(pilot, lambda: app.message.startswith(("Hint:", "No hint")), 30)
+        assert app.message.startswith("Hint:"), app.message
         await pilot.press("ctrl+q")
 
 
@@ -278,13 +282,14 @@ async def test_the_host_waits_then_plays_and_wins_by_resignation(
         move = a_fan_move(app)
         await pilot.press(*keys_for(move))
         assert "has not started" in app.message and not app.game.moves
+        assert not app.remote.state["clock_running"]  # the game's clock waits too
         with httpx.Client(base_url=duel.url, timeout=30) as guest:
             joined = Host.ok(guest.post(f"/api/duels/{duel.token}/join", json={}))
             await until(pilot, lambda: app.view["state"] == "playing")
             assert "The duel has started" in app.message
             assert " left" in duel_line(app)
             await pilot.press(*keys_for(move))
-            assert len(app.game.moves) >= 1
+            assert len(app.game.moves) >= 1 and app.remote.state["clock_running"]
             Host.ok(guest.post(f"/api/games/{joined['game']}/resign", json={}))
         await until(pilot, lambda: isinstance(app.screen, DuelEndScreen))
         assert "You won the duel" in str(app.screen.query_one(".title").render())

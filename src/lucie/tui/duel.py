@@ -170,8 +170,11 @@ class DuelApp(LucieApp):
         self.view, self.at = view, time.monotonic()
         theirs = (view.get("players") or {}).get(_other(self.you))
         self.them = theirs.get("progress") if theirs else None
+        self.remote.started = view.get("state") != "waiting"
         if before == "waiting" and view.get("state") == "playing":
             self.say(_("The duel has started: good luck!"), "info")
+            self._last_visible = time.monotonic()
+            self.visible_worker()  # the game's clock on the site starts now
         self.draw_duel()
         if view.get("state") == "over":
             self.show_result()
@@ -231,7 +234,7 @@ class DuelApp(LucieApp):
 
     @work(thread=True, exclusive=True, group="visible")
     def visible_worker(self) -> None:
-        self.remote.visible(True)
+        self.remote.show()
 
     @work(thread=True, exclusive=True, group="duel")
     def fetch_duel(self) -> None:

@@ -38,7 +38,7 @@ from typing import Any, Final
 from lucie import __version__, i18n
 from lucie.engine import Game, Move, Step
 from lucie.errors import LucieError, MoveError
-from lucie.formats import format_layout
+from lucie.formats import format_layout, move_texts
 from lucie.i18n import _
 from lucie.parsing import excerpt
 from lucie.rules import Rules
@@ -240,13 +240,15 @@ class SiteClient:
 
 def mirror(state: dict[str, Any]) -> Game:
     """The game the site's ``state`` describes, rebuilt from its deal and
-    moves by the engine, and checked against the site's own layout."""
+    moves by the engine, and checked against the site's own layout and
+    legal moves (so the table offers what the site allows, no more)."""
     try:
         game = Game(Rules.parse(str(state["variant"])), int(state["deal"]))
         game.push_all([str(m) for m in state["moves"]])
         if state.get("status") == "resigned":
             game.resign()
-        same = format_layout(game.position) == state.get("layout")
+        same = (format_layout(game.position) == state.get("layout")
+                and set(move_texts(game.legal_moves)) == set(state.get("legal_moves", ())))
     except (LucieError, KeyError, TypeError, ValueError):
         same = False
     if not same:
@@ -266,6 +268,9 @@ class RemoteSession(Session):
         self.client = client
         self.page = str(state["id"])
         self.state = state
+        #: whether the game is under way (a duel's waits for its start:
+        #: its clock with it)
+        self.started = True
 
     @property
     def can_undo(self) -> bool:
@@ -345,7 +350,8 @@ class RemoteSession(Session):
                              timeout=QUICK)
 
     def show(self) -> None:
-        self.visible(True)
+        if self.started:
+            self.visible(True)
 
     def hide(self) -> None:
         self.visible(False)

@@ -234,8 +234,19 @@ def test_the_same_side_comes_back_and_a_third_is_refused(host: Callable[..., Hos
     first = open_duel(DuelLink.parse(duel.link), tmp_path / "sites.json")
     again = open_duel(DuelLink.parse(duel.link), tmp_path / "sites.json")
     assert (again.view["you"], again.view["game"]) == ("guest", first.view["game"])
+    assert first.client.problem is None
+    kept = json.loads((tmp_path / "sites.json").read_text())
+    assert kept == {"format": "lucie-sites", "sites": {duel.url: first.client.cookie}}
+    assert (tmp_path / "sites.json").stat().st_mode & 0o777 == 0o600
     with pytest.raises(SiteRefused, match="already has its two players"):
         open_duel(DuelLink.parse(duel.link), tmp_path / "other.json")
+    # a file of another program where the cookies go is left as it is
+    foreign = tmp_path / "foreign.json"
+    foreign.write_text('{"theme": "dark"}')
+    other = host()
+    start = open_duel(DuelLink.parse(other.link), foreign)
+    assert start.view["you"] == "guest" and "not lucie's" in str(start.client.problem)
+    assert foreign.read_text() == '{"theme": "dark"}'
 
 
 def _play(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -246,7 +257,7 @@ def _play(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str
 def test_bad_links(site: str, host: Callable[..., Host], tmp_path: Path,
                    capsys: pytest.CaptureFixture[str],
                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LUCIE_CONFIG", str(tmp_path / "settings.json"))
+    monkeypatch.setenv("LUCIE_SITES", str(tmp_path / "sites.json"))
     status, err = _play(["--duel", "lucie.example/duel/abc"], capsys)
     assert status == 2 and err.startswith("lucie: error: not a duel's link") \
         and err.count("\n") == 1
@@ -271,7 +282,8 @@ async def test_the_host_waits_then_plays_and_wins_by_resignation(
     resigns."""
     duel = host(minutes=30)
     sites = tmp_path / "sites.json"
-    sites.write_text(json.dumps({duel.url: duel.http.cookies["lucie_player"]}))
+    sites.write_text(json.dumps({"format": "lucie-sites",
+                                 "sites": {duel.url: duel.http.cookies["lucie_player"]}}))
     start = open_duel(DuelLink.parse(duel.link), sites)
     assert (start.view["you"], start.view["state"]) == ("host", "waiting")
     app = DuelApp(start)

@@ -212,10 +212,13 @@ class DuelApp(LucieApp):
     def _first_draw(self) -> None:
         self.refresh_board()
         view = self.view
-        self.say(_("Duel: {variant}, deal {deal}; {settings}.").format(
+        text = _("Duel: {variant}, deal {deal}; {settings}.").format(
             variant=view.get("variant_name", ""), deal=(view.get("settings") or {}).get("deal"),
             settings=settings_text(view.get("settings") or {}))
-            + ("  " + self.duel.link.text if view.get("state") == "waiting" else ""), "info")
+        if view.get("state") == "waiting":
+            text += "  " + self.duel.link.text
+        problem = self.duel.client.problem
+        self.say(text + ("  " + problem if problem else ""), "error" if problem else "info")
         self.draw_duel()
         self._last_visible = time.monotonic()
         self.listen()

@@ -4,7 +4,7 @@ HTTP API, seen from its player's side (docs/duel.md).
 - :class:`DuelLink`: a duel's link (``https://site/duel/TOKEN``), checked.
 - :class:`SiteClient`: JSON requests to that one site, as its page makes
   them: the site's signed player cookie (got on the first request, kept in
-  ``sites.json`` beside the settings file, so a restarted terminal comes
+  ``sites.json`` in lucie's data directory, so a restarted terminal comes
   back as the same player), the site's own ``Origin``, JSON bodies.  It
   follows no redirect: nothing is fetched but from the site of the link.
 - :class:`RemoteSession`: the player's game of the duel behind the
@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import re
+import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -37,18 +38,22 @@ from typing import Any, Final
 
 from lucie import __version__, i18n
 from lucie.engine import Game, Move, Step
+from lucie.environment import SITES, path_setting
 from lucie.errors import LucieError, MoveError
+from lucie.files import examine, read_bytes
 from lucie.formats import format_layout, move_texts
 from lucie.i18n import _
-from lucie.parsing import excerpt
+from lucie.parsing import excerpt, parse_json, printable
 from lucie.rules import Rules
 from lucie.session import NotSavedError, Outcome, Session, StoreError
-from lucie.tui.settings import default_settings_path
 
 #: The site's player cookie (lucie.web.site.PLAYER_COOKIE).
 PLAYER_COOKIE: Final = "lucie_player"
 #: Seconds a request may take.
 TIMEOUT: Final = 15.0
+#: The ``format`` of the file of the sites' cookies, and its largest size.
+SITES_FORMAT: Final = "lucie-sites"
+MAX_SITES_BYTES: Final = 256 * 1024
 #: Seconds a request that may be lost (the game is shown, or not) may take.
 QUICK: Final = 3.0
 #: The longest answer read (bytes).
@@ -109,9 +114,14 @@ class DuelLink:
 
 
 def sites_path() -> Path:
-    """``sites.json`` beside the terminal game's settings file: the player
-    cookie of each site played from this terminal."""
-    return default_settings_path().parent / "sites.json"
+    """The player cookie of each site played from this terminal:
+    ``sites.json`` in lucie's data directory (``$LUCIE_SITES`` if set)."""
+    env = path_setting(SITES)
+    if env is not None:
+        return env
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("lucie", appauthor=False)) / "sites.json"
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -122,42 +132,77 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 class SiteClient:
     """JSON requests to the site at ``origin`` as one of its players (the
-    cookie kept in ``cookies``: None keeps it in memory only)."""
+    cookie kept in the file ``cookies``: None keeps it in memory only).
+
+    The file is lucie's (``{"format": "lucie-sites", "sites": {ORIGIN:
+    COOKIE}}``, readable by the user only); a file there that is not, or
+    that cannot be read or written, is left as it is and the cookie is kept
+    for this run only (:attr:`problem` says why)."""
 
     def __init__(self, origin: str, cookies: Path | None) -> None:
         self.origin = origin
         self.cookies = cookies
+        #: why the cookie is kept for this run only (None: it is kept in the file)
+        self.problem: str | None = None
         self.cookie = self._stored().get(origin)
         self._opener = urllib.request.build_opener(_NoRedirect())
 
     # -- the cookie ------------------------------------------------------------
 
     def _stored(self) -> dict[str, str]:
+        """The cookies in the file (none if it is not lucie's: then it is
+        never written)."""
         if self.cookies is None:
             return {}
+        what = _("the file of the sites' cookies")
         try:
-            data = json.loads(self.cookies.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict):
-            return {}
-        return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+            if examine(self.cookies, what=what) is None:
+                return {}
+            data = read_bytes(self.cookies, what=what, limit=MAX_SITES_BYTES)
+            values = parse_json(data, what=what) if data.strip() else {"format": SITES_FORMAT}
+        except LucieError as exc:
+            return self._not_kept(str(exc))
+        sites = values.get("sites", {}) if isinstance(values, dict) else None
+        if not isinstance(values, dict) or values.get("format") != SITES_FORMAT \
+                or not isinstance(sites, dict):
+            return self._not_kept(_("a file of another program"))
+        return {k: v for k, v in sites.items() if isinstance(k, str) and isinstance(v, str)}
+
+    def _not_kept(self, why: str) -> dict[str, str]:
+        self.problem = _("{path} is not lucie's file of the sites' cookies ({why}): it is "
+                         "left as it is, and this site's cookie is kept for this run only "
+                         "(set LUCIE_SITES to another file).").format(
+            path=self.cookies, why=printable(why))
+        self.cookies = None
+        return {}
 
     def _keep(self, cookie: str) -> None:
-        """Remember the site's new cookie (in the file too, readable by the
-        user only; a file that cannot be written keeps it for this run)."""
+        """Remember the site's new cookie, in the file too (a file that
+        cannot be written keeps it for this run, and says so)."""
         self.cookie = cookie
-        if self.cookies is None:
+        path = self.cookies
+        if path is None:
             return
-        data = self._stored()
-        data[self.origin] = cookie
-        with contextlib.suppress(OSError):
-            self.cookies.parent.mkdir(parents=True, exist_ok=True)
-            temp = self.cookies.with_name(self.cookies.name + ".tmp")
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        sites = self._stored()
+        if self.cookies is None:  # not lucie's (any more)
+            return
+        sites[self.origin] = cookie
+        # a link to the file: the file it points to is written, the link stays
+        target = Path(os.path.realpath(path)) if path.is_symlink() else path
+        tmp = None
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".sites-", dir=target.parent)
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(data, out, indent=1)
-            os.replace(temp, self.cookies)
+                json.dump({"format": SITES_FORMAT, "sites": sites}, out, indent=1)
+                out.write("\n")
+            os.replace(tmp, target)
+        except OSError as exc:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+            self.problem = _("The site's cookie could not be kept in {path} ({error}): "
+                             "it is kept for this run only.").format(path=path, error=exc)
+            self.cookies = None
 
     def _heard_cookie(self, headers: Any) -> None:
         for header in headers.get_all("Set-Cookie") or ():
@@ -165,7 +210,7 @@ class SiteClient:
             with contextlib.suppress(CookieError):
                 jar.load(header)
             morsel = jar.get(PLAYER_COOKIE)
-            if morsel is not None and morsel.value:
+            if morsel is not None and morsel.value and morsel.value != self.cookie:
                 self._keep(morsel.value)
 
     # -- requests ------------------------------------------------------------------

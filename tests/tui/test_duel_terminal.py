@@ -266,7 +266,9 @@ def test_bad_links(site: str, host: Callable[..., Host], tmp_path: Path,
     status, err = _play(["--duel", "http://127.0.0.1:9/duel/abcdEFGH"], capsys)
     assert status == 1 and "cannot be reached" in err and err.count("\n") == 1
     status, err = _play(["--duel", site + "/", "--deal", "3"], capsys)
-    assert status == 2 and "--duel" in err
+    assert status == 2 and "leave out --variant" in err
+    status, err = _play(["--duel", site + "/", "--player", "ann"], capsys)
+    assert status == 2 and "leave out --variant" in err
     full = host()
     open_duel(DuelLink.parse(full.link), tmp_path / "guest.json")
     status, err = _play(["--duel", full.link], capsys)

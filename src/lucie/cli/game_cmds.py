@@ -129,9 +129,11 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 def play_duel(args: argparse.Namespace) -> int:
     """``lucie play --duel LINK`` (the terminal game with its network part)."""
-    if args.variant is not None or args.deal is not None or args.daily or args.plain:
-        raise LucieError(_("--duel plays the duel's own deal in the terminal game: leave "
-                           "out --variant, --deal, --daily and --plain"))
+    if args.variant is not None or args.deal is not None or args.daily or args.plain \
+            or args.db is not None or args.player is not None:
+        raise LucieError(_("--duel plays the duel's own deal in the terminal game, as the "
+                           "site's player: leave out --variant, --deal, --daily, --plain, "
+                           "--db and --player"))
     missing = [name for name in ("textual", "websockets")
                if importlib.util.find_spec(name) is None]
     if missing:

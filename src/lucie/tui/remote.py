@@ -24,6 +24,7 @@ library of the ``tui`` extra).
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import re
@@ -227,8 +228,9 @@ class SiteClient:
     def call(self, method: str, path: str, body: dict[str, Any] | None = None, *,
              timeout: float = TIMEOUT) -> dict[str, Any]:
         """The site's JSON answer to ``method path`` (``body`` sent as
-        JSON), within ``timeout`` seconds.  Raises :class:`SiteRefused` for a 4xx, :class:`SiteDown`
-        when the site cannot be reached or its answer is not lucie's."""
+        JSON), within ``timeout`` seconds.  Raises :class:`SiteRefused` for
+        a 4xx, :class:`SiteDown` when the site cannot be reached or its
+        answer is not lucie's."""
         headers = self.headers()
         data = None
         if body is not None:
@@ -244,7 +246,7 @@ class SiteClient:
             with exc:
                 self._heard_cookie(exc.headers)
                 return self._refused(exc.code, exc.read(MAX_ANSWER + 1))
-        except (urllib.error.URLError, OSError, ValueError) as exc:
+        except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:
             reason = getattr(exc, "reason", exc)
             raise SiteDown(_("the site {site} cannot be reached ({reason})").format(
                 site=self.origin, reason=reason)) from None

@@ -308,9 +308,13 @@ async def test_the_host_waits_then_plays_and_wins_by_resignation(
         await until(pilot, lambda: isinstance(app.screen, DuelEndScreen))
         assert "You won the duel" in str(app.screen.query_one(".title").render())
         assert "resigned" in str(app.screen.query_one("#why").render())
-        await pilot.press("escape")
         assert "r shows both reviews" in app.message
-        await pilot.press("ctrl+q")
+        await pilot.press("escape")
+        assert "in the palette" in app.message
+        app.action_duel_result()  # (the palette's Duel result)
+        await pilot.pause()
+        assert isinstance(app.screen, DuelEndScreen)
+        await pilot.press("q")
 
 
 def _free_port() -> int:

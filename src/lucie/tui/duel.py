@@ -18,14 +18,15 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Iterable
 from typing import Any, ClassVar, Final
 
 from rich.table import Table
 from textual import work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
 from lucie.engine import Move
@@ -369,6 +370,7 @@ class DuelApp(LucieApp):
         elif reason == "resigned":
             why = _("You resigned.") if resigned == self.you else _("{name} resigned.").format(
                 name=self.name_of(resigned))
+        self.say(_("The duel is over: r shows both reviews, Ctrl+Q quits."), "info")
         self.push_screen(DuelEndScreen(title, why, self._sides_table(sides),
                                        winner == self.you), self._after_result)
 
@@ -389,13 +391,24 @@ class DuelApp(LucieApp):
             table.add_row(label, *cells)
         return table
 
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        if self.view.get("state") == "over":
+            yield SystemCommand(_("Duel result"), _("Both sides' results, and both reviews"),
+                                self.action_duel_result)
+        yield from super().get_system_commands(screen)
+
+    def action_duel_result(self) -> None:
+        self._result_shown = False
+        self.show_result()
+
     def _after_result(self, choice: str | None) -> None:
         if choice == "review":
             self.action_review()
         elif choice == "quit":
             self.exit(0)
         else:
-            self.say(_("The duel is over: r shows both reviews, Ctrl+Q quits."), "info")
+            self.say(_("The duel is over: its result and both reviews are in the palette "
+                       "(Ctrl+P); Ctrl+Q quits."), "info")
 
     @work(thread=True, exclusive=True, group="review")
     def reviews_worker(self) -> None:
@@ -410,7 +423,7 @@ class DuelApp(LucieApp):
                 if exc.status == 409:  # not over: nothing to show yet
                     self.call_from_thread(self.say, str(exc), "error")
                     return
-                parts += [str(exc), ""]
+                parts += [_sentence(str(exc)), ""]
                 continue
             except SiteDown as exc:
                 self.call_from_thread(self.say, str(exc), "error")
@@ -429,6 +442,16 @@ class DuelApp(LucieApp):
     async def action_quit(self) -> None:
         self.remote.close()
         self.exit(0)
+
+
+def _sentence(text: str) -> str:
+    """``text`` (the site's words) as a sentence.
+
+    >>> _sentence("no move to review yet")
+    'No move to review yet.'
+    """
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def review_lines(review: dict[str, Any], status: str) -> list[str]:

@@ -362,3 +362,21 @@ def test_without_the_network_part_it_names_the_extra(
     monkeypatch.setitem(sys.modules, "websockets", None)  # as if not installed
     status, err = _play(["--duel", "http://127.0.0.1:9/duel/abcdEFGH"], capsys)
     assert status == 2 and "pip install 'lucie[tui]'" in err and "websockets" in err
+
+
+async def test_a_second_window_on_the_same_side(host: Callable[..., Host],
+                                                tmp_path: Path) -> None:
+    """The same player's game changed elsewhere (another terminal): the
+    site refuses the stale move, and the table shows the game as it is."""
+    duel = host()
+    start = open_duel(DuelLink.parse(duel.link), tmp_path / "sites.json")
+    other = open_duel(DuelLink.parse(duel.link), tmp_path / "sites.json").session
+    app = DuelApp(start)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        elsewhere = a_fan_move(app)
+        other.play(elsewhere)
+        await pilot.press(*keys_for(a_fan_move(app)))
+        assert "changed in another window" in app.message
+        assert [str(m) for m in app.game.moves] == other.state["moves"]
+        await pilot.press("ctrl+q")

@@ -82,6 +82,10 @@ class SiteDown(LucieError):  # noqa: N818 - says what happened
     """The site cannot be reached, or answers no JSON of lucie's."""
 
 
+class SiteMismatch(SiteDown):
+    """The site's game is not one this lucie can show (another version)."""
+
+
 @dataclass(frozen=True, slots=True)
 class DuelLink:
     """A duel's link: the site's origin and the duel's token.
@@ -299,8 +303,8 @@ def mirror(state: dict[str, Any]) -> Game:
     except (LucieError, KeyError, TypeError, ValueError):
         same = False
     if not same:
-        raise SiteDown(_("the site's game cannot be shown here: is the site running "
-                         "another version of lucie?"))
+        raise SiteMismatch(_("the site's game cannot be shown here: is the site running "
+                             "another version of lucie?"))
     return game
 
 
@@ -315,6 +319,8 @@ class RemoteSession(Session):
         self.client = client
         self.page = str(state["id"])
         self.state = state
+        self.result = state.get("result")
+        self.practice = bool(state.get("practice"))
         #: whether the game is under way (a duel's waits for its start:
         #: its clock with it)
         self.started = True
@@ -335,6 +341,7 @@ class RemoteSession(Session):
         self._game = mirror(state)
         self.state = state
         self.result = state.get("result")
+        self.practice = bool(state.get("practice"))
 
     def _send(self, action: str, body: dict[str, Any] | None = None) -> tuple[dict[str, Any],
                                                                                str | None]:
@@ -343,16 +350,19 @@ class RemoteSession(Session):
         was = self._game.outcome.status
         request = dict(body or {}, version=self.state.get("version"))
         try:
-            data = self.client.call("POST", f"/api/games/{self.page}/{action}", request)
-        except SiteRefused as exc:
-            if exc.data.get("stale") and isinstance(exc.data.get("state"), dict):
-                self._load(exc.data["state"])
-                raise MoveError(str(exc), reason=_("your game changed in another window; "
-                                                   "it is shown as it is now")) from None
+            try:
+                data = self.client.call("POST", f"/api/games/{self.page}/{action}", request)
+            except SiteRefused as exc:
+                if exc.data.get("stale") and isinstance(exc.data.get("state"), dict):
+                    self._load(exc.data["state"])
+                    raise MoveError(str(exc), reason=_("your game changed in another window; "
+                                                       "it is shown as it is now")) from None
+                raise MoveError(str(exc), reason=str(exc)) from None
+            self._load(data)
+        except SiteMismatch as exc:  # the site's answer, not one shown here
             raise MoveError(str(exc), reason=str(exc)) from None
         except SiteDown as exc:
             raise NotSavedError(NotSent(str(exc))) from None
-        self._load(data)
         now = self._game.outcome.status
         return data, now if was == "playing" and now != "playing" else None
 
@@ -364,10 +374,10 @@ class RemoteSession(Session):
         return Outcome(step=self._last_step(data), ended=ended)
 
     def undo(self) -> Outcome:
-        steps = self._game.steps
-        data, _ended = self._send("undo")
+        steps, practice = self._game.steps, self.practice
+        _data, _ended = self._send("undo")
         undone = steps[-1] if steps else None
-        return Outcome(undone=undone, practice=bool(data.get("practice")) and not self.practice)
+        return Outcome(undone=undone, practice=self.practice and not practice)
 
     def redo(self) -> Outcome:
         data, ended = self._send("redo")
@@ -453,4 +463,4 @@ def open_duel(link: DuelLink, cookies: Path | None) -> DuelStart:
 
 
 __all__ = ["DuelLink", "DuelLinkError", "DuelStart", "NotSent", "RemoteSession", "SiteClient",
-           "SiteDown", "SiteRefused", "mirror", "open_duel", "sites_path"]
+           "SiteDown", "SiteMismatch", "SiteRefused", "mirror", "open_duel", "sites_path"]

@@ -380,3 +380,20 @@ async def test_a_second_window_on_the_same_side(host: Callable[..., Host],
         assert "changed in another window" in app.message
         assert [str(m) for m in app.game.moves] == other.state["moves"]
         await pilot.press("ctrl+q")
+
+
+async def test_in_french_the_site_answers_in_french(host: Callable[..., Host],
+                                                    tmp_path: Path) -> None:
+    duel = host(undo=False)
+    app = DuelApp(open_duel(DuelLink.parse(duel.link), tmp_path / "sites.json"),
+                  language="fr")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: app.online)
+        assert "sans annuler" in app.message
+        duel.play_one()
+        await until(pilot, lambda: "aux fondations" in duel_line(app))
+        assert "Temps du duel" in duel_line(app)
+        await pilot.press(*keys_for(a_fan_move(app)))
+        await pilot.press("u")
+        assert app.message == "Refusé\u00a0: annuler n’est pas permis dans ce duel."
+        await pilot.press("ctrl+q")

@@ -207,6 +207,8 @@ async def test_the_site_refuses_undo_and_hints(host: Callable[..., Host],
 
 async def test_a_resignation_ends_the_duel(host: Callable[..., Host], tmp_path: Path) -> None:
     duel = host()
+    # a name that would be markup, shown as it is
+    Host.ok(duel.http.post("/api/me/name", json={"name": "[/]Ann[b"}))
     app = DuelApp(open_duel(DuelLink.parse(duel.link), tmp_path / "sites.json"))
     duel.play_one()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -216,7 +218,8 @@ async def test_a_resignation_ends_the_duel(host: Callable[..., Host], tmp_path: 
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, DuelEndScreen))
         screen = app.screen
-        assert "won the duel" in str(screen.query_one(".title").render())
+        assert "[/]Ann[b won the duel" in str(screen.query_one(".title").render())
+        assert "[/]Ann[b: " in duel_line(app)
         assert "You resigned" in str(screen.query_one("#why").render())
         view = duel.view()
         assert (view["state"], view["winner"], view["end_reason"]) == ("over", "host",

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections.abc import Iterable
 from typing import Any, ClassVar, Final
 
 from rich.table import Table
+from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
@@ -35,7 +35,15 @@ from lucie.i18n import N_, _
 from lucie.parsing import printable
 from lucie.tui.app import LucieApp
 from lucie.tui.controller import moves_count
-from lucie.tui.remote import DuelStart, RemoteSession, SiteDown, SiteRefused
+from lucie.tui.remote import (
+    DuelStart,
+    RemoteSession,
+    SiteDown,
+    SiteRefused,
+    answer_json,
+    number,
+    plausible_view,
+)
 from lucie.tui.screens import TextScreen
 from lucie.tui.table import duration
 
@@ -61,7 +69,7 @@ def settings_text(settings: dict[str, Any]) -> str:
     """
     parts = [_("hints allowed") if settings.get("hints") else _("no hints"),
              _("undo allowed") if settings.get("undo") else _("no undo")]
-    limit = settings.get("time_limit")
+    limit = number(settings.get("time_limit"))
     if limit:
         parts.append(_("{minutes} minutes").format(minutes=round(limit / 60)))
     return ", ".join(parts)
@@ -74,12 +82,14 @@ def progress_text(name: str, progress: dict[str, Any]) -> str:
     ...                       "redeals_used": 1, "redeals": 2, "status": "playing"})
     'ann: 12/52 home, 30 moves, redeals used 1/2'
     """
+    whole = {key: int(number(progress.get(key))) for key in
+             ("cards_home", "cards", "moves", "redeals_used", "redeals")}
     text = _("{name}: {home}/{cards} home, {moves}, redeals used {used}/{redeals}").format(
-        name=name, home=progress.get("cards_home", 0), cards=progress.get("cards", 52),
-        moves=moves_count(int(progress.get("moves", 0))), used=progress.get("redeals_used", 0),
-        redeals=progress.get("redeals", 0))
+        name=name, home=whole["cards_home"], cards=whole["cards"] or 52,
+        moves=moves_count(whole["moves"]), used=whole["redeals_used"],
+        redeals=whole["redeals"])
     if progress.get("status", "playing") != "playing" and progress.get("status_text"):
-        text += " · " + str(progress["status_text"])
+        text += " · " + printable(str(progress["status_text"]))
     return text
 
 
@@ -99,8 +109,9 @@ class DuelEndScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog end " + ("won" if self.won else "lost")):
-            yield Static(self.title_text, classes="title")
-            yield Static(self.why, id="why")
+            # plain text: a player's name is the site's, never markup
+            yield Static(Text(self.title_text), classes="title")
+            yield Static(Text(self.why), id="why")
             yield Static(self.table, id="sides")
             with Horizontal(classes="buttons"):
                 yield Button(_("Both reviews") + " (r)", variant="primary", id="review")
@@ -147,12 +158,12 @@ class DuelApp(LucieApp):
         if side == self.you:
             return _("You")
         player = (self.view.get("players") or {}).get(side)
-        return printable(player["name"]) if player and player.get("name") else \
+        return printable(str(player["name"])) if player and player.get("name") else \
             _("Your opponent")
 
     def elapsed(self) -> float:
         """The duel's time now (the site's figure, run on here)."""
-        base = float(self.view.get("elapsed") or 0.0)
+        base = number(self.view.get("elapsed"))
         return base + (time.monotonic() - self.at if self.view.get("state") == "playing" else 0)
 
     def time_left(self) -> float | None:
@@ -160,7 +171,7 @@ class DuelApp(LucieApp):
         if left is None:
             return None
         ran = time.monotonic() - self.at if self.view.get("state") == "playing" else 0.0
-        return max(0.0, float(left) - ran)
+        return max(0.0, number(left) - ran)
 
     def seconds(self) -> float:
         """The header's clock: the duel's time."""
@@ -180,9 +191,11 @@ class DuelApp(LucieApp):
         if view.get("state") == "over":
             self.show_result()
 
-    def heard(self, message: dict[str, Any]) -> None:
-        """A message of the duel's socket."""
-        if message.get("type") == "duel" and isinstance(message.get("duel"), dict):
+    def heard(self, message: Any) -> None:
+        """A message of the duel's socket (one not of this shape is not ours)."""
+        if not isinstance(message, dict):
+            return
+        if message.get("type") == "duel" and plausible_view(message.get("duel")):
             self._heard_view(message["duel"])
         elif message.get("type") == "progress" and message.get("side") == _other(self.you) \
                 and isinstance(message.get("progress"), dict):
@@ -248,7 +261,8 @@ class DuelApp(LucieApp):
         except (SiteDown, SiteRefused) as exc:
             self.call_from_thread(self.say, str(exc), "error")
             return
-        self.call_from_thread(self._heard_view, view)
+        if plausible_view(view):
+            self.call_from_thread(self._heard_view, view)
 
     # -- the socket -----------------------------------------------------------------
 
@@ -270,8 +284,8 @@ class DuelApp(LucieApp):
                     self._set_online(True)
                     retry = 0.5
                     async for raw in ws:
-                        with contextlib.suppress(ValueError):
-                            self.heard(json.loads(raw))
+                        with contextlib.suppress(LucieError):  # not JSON: not ours
+                            self.heard(answer_json(raw))
                     refused = 4400 <= (ws.close_code or 0) < 4500
             except InvalidStatus as exc:
                 refused = 400 <= exc.response.status_code < 500
@@ -378,7 +392,7 @@ class DuelApp(LucieApp):
         table = Table(box=None, show_edge=False, pad_edge=False)
         table.add_column("")
         for side in sides:
-            table.add_column(self.name_of(side), justify="right")
+            table.add_column(Text(self.name_of(side)), justify="right")
         players = self.view.get("players") or {}
         progress = [((players.get(s) or {}).get("progress") or {}) for s in sides]
         rows = [(_("Result"), [str(p.get("status_text", "")) for p in progress]),
@@ -386,9 +400,9 @@ class DuelApp(LucieApp):
                                    for p in progress]),
                 (_("Score"), [str(p.get("score", 0)) for p in progress]),
                 (_("Moves"), [str(p.get("moves", 0)) for p in progress]),
-                (_("Time"), [duration(float(p.get("seconds") or 0.0)) for p in progress])]
+                (_("Time"), [duration(number(p.get("seconds"))) for p in progress])]
         for label, cells in rows:
-            table.add_row(label, *cells)
+            table.add_row(label, *(Text(printable(cell)) for cell in cells))
         return table
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
@@ -462,25 +476,29 @@ def review_lines(review: dict[str, Any], status: str) -> list[str]:
     ...               "moves": [{"index": 0, "move_text": "a>b", "label_text": "best"}]}, "lost")
     ['This deal could not be won from the start.', '', '1. a>b (best)', '']
     """
+    listed = review.get("moves")
+    moves = [m for m in listed if isinstance(m, dict)] if isinstance(listed, list) else []
     lost = review.get("lost_at")
-    moves = review.get("moves") or []
+    if not (isinstance(lost, int) and 0 <= lost < len(moves)):
+        lost = None
+    start = review.get("start_value")
     if status == "won":
         head = _("Won: the chance to win was never lost.")
     elif lost is None:
-        start = review.get("start_value") or {}
-        head = _("This deal could not be won from the start.") if start.get("chance") == 0 \
+        head = _("This deal could not be won from the start.") \
+            if isinstance(start, dict) and start.get("chance") == 0 \
             else _("The review found no move that lost the chance to win.")
     else:
         head = _("The chance to win was lost at move {n}: {move}.").format(
-            n=int(lost) + 1, move=moves[int(lost)].get("move_text", "") if moves else "")
+            n=lost + 1, move=printable(str(moves[lost].get("move_text", ""))))
     lines = [head, ""]
-    for number, entry in enumerate(moves, 1):
+    for place, entry in enumerate(moves, 1):
         text = str(entry.get("move_text") or entry.get("move") or "")
         if entry.get("label_text"):
             text += f" ({entry['label_text']})"
         if entry.get("index") == lost:
             text = f"**{text}**"
-        lines.append(f"{number}. {text}")
+        lines.append(f"{place}. {printable(text)}")
     return [*lines, ""]
 
 

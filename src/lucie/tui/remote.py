@@ -129,6 +129,40 @@ def sites_path() -> Path:
     return Path(platformdirs.user_data_dir("lucie", appauthor=False)) / "sites.json"
 
 
+def answer_json(raw: bytes | str) -> Any:
+    """A JSON document the site sent (an answer, a socket's message):
+    :func:`lucie.parsing.parse_json`, which refuses what is too deep or
+    not JSON with a :class:`~lucie.errors.LucieError`."""
+    return parse_json(raw, what=_("the site's answer"))
+
+
+def number(value: Any) -> float:
+    """``value`` if the site sent a number there, else 0.
+
+    >>> number(3), number("3"), number(None), number(True)
+    (3.0, 0.0, 0.0, 0.0)
+    """
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    return float(value) if ok else 0.0
+
+
+def plausible_view(view: Any) -> bool:
+    """Whether ``view`` has the shape of a duel as the site shows it
+    (docs/web-api.md): what the terminal reads of it, of the right types.
+
+    >>> plausible_view({"state": "playing", "settings": {}, "players": {"host": None}})
+    True
+    >>> plausible_view({"state": "playing", "settings": {}, "players": {"host": [1]}})
+    False
+    """
+    if not isinstance(view, dict) or view.get("state") not in ("waiting", "playing", "over") \
+            or not isinstance(view.get("settings"), dict) \
+            or not isinstance(view.get("players"), dict):
+        return False
+    return all(p is None or (isinstance(p, dict) and isinstance(p.get("progress", {}), dict))
+               for p in view["players"].values())
+
+
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     """Follow no redirect: the client talks to the link's site only."""
 
@@ -257,8 +291,8 @@ class SiteClient:
 
     def _json(self, raw: bytes, status: int) -> dict[str, Any]:
         try:
-            data = json.loads(raw) if len(raw) <= MAX_ANSWER else None
-        except ValueError:
+            data = answer_json(raw) if len(raw) <= MAX_ANSWER else None
+        except LucieError:
             data = None
         if not isinstance(data, dict):
             raise SiteDown(_("{site} answered {status} without lucie's JSON: is it a lucie "
@@ -335,7 +369,7 @@ class RemoteSession(Session):
 
     def seconds(self) -> float:
         """The game's time as the site keeps it."""
-        return float(self.state.get("seconds") or 0.0)
+        return number(self.state.get("seconds"))
 
     def _load(self, state: dict[str, Any]) -> None:
         self._game = mirror(state)
@@ -450,17 +484,18 @@ def open_duel(link: DuelLink, cookies: Path | None) -> DuelStart:
     client = SiteClient(link.origin, cookies)
     path = f"/api/duels/{link.token}"
     view = client.call("GET", path)
-    if view.get("you") is None:
+    if plausible_view(view) and view.get("you") is None:
         if view.get("state") != "waiting":
             raise SiteRefused(409, _("this duel already has its two players"), view)
         view = client.call("POST", path + "/join", {})
     game = view.get("game")
-    if not isinstance(game, str):
-        raise SiteDown(_("the site's duel names no game: is the site running another "
+    if not isinstance(game, str) or not plausible_view(view):
+        raise SiteDown(_("the site's duel cannot be read here: is the site running another "
                          "version of lucie?"))
     session = RemoteSession(client, client.call("GET", f"/api/games/{game}"))
     return DuelStart(link, client, view, session)
 
 
 __all__ = ["DuelLink", "DuelLinkError", "DuelStart", "NotSent", "RemoteSession", "SiteClient",
-           "SiteDown", "SiteMismatch", "SiteRefused", "mirror", "open_duel", "sites_path"]
+           "SiteDown", "SiteMismatch", "SiteRefused", "answer_json", "mirror", "number",
+           "open_duel", "plausible_view", "sites_path"]

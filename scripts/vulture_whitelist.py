@@ -59,6 +59,9 @@ _.observation_space
 # -- sqlite3 reads the connection's text_factory
 _.text_factory
 
+# -- urllib's redirect handler reads it (lucie.tui.remote: no redirect followed)
+_.max_redirections
+
 # -- texts marked for Babel's extraction (argparse's and Textual's own words)
 _.ARGPARSE_TEXTS
 _.TEXTUAL_TEXTS

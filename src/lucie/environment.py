@@ -6,6 +6,7 @@ are read.
 ``LUCIE_PLAYER`` the player's name when none is given (else the login name)
 ``LUCIE_CACHE``  the odds cache (``off`` for none; :mod:`lucie.analysis.cache`)
 ``LUCIE_CONFIG`` the terminal game's settings file (:mod:`lucie.tui.settings`)
+``LUCIE_SITES``  the sites' player cookies of ``lucie play --duel`` (:mod:`lucie.tui.remote`)
 ``LUCIE_PURE``   ``1``: ignore the compiled search (:mod:`lucie.solver._native`)
 ``LUCIE_SECRET_FILE`` the secret of ``lucie serve``'s cookies (``--secret-file``)
 ``LUCIE_SERVE``  set by ``lucie serve --workers`` for its processes: their settings (JSON)
@@ -30,6 +31,7 @@ DB: Final = "LUCIE_DB"
 PLAYER: Final = "LUCIE_PLAYER"
 CACHE: Final = "LUCIE_CACHE"
 CONFIG: Final = "LUCIE_CONFIG"
+SITES: Final = "LUCIE_SITES"
 PURE: Final = "LUCIE_PURE"
 SECRET_FILE: Final = "LUCIE_SECRET_FILE"
 SERVE: Final = "LUCIE_SERVE"
@@ -52,5 +54,5 @@ def flag(name: str, environ: Mapping[str, str] | None = None) -> bool:
     return setting(name, environ) not in {None, "0"}
 
 
-__all__ = ["CACHE", "CONFIG", "DB", "PLAYER", "PURE", "SECRET_FILE", "SERVE", "flag",
+__all__ = ["CACHE", "CONFIG", "DB", "PLAYER", "PURE", "SECRET_FILE", "SERVE", "SITES", "flag",
            "path_setting", "setting"]

@@ -440,6 +440,16 @@ class Session:
         return self._game
 
     @property
+    def can_undo(self) -> bool:
+        """Whether a step can be taken back."""
+        return self._game.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether an undone step can be played again."""
+        return self._game.can_redo
+
+    @property
     def recording(self) -> bool:
         """Whether changes are recorded (a stored game not gone to practice)."""
         return self.store is not None and self.game_id is not None and not self.practice

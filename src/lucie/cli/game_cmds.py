@@ -21,6 +21,7 @@ from lucie.cli.common import (
 from lucie.cli.plain import play_plain
 from lucie.cli.review_cmds import add_daily, use_daily
 from lucie.engine import Game, parse_moves, status_name
+from lucie.errors import LucieError
 from lucie.formats import format_layout, position_json, save_game
 from lucie.i18n import _
 from lucie.rules import VARIANTS, Rules
@@ -68,6 +69,9 @@ def register(sub: Any) -> None:
     p.add_argument("--db", metavar="PATH", default=None,
                    help=_("statistics and saved-games database (default: user data dir)"))
     p.add_argument("--player", default=None, help=_("player name for the statistics"))
+    p.add_argument("--duel", metavar="LINK", default=None,
+                   help=_("play a duel of a site (lucie serve) from its link, "
+                          "https://SITE/duel/TOKEN"))
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("variants", help=_("list the named variants and their settings"),
@@ -123,7 +127,27 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return 0
 
 
+def play_duel(args: argparse.Namespace) -> int:
+    """``lucie play --duel LINK`` (the terminal game with its network part)."""
+    if args.variant is not None or args.deal is not None or args.daily or args.plain \
+            or args.db is not None or args.player is not None:
+        raise LucieError(_("--duel plays the duel's own deal in the terminal game, as the "
+                           "site's player: leave out --variant, --deal, --daily, --plain, "
+                           "--db and --player"))
+    missing = [name for name in ("textual", "websockets")
+               if importlib.util.find_spec(name) is None]
+    if missing:
+        raise LucieError(_("--duel needs the terminal game and its network part "
+                           "({missing}): pip install 'lucie[tui]'").format(
+            missing=", ".join(missing)))
+    from lucie import tui
+
+    return tui.run_duel(args, terminal=sys.stdin.isatty() and sys.stdout.isatty())
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.duel is not None:
+        return play_duel(args)
     use_daily(args)
     if args.deal is not None and args.variant is None:
         args.variant = Rules()  # `--deal 7` is classic deal 7, whatever was played last

@@ -151,15 +151,24 @@ class LucieApp(App[int]):
         settings: Path | None = None,
     ) -> None:
         super().__init__()
+        self.speak(language, settings)
+        self.store = store
+        self.player = player
+        self.begin(Session.open(store, player, rules, deal), clock=clock, autoplay=autoplay)
+
+    def speak(self, language: str | None, settings: Path | None) -> None:
+        """Read the settings file; speak ``language``, else the one chosen
+        in the game earlier (see the class doc)."""
         self.settings = Settings(settings)
         chosen = language or self.settings.language()
         if chosen is not None:
             i18n.set_language(chosen)
-        self.store = store
-        self.player = player
+
+    def begin(self, session: Session, *, clock: bool, autoplay: bool) -> None:
+        """Play ``session``'s game (``clock``, ``autoplay``: see the class doc)."""
         self.clock = clock
         #: the game's life: recording, results, the clock, the claim
-        self.session = Session.open(store, player, rules, deal)
+        self.session = session
         self.controller = TableController(self.session, autoplay=autoplay)
         self.resumed = self.session.resumed
         self._end_shown = False

@@ -153,6 +153,11 @@ def not_saved(exc: NotSavedError) -> Reply:
                    "try again in a moment.").format(error=exc.error), "error")
 
 
+def refused(exc: MoveError) -> Reply:
+    """A change refused by the game's keeper (a site's duel: its rules)."""
+    return Reply(not_allowed(exc.reason or str(exc)), "error")
+
+
 class TableController:
     """The table's interaction: selection, picking a card, choosing a
     target, and the commands (undo, redo, redeal, merci, autoplay)."""
@@ -428,12 +433,14 @@ class TableController:
 
     def undo(self) -> Reply:
         """Take back the last step (a move and what autoplay sent home)."""
-        if not self.game.can_undo:
+        if not self.session.can_undo:
             return Reply(_("Nothing to undo."), "error")
         try:
             outcome = self.session.undo()
         except NotSavedError as exc:
             return not_saved(exc)
+        except MoveError as exc:
+            return refused(exc)
         step = outcome.undone
         assert step is not None
         self._settle()
@@ -443,12 +450,14 @@ class TableController:
         return Reply(text, undone=step, outcome=outcome)
 
     def redo(self) -> Reply:
-        if not self.game.can_redo:
+        if not self.session.can_redo:
             return Reply(_("Nothing to redo."), "error")
         try:
             outcome = self.session.redo()
         except NotSavedError as exc:
             return not_saved(exc)
+        except MoveError as exc:
+            return refused(exc)
         step = outcome.step
         assert step is not None
         self._settle()
@@ -491,6 +500,8 @@ class TableController:
             outcome = self.session.send_home()
         except NotSavedError as exc:
             return not_saved(exc)
+        except MoveError as exc:
+            return refused(exc)
         if outcome.step is None:
             return Reply(_("No card can safely go home now."), "error")
         self._settle()
@@ -511,6 +522,8 @@ class TableController:
             outcome = self.session.resign()
         except NotSavedError as exc:
             return not_saved(exc)
+        except MoveError as exc:
+            return refused(exc)
         self._settle()
         return Reply(_("Resigned."), resigned=True, outcome=outcome)
 
@@ -530,6 +543,8 @@ class TableController:
             outcome = self.session.restart()
         except NotSavedError as exc:
             return not_saved(exc)
+        except MoveError as exc:
+            return refused(exc)
         self._settle()
         if outcome.new_game:
             return Reply(_("A new game of the same deal (the last one's result stays "

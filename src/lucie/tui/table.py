@@ -180,6 +180,7 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Line("header")
+        yield Line("duel")  # a duel's news (lucie.tui.duel); hidden otherwise
         with Horizontal(id="homes"):
             yield FoundationsView()
             yield CellsView()
@@ -373,6 +374,17 @@ class TableScreen(Screen[None]):
         if info.cell_len > self._info_room(width, len(p.cells)):
             info = self._info(game, auto, short=True)
         info_line.set(info)
+
+    def draw_duel(self, left: str, right: str) -> None:
+        """The duel's line under the header: the other side's progress
+        (``left``, cut short where it does not fit) and the duel's clock."""
+        self.set_class(True, "duel")
+        width = self.size.width or 80
+        line = Text(" " + left)
+        line.truncate(max(10, width - cell_len(right) - 3), overflow="ellipsis")
+        line.append(" " * max(2, width - line.cell_len - cell_len(right) - 1))
+        line.append(right, style="bold")
+        self.query_one("#duel", Line).set(line)
 
     def _info_room(self, width: int, cells: int) -> int:
         """The columns left for the info line, right of the foundations

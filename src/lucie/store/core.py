@@ -425,6 +425,19 @@ class Store:
         rows = self._read("SELECT origin, hints, undos FROM games WHERE id = ?", (game_id,))
         return Marks.of(rows[0] if rows else (None, None, None))
 
+    def fair_play(self, game_id: int) -> tuple[int | None, Marks, str | None]:
+        """A game's version (:meth:`version`), fair-play marks (:meth:`marks`)
+        and start (ISO, UTC), in one read: a cache of the game checks its copy
+        and learns the marks set elsewhere (they leave the version as it is).
+        A missing game: None, no marks known, None."""
+        rows = self._read("SELECT version, origin, hints, undos, started FROM games WHERE id = ?",
+                          (game_id,))
+        if not rows:
+            return None, Marks.of((None, None, None)), None
+        version, started = rows[0][0], rows[0][4]
+        return (version if isinstance(version, int) else None, Marks.of(rows[0][1:4]),
+                started if isinstance(started, str) else None)
+
     def played_before(self, player: PlayerRef, game: Game, before: int) -> bool:
         """Whether ``player`` has a game of the same variant and deal number
         as ``game`` recorded before game ``before`` (a deal from a layout:

@@ -55,7 +55,7 @@ from lucie.web.thinking import (
     pick_job,
     review_job,
 )
-from lucie.web.views import deals_as_text, game_version, state_json, target_key
+from lucie.web.views import daily_json, deals_as_text, game_version, state_json, target_key
 
 #: Longest a hint or an odds estimate may think (seconds).
 MAX_THINK: Final = 30.0
@@ -474,6 +474,7 @@ class Api:
         # offer resigning only where the search proves the game lost
         data["proved_lost"] = (found.get("kind") == "lost" or proved_lost(
             position, found.get("clears"), bool(found.get("budget_ran_out"))))
+        data.update(daily_json(session))  # whether the game still counts (it was marked)
         move = Move.parse(found["move"]) if isinstance(found.get("move"), str) else None
         if move is not None and not move.is_redeal and position.is_legal(move):
             card = position.moving_card(move)
@@ -500,6 +501,7 @@ class Api:
             data = Odds(0.0, (0.0, 1.0), 0, None, budget_ran_out=True).to_json()
             data["text"] = _("No odds: {reason}.").format(reason=exc)
         data["moves_played"] = moves
+        data.update(daily_json(session))  # whether the game still counts (it was marked)
         return data
 
     async def review(self, request: Request) -> Any:

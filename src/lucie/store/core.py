@@ -48,7 +48,17 @@ from lucie.store.records import (
     saved_text,
     spec_of,
 )
-from lucie.store.results import ORIGINS, Mark, Marks, Origin, mark_sql
+from lucie.store.results import (
+    LINK_COLUMNS,
+    ORIGINS,
+    Mark,
+    Marks,
+    Origin,
+    export_links,
+    import_marks,
+    link_cells,
+    mark_sql,
+)
 from lucie.store.sqlite import SQLiteBackend, default_path
 
 ExportFormat = Literal["csv", "json"]
@@ -65,6 +75,15 @@ _ROW: Final = (
     "g.status, g.score, g.moves, g.seconds, g.player_id, g.version"
 )
 _FROM: Final = " FROM games g LEFT JOIN players p ON p.id = g.player_id"
+# A game's fair-play marks and whether it is in a challenge, in a duel
+# (:func:`lucie.store.results.export_links`).
+_LINKS: Final = (
+    "g.origin, g.hints, g.undos, "
+    "CASE WHEN EXISTS (SELECT 1 FROM challenges c WHERE c.game_id = g.id) OR EXISTS "
+    "(SELECT 1 FROM challenge_games cg WHERE cg.game_id = g.id) THEN 1 ELSE 0 END, "
+    "CASE WHEN EXISTS (SELECT 1 FROM duels d WHERE d.host_game = g.id "
+    "OR d.guest_game = g.id) THEN 1 ELSE 0 END"
+)
 
 
 class Cursor(Protocol):
@@ -744,13 +763,13 @@ class Store:
             raise StoreError(_("unknown export format {format} (csv or json)").format(
                 format=repr(fmt)
             ))
-        rows = self._read(f"SELECT {_ROW}, g.saved{_FROM} ORDER BY g.id")
-        good: list[tuple[GameRecord, dict[str, Any]]] = []
+        rows = self._read(f"SELECT {_ROW}, {_LINKS}, g.saved{_FROM} ORDER BY g.id")
+        good: list[tuple[GameRecord, dict[str, Any], dict[str, Any]]] = []
         damaged: list[Damaged] = []
         for row in rows:
             try:
-                record = check_row(row)
-                good.append((record, load(row[-1], record)[1]))
+                record = check_row(row[:14])
+                good.append((record, load(row[-1], record)[1], export_links(record, row[14:-1])))
             except RowDamageError as exc:
                 damaged.append(Damaged(row[0], str(exc)))
         # an export file is the same in every language: variant names in English
@@ -759,7 +778,8 @@ class Store:
             if fmt == "json":
                 doc: dict[str, Any] = {
                     "format": "lucie-games", "version": EXPORT_VERSION,
-                    "games": [record.to_json() | {"game": data} for record, data in good],
+                    "games": [record.to_json() | links | {"game": data}
+                              for record, data, links in good],
                 }
                 if damaged:
                     doc["damaged"] = [{"id": d.game_id, "reason": d.reason} for d in damaged]
@@ -767,11 +787,12 @@ class Store:
             else:
                 buf = io.StringIO()
                 writer = csv.writer(buf, lineterminator="\n")
-                writer.writerow([*COLUMNS, "variant_name", "move_list"])
-                for record, data in good:
+                writer.writerow([*COLUMNS, "variant_name", "move_list", *LINK_COLUMNS])
+                for record, data, links in good:
                     moves = data.get("moves", [])
                     writer.writerow([*(getattr(record, c) for c in COLUMNS),
-                                     record.variant_name, " ".join(str(m) for m in moves)])
+                                     record.variant_name, " ".join(str(m) for m in moves),
+                                     *link_cells(links)])
                 text = buf.getvalue()
         return Export(text, len(good), tuple(damaged))
 
@@ -803,7 +824,7 @@ class Store:
         rows = []
         for i, item in enumerate(games, 1):
             try:
-                rows.append(import_row(item))
+                rows.append(import_row(item) + import_marks(item))
             except (KeyError, TypeError, ValueError, LucieError, RowDamageError) as exc:
                 why = excerpt(exc.args[0], 120) if isinstance(exc, KeyError) and exc.args \
                     else exc
@@ -821,10 +842,12 @@ class Store:
                 ).fetchone()
                 if found is not None:
                     continue
+                # an imported game is never fair (origin 'loaded'): it keeps
+                # the help and undos it was exported with, and counts for no table
                 tx.execute(
                     "INSERT INTO games (player_id, variant, deal, seed, started, updated, "
-                    "finished, status, score, moves, seconds, saved, version, origin) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,1,'loaded')", (pid, *row[1:]),
+                    "finished, status, score, moves, seconds, saved, hints, undos, version, "
+                    "origin) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,'loaded')", (pid, *row[1:]),
                 )
                 added += 1
         return Imported(added, len(rows) - added)

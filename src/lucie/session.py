@@ -228,6 +228,20 @@ def proved_lost(position: Position, clears: bool | None, budget_ran_out: bool = 
             and not position.merci_available)
 
 
+def review_asked(store: Store, game_id: int, player: PlayerRef) -> None:
+    """A review of ``player``'s stored game ``game_id`` is asked (from the
+    statistics, by its number): while the game is in play, the review tells
+    the winning chance of the position in play, so it is help, marked
+    before it is given as :meth:`Session.hint_asked` marks a hint
+    (:class:`NotSavedError` if it cannot be: then give no review).  A
+    finished game is not marked (it is practice by then)."""
+    try:
+        if store.record(game_id, of=player).status == "playing":
+            store.mark(game_id, "hint")
+    except StoreError as exc:
+        raise NotSavedError(exc) from None
+
+
 def _pick_text(picked: Rated | None) -> str | None:
     """A pick's rating as the store keeps it (JSON text)."""
     if picked is None:
@@ -320,7 +334,7 @@ class Session:
         else:
             session._mark_known_deal()
             session._sweep()
-        session._read_marks()
+        session.read_marks()
         session._settle_resumed()
         return session
 
@@ -337,7 +351,7 @@ class Session:
         session._picked = _pick_text(picked)
         if store is not None:
             session.game_id = session._start_in_store(game, "loaded" if game.moves else "start")
-            session._read_marks()
+            session.read_marks()
             if not shared:  # (another process may be showing a shared game)
                 session._sweep()
             session._settle_resumed()
@@ -361,7 +375,7 @@ class Session:
                       shared=shared)
         session.version = version
         session._picked = session._stored_pick()
-        session._read_marks()
+        session.read_marks()
         if result is None and shared:
             session._settle_resumed()
         elif result is None:
@@ -500,7 +514,7 @@ class Session:
         except StoreError as exc:
             raise NotSavedError(exc) from None
         if mark is not None:
-            self._read_marks()
+            self.read_marks()
         if not outcome.finished:
             return None
         self.result = outcome.status
@@ -673,7 +687,7 @@ class Session:
         self.practice = False
         self.resumed = False
         self.clock = Clock(0.0, lease=self.clock.lease)
-        self._read_marks()
+        self.read_marks()
         if store is not None and new_id is not None and self.shared:
             self.version = store.version(new_id)
             self._settle_resumed()
@@ -747,9 +761,9 @@ class Session:
             self.store.mark(self.game_id, "hint")
         except StoreError as exc:
             raise NotSavedError(exc) from None
-        self._read_marks()
+        self.read_marks()
 
-    def _read_marks(self) -> None:
+    def read_marks(self) -> None:
         """Read the game's marks and start (:attr:`fair`, :attr:`started`)
         from the store; where they cannot be read they are not known (None),
         and nothing is claimed of them."""
@@ -799,5 +813,5 @@ __all__ = [
     "Outcome", "Player",
     "PlayerRef", "Session", "StaleGame",
     "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
-    "duels", "proved_lost", "rank_daily", "write_error",
+    "duels", "proved_lost", "rank_daily", "review_asked", "write_error",
 ]

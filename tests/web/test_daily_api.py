@@ -21,7 +21,7 @@ from starlette.applications import Starlette
 
 from lucie.daily import daily_deal, today
 from lucie.rules import Rules
-from lucie.web.app import stop_app
+from lucie.web.app import create_app, stop_app
 from lucie.web.site import create_site
 from lucie.web.store_link import StoreLink
 
@@ -161,3 +161,45 @@ def test_the_daily_game_survives_a_restart_and_still_counts(tmp_path: Path) -> N
     finally:
         stop_app(second)
         second.state.link.close()
+
+
+@pytest.mark.parametrize("kind", ["site", "local"])
+def test_a_review_of_a_game_in_play_is_help(kind: str, tmp_path: Path) -> None:
+    """A review of a daily game still in play (from the game, or from the
+    statistics by its number) tells the chance of its position: the game
+    is marked as helped before it is given, as for a hint, and the game in
+    memory says so at once (a site's, and a local ``lucie web``'s); a review
+    after the end marks nothing."""
+    app = (create_site(StoreLink.open(tmp_path / "site.sqlite3"), SECRET, solver_workers=1)
+           if kind == "site" else create_app(tmp_path / "games.sqlite3"))
+    try:
+        _review_in_play(app)
+    finally:
+        stop_app(app)
+        if kind == "site":
+            app.state.link.close()
+
+
+def _review_in_play(app: Starlette) -> None:
+    with TestClient(app, headers={"Sec-Fetch-Site": "same-origin"}) as a:
+        for where in ("game", "history"):
+            state = a.post("/api/games", json={"daily": True, "variant": "trefoil"
+                                               if where == "game" else "classic"}).json()
+            gid = state["id"]
+            move = next(m for m in state["legal_moves"] if m != "R")
+            a.post(f"/api/games/{gid}/move", json={"move": move})
+            assert a.get(f"/api/games/{gid}").json()["daily_counts"] is True
+            if where == "game":
+                path = f"/api/games/{gid}/review?seconds=1"
+            else:
+                number = a.get("/api/history").json()["games"][0]["id"]
+                path = f"/api/history/{number}/review?seconds=1"
+            assert a.get(path).status_code == 200
+            state = a.get(f"/api/games/{gid}").json()
+            assert (state["daily_counts"], state["daily_why"]) == (False, "hints asked"), where
+        fair = a.post("/api/games", json={"daily": True, "variant": "noredeal"}).json()
+        move = next(m for m in fair["legal_moves"] if m != "R")
+        a.post(f"/api/games/{fair['id']}/move", json={"move": move})
+        a.post(f"/api/games/{fair['id']}/resign", json={})
+        assert a.get(f"/api/games/{fair['id']}/review?seconds=1").status_code == 200
+        assert a.get(f"/api/games/{fair['id']}").json()["daily_counts"] is True

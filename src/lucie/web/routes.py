@@ -23,7 +23,7 @@ from lucie.formats import SAVE_FORMAT, game_from_json, save_game
 from lucie.i18n import N_, _, ngettext
 from lucie.parsing import excerpt, parse_json
 from lucie.rules import VARIANTS, Rules
-from lucie.session import proved_lost
+from lucie.session import default_player, proved_lost, review_asked
 from lucie.web.errors import ApiError, from_lucie
 from lucie.web.inputs import (
     check_post,
@@ -511,6 +511,8 @@ class Api:
         async with session.lock:
             if not session.game.moves:
                 raise ApiError(422, _("no move to review yet"))
+            # a game in play: the review tells the chance of its position (help)
+            await self.registry.run(session, session.life.hint_asked)
             saved = save_game(session.game)
         return await self._review(request, session.thinking, saved, seconds)
 
@@ -523,6 +525,12 @@ class Api:
         if saved is None:
             raise ApiError(404, _("no game {number} of yours in the statistics").format(
                 number=number))
+        # a game still in play: marked as helped first (fair play)
+        await store.run(lambda: review_asked(store.store, number,
+                                             store.player or default_player()))
+        for session in list(self.registry.sessions.values()):  # its copy in memory too
+            if session.life.game_id == number and session.life.store is not None:
+                await store.run(session.life.read_marks)
         return await self._review(request, self.reviewing, saved, seconds, key=number)
 
     async def _review(self, request: Request, busy: set[str], saved: str, seconds: float,

@@ -203,3 +203,21 @@ def _review_in_play(app: Starlette) -> None:
         a.post(f"/api/games/{fair['id']}/resign", json={})
         assert a.get(f"/api/games/{fair['id']}/review?seconds=1").status_code == 200
         assert a.get(f"/api/games/{fair['id']}").json()["daily_counts"] is True
+
+
+def test_a_loaded_game_has_no_entry_in_the_table(site: Starlette) -> None:
+    """A site keeps a player's loaded games in the store (as the games of
+    another player of the store, never theirs): a loaded game of the deal
+    of the day, finished, is no entry of the table (docs/daily.md), and the
+    page is not told it is a daily game."""
+    with TestClient(site) as a:
+        assert a.post("/api/me/name", json={"name": "Ann"}).status_code == 200
+        state = a.post("/api/games", json={"daily": True}).json()
+        move = next(m for m in state["legal_moves"] if m != "R")
+        a.post(f"/api/games/{state['id']}/move", json={"move": move})
+        saved = a.get(f"/api/games/{state['id']}/save").text
+        loaded = a.post("/api/games/load", json={"text": saved, "abandon": None}).json()
+        assert (loaded["daily"], loaded["daily_counts"]) == (None, None)
+        a.post(f"/api/games/{loaded['id']}/resign", json={})
+        table = a.get("/api/daily").json()
+    assert [e["player"] for e in table["entries"]] == []  # Ann's own game is still in play

@@ -155,7 +155,11 @@ def loaded_login(player_id: int) -> str:
     >>> loaded_login(12)
     'loaded:12'
     """
-    return f"loaded:{player_id}"
+    return f"{_LOADED}{player_id}"
+
+
+#: How the logins of :func:`loaded_login` begin.
+_LOADED: Final = "loaded:"
 
 
 class Store:
@@ -470,10 +474,13 @@ class Store:
 
     def deal_games(self, variant: str | Rules, deal: int) -> list[tuple[GameRecord, Marks]]:
         """Every player's games of one deal (oldest first) and their marks;
-        a damaged row is left out."""
+        a damaged row is left out, and so are the games a site keeps for its
+        players' loaded files (:meth:`loaded_player`: nobody's own games)."""
         spec = spec_of(variant)
         rows = self._read(f"SELECT {_ROW}, g.origin, g.hints, g.undos{_FROM}"
-                          " WHERE g.variant = ? AND g.deal = ? ORDER BY g.id", (spec, deal))
+                          " WHERE g.variant = ? AND g.deal = ?"
+                          " AND (p.login IS NULL OR p.login NOT LIKE ?) ORDER BY g.id",
+                          (spec, deal, _LOADED + "%"))
         out = []
         for row in rows:
             with contextlib.suppress(RowDamageError):

@@ -62,12 +62,14 @@ What holds for every interface:
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TypeVar
 
+from lucie.daily import daily_date
 from lucie.engine import Game, Move, Position, Step
 from lucie.errors import LucieError, MoveError
 from lucie.i18n import _
@@ -227,6 +229,20 @@ def proved_lost(position: Position, clears: bool | None, budget_ran_out: bool = 
             and not position.merci_available)
 
 
+def review_asked(store: Store, game_id: int, player: PlayerRef) -> None:
+    """A review of ``player``'s stored game ``game_id`` is asked (from the
+    statistics, by its number): while the game is in play, the review tells
+    the winning chance of the position in play, so it is help, marked
+    before it is given as :meth:`Session.hint_asked` marks a hint
+    (:class:`NotSavedError` if it cannot be: then give no review).  A
+    finished game is not marked (it is practice by then)."""
+    try:
+        if store.record(game_id, of=player).status == "playing":
+            store.mark(game_id, "hint")
+    except StoreError as exc:
+        raise NotSavedError(exc) from None
+
+
 def _pick_text(picked: Rated | None) -> str | None:
     """A pick's rating as the store keeps it (JSON text)."""
     if picked is None:
@@ -289,6 +305,10 @@ class Session:
         self._claimed = False
         #: the rating the deal was picked by, as stored (JSON text), if it was
         self._picked: str | None = None
+        #: the game's fair-play marks as last read from the store (None: not
+        #: recorded, or not known), and when it was started (ISO, UTC)
+        self.fair: Marks | None = None
+        self.started: str | None = None
 
     @property
     def player_name(self) -> str:
@@ -315,6 +335,7 @@ class Session:
         else:
             session._mark_known_deal()
             session._sweep()
+        session.read_marks()
         session._settle_resumed()
         return session
 
@@ -331,6 +352,7 @@ class Session:
         session._picked = _pick_text(picked)
         if store is not None:
             session.game_id = session._start_in_store(game, "loaded" if game.moves else "start")
+            session.read_marks()
             if not shared:  # (another process may be showing a shared game)
                 session._sweep()
             session._settle_resumed()
@@ -354,6 +376,7 @@ class Session:
                       shared=shared)
         session.version = version
         session._picked = session._stored_pick()
+        session.read_marks()
         if result is None and shared:
             session._settle_resumed()
         elif result is None:
@@ -501,6 +524,8 @@ class Session:
             self._save(game, seconds, outcome.status if outcome.finished else None, mark)
         except StoreError as exc:
             raise NotSavedError(exc) from None
+        if mark is not None:
+            self.read_marks()
         if not outcome.finished:
             return None
         self.result = outcome.status
@@ -673,6 +698,7 @@ class Session:
         self.practice = False
         self.resumed = False
         self.clock = Clock(0.0, lease=self.clock.lease)
+        self.read_marks()
         if store is not None and new_id is not None and self.shared:
             self.version = store.version(new_id)
             self._settle_resumed()
@@ -746,6 +772,38 @@ class Session:
             self.store.mark(self.game_id, "hint")
         except StoreError as exc:
             raise NotSavedError(exc) from None
+        self.read_marks()
+
+    def read_marks(self) -> None:
+        """Read the game's marks and start (:attr:`fair`, :attr:`started`)
+        from the store; where they cannot be read they are not known (None),
+        and nothing is claimed of them."""
+        self.fair = self.started = None
+        store, game_id = self.store, self.game_id
+        if store is None or game_id is None:
+            return
+        with contextlib.suppress(StoreError):
+            _version, marks, started = store.fair_play(game_id)
+            if started is not None:  # (a missing game: nothing known)
+                self.fair, self.started = marks, started
+
+    def check_version(self) -> int | None:
+        """The stored game's version, read to check this copy against
+        (a shared game); the marks another process set are read with it."""
+        if self.store is None or self.game_id is None:
+            return None
+        version, marks, started = self.store.fair_play(self.game_id)
+        if version == self.version and started is not None:
+            self.fair, self.started = marks, started
+        return version
+
+    def daily_day(self) -> datetime.date | None:
+        """The (UTC) date whose deal of the day this recorded game plays:
+        its deal is that of the day it was started (:func:`lucie.daily.daily_date`,
+        the table's own test); None for any other game, or one not recorded."""
+        if self.started is None or self.game_id is None:
+            return None
+        return daily_date(self._game.rules, self._game.deal, self.started)
 
     def marks(self) -> Marks | None:
         """The game's fair-play marks as recorded (None: not recorded)."""
@@ -766,5 +824,5 @@ __all__ = [
     "Outcome", "Player",
     "PlayerRef", "Session", "StaleGame",
     "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
-    "duels", "limits", "proved_lost", "rank_daily", "write_error",
+    "duels", "limits", "proved_lost", "rank_daily", "review_asked", "write_error",
 ]

@@ -23,7 +23,7 @@ from lucie.daily import daily_deal, today
 from lucie.engine import Game, status_name
 from lucie.i18n import _
 from lucie.rules import Rules
-from lucie.store import Entry, PlayerRef, Store, rank_daily
+from lucie.store import Entry, Marks, PlayerRef, Store, rank_daily
 
 #: Seconds the odds of a finished day's deal may take at most.
 ODDS_SECONDS = 10.0
@@ -78,11 +78,17 @@ def entry_json(entry: Entry, me: int | None) -> dict[str, Any]:
 
 def why_not_ranked(entry: Entry) -> str | None:
     """Why an entry is not ranked, in words (None for a ranked one)."""
+    return marks_why(entry.marks)
+
+
+def marks_why(marks: Marks) -> str | None:
+    """Why a game with these fair-play marks does not count for a table, in
+    words (None for a fair game)."""
     words = {"unknown": _("played before fair play was recorded"),
              "replay": _("not played from the first move"),
              "loaded": _("loaded, not played from the first move"),
              "hints": _("hints asked")}
-    reasons = entry.marks.reasons
+    reasons = marks.reasons
     return "; ".join(words.get(r, r) for r in reasons) if reasons else None
 
 
@@ -164,7 +170,7 @@ def table_odds(store: Store, table: DailyTable,
 
 
 __all__ = ["ODDS_SECONDS", "DailyTable", "challenge_game", "challenge_saved", "challenge_view",
-           "daily_table", "entry_json", "keep_odds", "kept_odds",
+           "daily_table", "entry_json", "keep_odds", "kept_odds", "marks_why",
            "odds_from_json", "parse_day", "table_odds", "why_not_ranked"]
 
 

@@ -124,6 +124,16 @@ def test_a_duel_from_link_to_result(site: Starlette) -> None:
             _ok(host.post(f"/api/games/{mine}/move", json={"move": first}))
             seen_move = _socket_until(ws, lambda m: m["type"] == "progress")
             assert seen_move["side"] == "host" and seen_move["progress"]["moves"] >= 1
+            # the host's table as seen, for the guest's page to draw small
+            state = _ok(host.get(f"/api/games/{mine}"))
+            table = seen_move["progress"]["table"]
+            assert (table["fans"], table["cells"], table["foundations"]) == \
+                (state["fans"], state["cells"], state["foundations"])
+            both = _ok(guest.get(f"/api/duels/{token}"))["players"]
+            assert both["host"]["progress"]["table"]["fans"] == state["fans"]
+            # a visitor who is not one of the two sees the progress, not the tables
+            assert all("table" not in side["progress"]
+                       for side in _ok(third.get(f"/api/duels/{token}"))["players"].values())
             # the settings, enforced by the server
             r = host.post(f"/api/games/{mine}/undo", json={})
             assert r.status_code == 403 and "undo" in r.json()["error"]

@@ -543,7 +543,8 @@ class TestSolverEndpoints:
         assert "exact" not in o["text"] and "proved" not in o["text"]
         expected = estimate_odds(Game(Rules.parse("shamrocks"), 9).position,
                                  max_seconds=0.5).to_json()
-        assert set(o) == set(expected) | {"moves_played", "wait_seconds"}
+        assert set(o) == set(expected) | {"moves_played", "wait_seconds", "daily", "daily_counts",
+                                          "daily_why"}
 
 
 class TestForgery:

@@ -97,6 +97,12 @@ def test_a_duel_from_link_to_result(site_url: str) -> None:
                 assert page.evaluate("window.lucie.state.deal") in (17, "17")
             # each move appears on the other side in under a second
             _sees(b, _play_one(a))
+            # with the other side's table in small, as the server sent it
+            b.wait_for_selector("#duel-board .mini-fan")
+            drawn = b.evaluate("[...document.querySelectorAll('#duel-board .mini-fan')].map("
+                               "(f) => [...f.querySelectorAll('[data-card]')].map("
+                               "(c) => c.dataset.card))")
+            assert drawn == a.evaluate("window.lucie.state.fans")
             theirs = _play_one(b)
             _sees(a, theirs)
             # b reloads mid-duel: the same game, and a's moves still reach it

@@ -48,7 +48,17 @@ from lucie.store.records import (
     saved_text,
     spec_of,
 )
-from lucie.store.results import ORIGINS, Mark, Marks, Origin, mark_sql
+from lucie.store.results import (
+    LINK_COLUMNS,
+    ORIGINS,
+    Mark,
+    Marks,
+    Origin,
+    export_links,
+    import_marks,
+    link_cells,
+    mark_sql,
+)
 from lucie.store.sqlite import SQLiteBackend, default_path
 
 ExportFormat = Literal["csv", "json"]
@@ -65,6 +75,15 @@ _ROW: Final = (
     "g.status, g.score, g.moves, g.seconds, g.player_id, g.version"
 )
 _FROM: Final = " FROM games g LEFT JOIN players p ON p.id = g.player_id"
+# A game's fair-play marks and whether it is in a challenge, in a duel
+# (:func:`lucie.store.results.export_links`).
+_LINKS: Final = (
+    "g.origin, g.hints, g.undos, "
+    "CASE WHEN EXISTS (SELECT 1 FROM challenges c WHERE c.game_id = g.id) OR EXISTS "
+    "(SELECT 1 FROM challenge_games cg WHERE cg.game_id = g.id) THEN 1 ELSE 0 END, "
+    "CASE WHEN EXISTS (SELECT 1 FROM duels d WHERE d.host_game = g.id "
+    "OR d.guest_game = g.id) THEN 1 ELSE 0 END"
+)
 
 
 class Cursor(Protocol):
@@ -136,7 +155,11 @@ def loaded_login(player_id: int) -> str:
     >>> loaded_login(12)
     'loaded:12'
     """
-    return f"loaded:{player_id}"
+    return f"{_LOADED}{player_id}"
+
+
+#: How the logins of :func:`loaded_login` begin.
+_LOADED: Final = "loaded:"
 
 
 class Store:
@@ -425,6 +448,19 @@ class Store:
         rows = self._read("SELECT origin, hints, undos FROM games WHERE id = ?", (game_id,))
         return Marks.of(rows[0] if rows else (None, None, None))
 
+    def fair_play(self, game_id: int) -> tuple[int | None, Marks, str | None]:
+        """A game's version (:meth:`version`), fair-play marks (:meth:`marks`)
+        and start (ISO, UTC), in one read: a cache of the game checks its copy
+        and learns the marks set elsewhere (they leave the version as it is).
+        A missing game: None, no marks known, None."""
+        rows = self._read("SELECT version, origin, hints, undos, started FROM games WHERE id = ?",
+                          (game_id,))
+        if not rows:
+            return None, Marks.of((None, None, None)), None
+        version, started = rows[0][0], rows[0][4]
+        return (version if isinstance(version, int) else None, Marks.of(rows[0][1:4]),
+                started if isinstance(started, str) else None)
+
     def played_before(self, player: PlayerRef, game: Game, before: int) -> bool:
         """Whether ``player`` has a game of the same variant and deal number
         as ``game`` recorded before game ``before`` (a deal from a layout:
@@ -438,10 +474,13 @@ class Store:
 
     def deal_games(self, variant: str | Rules, deal: int) -> list[tuple[GameRecord, Marks]]:
         """Every player's games of one deal (oldest first) and their marks;
-        a damaged row is left out."""
+        a damaged row is left out, and so are the games a site keeps for its
+        players' loaded files (:meth:`loaded_player`: nobody's own games)."""
         spec = spec_of(variant)
         rows = self._read(f"SELECT {_ROW}, g.origin, g.hints, g.undos{_FROM}"
-                          " WHERE g.variant = ? AND g.deal = ? ORDER BY g.id", (spec, deal))
+                          " WHERE g.variant = ? AND g.deal = ?"
+                          " AND (p.login IS NULL OR p.login NOT LIKE ?) ORDER BY g.id",
+                          (spec, deal, _LOADED + "%"))
         out = []
         for row in rows:
             with contextlib.suppress(RowDamageError):
@@ -731,13 +770,13 @@ class Store:
             raise StoreError(_("unknown export format {format} (csv or json)").format(
                 format=repr(fmt)
             ))
-        rows = self._read(f"SELECT {_ROW}, g.saved{_FROM} ORDER BY g.id")
-        good: list[tuple[GameRecord, dict[str, Any]]] = []
+        rows = self._read(f"SELECT {_ROW}, {_LINKS}, g.saved{_FROM} ORDER BY g.id")
+        good: list[tuple[GameRecord, dict[str, Any], dict[str, Any]]] = []
         damaged: list[Damaged] = []
         for row in rows:
             try:
-                record = check_row(row)
-                good.append((record, load(row[-1], record)[1]))
+                record = check_row(row[:14])
+                good.append((record, load(row[-1], record)[1], export_links(record, row[14:-1])))
             except RowDamageError as exc:
                 damaged.append(Damaged(row[0], str(exc)))
         # an export file is the same in every language: variant names in English
@@ -746,7 +785,8 @@ class Store:
             if fmt == "json":
                 doc: dict[str, Any] = {
                     "format": "lucie-games", "version": EXPORT_VERSION,
-                    "games": [record.to_json() | {"game": data} for record, data in good],
+                    "games": [record.to_json() | links | {"game": data}
+                              for record, data, links in good],
                 }
                 if damaged:
                     doc["damaged"] = [{"id": d.game_id, "reason": d.reason} for d in damaged]
@@ -754,11 +794,12 @@ class Store:
             else:
                 buf = io.StringIO()
                 writer = csv.writer(buf, lineterminator="\n")
-                writer.writerow([*COLUMNS, "variant_name", "move_list"])
-                for record, data in good:
+                writer.writerow([*COLUMNS, "variant_name", "move_list", *LINK_COLUMNS])
+                for record, data, links in good:
                     moves = data.get("moves", [])
                     writer.writerow([*(getattr(record, c) for c in COLUMNS),
-                                     record.variant_name, " ".join(str(m) for m in moves)])
+                                     record.variant_name, " ".join(str(m) for m in moves),
+                                     *link_cells(links)])
                 text = buf.getvalue()
         return Export(text, len(good), tuple(damaged))
 
@@ -790,7 +831,7 @@ class Store:
         rows = []
         for i, item in enumerate(games, 1):
             try:
-                rows.append(import_row(item))
+                rows.append(import_row(item) + import_marks(item))
             except (KeyError, TypeError, ValueError, LucieError, RowDamageError) as exc:
                 why = excerpt(exc.args[0], 120) if isinstance(exc, KeyError) and exc.args \
                     else exc
@@ -808,10 +849,12 @@ class Store:
                 ).fetchone()
                 if found is not None:
                     continue
+                # an imported game is never fair (origin 'loaded'): it keeps
+                # the help and undos it was exported with, and counts for no table
                 tx.execute(
                     "INSERT INTO games (player_id, variant, deal, seed, started, updated, "
-                    "finished, status, score, moves, seconds, saved, version, origin) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,1,'loaded')", (pid, *row[1:]),
+                    "finished, status, score, moves, seconds, saved, hints, undos, version, "
+                    "origin) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,'loaded')", (pid, *row[1:]),
                 )
                 added += 1
         return Imported(added, len(rows) - added)

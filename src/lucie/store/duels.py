@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, Literal
 
+from lucie.cards import DECK, SUITS
 from lucie.engine import Game
 from lucie.store.core import Store
 from lucie.store.records import now, saved_text
@@ -195,14 +196,31 @@ def end_duel(store: Store, duel_id: int, reason: str, ends: dict[Side, dict[str,
 
 def progress(game: Game) -> dict[str, Any]:
     """How far ``game`` is: cards home (of all), moves, score, redeals
-    used (of all), status."""
+    used (of all), status, and the table as it is seen (:func:`table_of`)."""
     position, outcome = game.position, game.outcome
     home = sum(position.foundations)
     left = sum(len(fan) for fan in position.fans) + sum(c is not None for c in position.cells)
     rules = game.rules
     return {"cards_home": home, "cards": home + left, "moves": len(game.moves),
             "score": outcome.score, "redeals_used": rules.redeals - position.redeals_left,
-            "redeals": rules.redeals, "status": outcome.status}
+            "redeals": rules.redeals, "status": outcome.status, "table": table_of(game)}
+
+
+def table_of(game: Game) -> dict[str, Any]:
+    """The table of ``game`` as it is seen, for the other side's page to draw
+    it small (nothing in it is a rule): each fan's cards from the bottom
+    card to the top one, the free cells' cards (None: empty) and the cards
+    home of each suit, in the notation of :func:`lucie.formats.position_json`.
+
+    >>> from lucie.rules import Rules
+    >>> t = table_of(Game(Rules(), 1))
+    >>> len(t["fans"]), sum(map(len, t["fans"])), t["cells"], t["foundations"]
+    (18, 52, [], {'C': 0, 'D': 0, 'H': 0, 'S': 0})
+    """
+    p = game.position
+    return {"fans": [[str(DECK[c]) for c in fan] for fan in p.fans],
+            "cells": [None if c is None else str(DECK[c]) for c in p.cells],
+            "foundations": {SUITS[i]: n for i, n in enumerate(p.foundations)}}
 
 
 def side_end(store: Store, duel: Duel, side: Side, at: str | None = None) -> dict[str, Any]:
@@ -222,4 +240,4 @@ def side_end(store: Store, duel: Duel, side: Side, at: str | None = None) -> dic
 
 
 __all__ = ["END_REASONS", "Duel", "DuelSettings", "Side", "duel_by_page", "duel_by_token",
-           "end_duel", "join_duel", "open_duel", "progress", "side_end"]
+           "end_duel", "join_duel", "open_duel", "progress", "side_end", "table_of"]

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from lucie.daily import daily_date
+from lucie.i18n import _
+from lucie.parsing import excerpt
 from lucie.rules import Rules
 from lucie.store.records import FINISHED, GameRecord
 
@@ -124,6 +126,57 @@ class Entry:
                 "seconds": r.seconds, "finished": r.finished, "marks": self.marks.to_json()}
 
 
+#: The CSV export's columns after the history's (:func:`export_links`).
+LINK_COLUMNS: Final = ("origin", "hints", "undos", "daily", "challenge", "duel")
+
+
+def export_links(record: GameRecord, cells: Sequence[object]) -> dict[str, Any]:
+    """What an export tells of a game beyond its history row, from the row's
+    ``origin, hints, undos`` and whether it is in a challenge and in a duel
+    (1 or 0): ``marks`` (None where not known), ``daily`` (the date whose deal
+    of the day it played, :func:`lucie.daily.daily_date`, or None),
+    ``challenge`` and ``duel`` (true or false).  A challenge's or duel's link
+    is not written: it is the key to it, and means nothing in another store."""
+    marks = Marks.of(cells[:3])
+    day = daily_date(Rules.parse(record.variant), record.deal, record.started)
+    return {"marks": {"origin": marks.origin, "hints": marks.hints, "undos": marks.undos},
+            "daily": day.isoformat() if day is not None else None,
+            "challenge": bool(cells[3]), "duel": bool(cells[4])}
+
+
+def link_cells(links: dict[str, Any]) -> list[object]:
+    """:func:`export_links` as the CSV export's cells (:data:`LINK_COLUMNS`;
+    a mark not known: empty)."""
+    marks = links["marks"]
+    return [marks["origin"] or "", "" if marks["hints"] is None else marks["hints"],
+            "" if marks["undos"] is None else marks["undos"], links["daily"] or "",
+            int(links["challenge"]), int(links["duel"])]
+
+
+def import_marks(item: dict[str, Any]) -> tuple[int | None, int | None]:
+    """The help asked and the undos of one game of an export (None: not
+    known, as in an export written before they were), checked.  The origin
+    is read and checked too, but not kept: an imported game's is ``loaded``
+    (it counts for no table, whatever it was)."""
+    marks = item.get("marks")
+    if marks is None:
+        return None, None
+    if not isinstance(marks, dict):
+        raise TypeError(_("{column} is not an object").format(column="marks"))
+    origin = marks.get("origin")
+    if origin is not None and origin not in ORIGINS:
+        raise ValueError(_("{column} is {value}, not one of {known}").format(
+            column="origin", value=excerpt(origin), known=", ".join(ORIGINS)))
+    counts = []
+    for column in ("hints", "undos"):
+        value = marks.get(column)
+        if value is not None and _count(value) is None:
+            raise ValueError(_("{column} is {value}, not a whole number of 0 or more").format(
+                column=column, value=excerpt(value)))
+        counts.append(value)
+    return counts[0], counts[1]
+
+
 def rank_daily(games: Sequence[tuple[GameRecord, Marks]], rules: Rules,
                day: datetime.date) -> list[Entry]:
     """The table of the deal of the day ``day`` from every game of that deal
@@ -154,4 +207,5 @@ def rank_daily(games: Sequence[tuple[GameRecord, Marks]], rules: Rules,
     return ranked
 
 
-__all__ = ["MARKS", "ORIGINS", "Entry", "Mark", "Marks", "Origin", "mark_sql", "rank_daily"]
+__all__ = ["LINK_COLUMNS", "MARKS", "ORIGINS", "Entry", "Mark", "Marks", "Origin", "export_links",
+           "import_marks", "link_cells", "mark_sql", "rank_daily"]

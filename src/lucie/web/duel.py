@@ -248,6 +248,10 @@ class Duels:
 
         sides = await self.link.run(work)
         you = duel.side_of(player_id) if player_id is not None else None
+        if you is None:  # the tables are for the duel's two players only
+            for seen in sides.values():
+                if seen is not None:
+                    seen["progress"].pop("table", None)
         state = "over" if duel.ended else "playing" if duel.started else "waiting"
         data: dict[str, Any] = {
             "token": duel.token, "link": f"/duel/{duel.token}", "state": state,

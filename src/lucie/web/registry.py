@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
@@ -69,12 +70,23 @@ class Session:
         return self.life.seconds()
 
     @property
+    def _loaded(self) -> bool:
+        """A loaded game kept for a site's player (stored as the game of
+        another player of the store: :meth:`~lucie.store.Store.loaded_player`)."""
+        player = self.life.player  # a site's own players have no login
+        return self.owner is not None and isinstance(player, Player) and bool(player.login)
+
+    @property
     def counted(self) -> bool:
         """Whether the game counts in its player's statistics (recorded,
         and not a loaded game kept for a site's player)."""
-        player = self.life.player  # a site's own players have no login
-        loaded = self.owner is not None and isinstance(player, Player) and bool(player.login)
-        return self.life.recording and not loaded
+        return self.life.recording and not self._loaded
+
+    def daily_day(self) -> datetime.date | None:
+        """The date whose deal of the day this game of the player's own
+        plays, as the store has it (after a reload or a restart too: see
+        :meth:`lucie.session.Session.daily_day`); None for any other game."""
+        return None if self._loaded else self.life.daily_day()
 
 
 def _owner() -> int | None:
@@ -158,6 +170,10 @@ class Registry:
             # another player's, as this copy has it: the store says (a
             # game given to the player of a recovery code, or a 404)
             session = None
+        if session is not None and not verified and session.daily_day() is not None:
+            # a daily game's answer says whether it still counts: the marks
+            # another process may have set come with the version's read
+            verified = True
         if session is not None and (not verified or not await self._stale(session)):
             self.sessions.move_to_end(game_id)
             return session
@@ -189,8 +205,8 @@ class Registry:
         life, store = session.life, self.store
         if not self.shared or store is None or life.store is None or life.game_id is None:
             return False
-        game_id = life.game_id
-        stored = await store.run(lambda: store.store.version(game_id))
+        # (the marks set by another process come with the version)
+        stored = await store.run(life.check_version)
         return stored != life.version
 
     async def forget_player(self, player_id: int) -> None:

@@ -23,7 +23,7 @@ from lucie.formats import SAVE_FORMAT, game_from_json, save_game
 from lucie.i18n import N_, _, ngettext
 from lucie.parsing import excerpt, parse_json
 from lucie.rules import VARIANTS, Rules
-from lucie.session import proved_lost
+from lucie.session import default_player, proved_lost, review_asked
 from lucie.web.errors import ApiError, from_lucie
 from lucie.web.inputs import (
     check_post,
@@ -55,7 +55,7 @@ from lucie.web.thinking import (
     pick_job,
     review_job,
 )
-from lucie.web.views import deals_as_text, game_version, state_json, target_key
+from lucie.web.views import daily_json, deals_as_text, game_version, state_json, target_key
 
 #: Longest a hint or an odds estimate may think (seconds).
 MAX_THINK: Final = 30.0
@@ -490,6 +490,7 @@ class Api:
         # offer resigning only where the search proves the game lost
         data["proved_lost"] = (found.get("kind") == "lost" or proved_lost(
             position, found.get("clears"), bool(found.get("budget_ran_out"))))
+        data.update(daily_json(session))  # whether the game still counts (it was marked)
         move = Move.parse(found["move"]) if isinstance(found.get("move"), str) else None
         if move is not None and not move.is_redeal and position.is_legal(move):
             card = position.moving_card(move)
@@ -516,6 +517,7 @@ class Api:
             data = Odds(0.0, (0.0, 1.0), 0, None, budget_ran_out=True).to_json()
             data["text"] = _("No odds: {reason}.").format(reason=exc)
         data["moves_played"] = moves
+        data.update(daily_json(session))  # whether the game still counts (it was marked)
         return data
 
     async def review(self, request: Request) -> Any:
@@ -525,6 +527,8 @@ class Api:
         async with session.lock:
             if not session.game.moves:
                 raise ApiError(422, _("no move to review yet"))
+            # a game in play: the review tells the chance of its position (help)
+            await self.registry.run(session, session.life.hint_asked)
             saved = save_game(session.game)
         return await self._review(request, session.thinking, saved, seconds)
 
@@ -537,6 +541,12 @@ class Api:
         if saved is None:
             raise ApiError(404, _("no game {number} of yours in the statistics").format(
                 number=number))
+        # a game still in play: marked as helped first (fair play)
+        await store.run(lambda: review_asked(store.store, number,
+                                             store.player or default_player()))
+        for session in list(self.registry.sessions.values()):  # its copy in memory too
+            if session.life.game_id == number and session.life.store is not None:
+                await store.run(session.life.read_marks)
         return await self._review(request, self.reviewing, saved, seconds, key=number)
 
     async def _review(self, request: Request, busy: set[str], saved: str, seconds: float,

@@ -11,6 +11,7 @@ from lucie.cards import CARD_TEXT, Card
 from lucie.engine import FAN_NAMES, REDEAL, Game, Move, Position
 from lucie.formats import move_texts, position_json
 from lucie.rules import Rules  # noqa: F401 (doctest)
+from lucie.standings import marks_why
 from lucie.web.registry import Session
 
 
@@ -130,6 +131,24 @@ def _version(moves: list[str], status: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
 
 
+def daily_json(session: Session) -> dict[str, Any]:
+    """Whether the game plays a deal of the day, and whether it counts for
+    that day's table, as the store has it (the page decides nothing):
+    ``daily`` (the date, or None), ``daily_counts`` (None: no table to count
+    for, or not known) and ``daily_why`` (why it does not count, in words).
+
+    A game counts while its fair-play marks are clean (:attr:`Marks.fair
+    <lucie.store.Marks.fair>`): played from the first move, no help asked.
+    """
+    day = session.daily_day()
+    fair = session.life.fair if day is not None else None
+    return {
+        "daily": day.isoformat() if day is not None else session.daily,
+        "daily_counts": None if fair is None else fair.fair,
+        "daily_why": None if fair is None else marks_why(fair),
+    }
+
+
 def state_json(session: Session) -> dict[str, Any]:
     """The full state of a game for the page."""
     game = session.game
@@ -153,7 +172,7 @@ def state_json(session: Session) -> dict[str, Any]:
         # a recorded game that went on after its end: nothing more is recorded
         practice=session.life.practice,
         result=session.life.result,
-        daily=session.daily,
+        **daily_json(session),
         # the difficulty asked for, once the game is over (no spoilers before)
         difficulty=session.difficulty if game.outcome.finished else None,
     )

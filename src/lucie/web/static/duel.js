@@ -7,7 +7,7 @@
 // rule of the game.
 
 import { $, page } from "./model.js";
-import { _, format } from "./i18n.js";
+import { _, ngettext, format, cardName, rankLabel, suitName } from "./i18n.js";
 import { call } from "./api.js";
 import { render } from "./table.js";
 import { setStatus, fmtTime } from "./status.js";
@@ -85,7 +85,47 @@ function drawBar() {
     if (p.status && p.status !== "playing") line += " " + p.status_text;
   }
   $("duel-them").textContent = line;
+  const side = v.you === null ? null : other(v.you);
+  const seen = side && v.state !== "waiting" ? duel.them || (v.players[side] && v.players[side].progress) : null;
+  drawBoard(seen && seen.table ? seen.table : null);
   tickDuel();
+}
+
+// The other side's table in small, as the server sent it (each fan's cards,
+// the free cells', the cards home of each suit): drawn only, no rule.
+const GLYPHS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+function miniCard(code) {
+  const span = document.createElement("span");
+  const suit = code.slice(-1);
+  span.className = "mini-card" + (suit === "H" || suit === "D" ? " red" : "");
+  span.textContent = rankLabel(code) + (GLYPHS[suit] || suit);
+  span.title = cardName(code);
+  span.dataset.card = code;
+  return span;
+}
+
+function miniGroup(className, children) {
+  const div = document.createElement("div");
+  div.className = className;
+  div.replaceChildren(...children);
+  return div;
+}
+
+function drawBoard(table) {
+  const box = $("duel-board");
+  box.hidden = !table;
+  if (!table) return;
+  const home = Object.entries(table.foundations).map(([suit, n]) => {
+    const span = document.createElement("span");
+    span.className = "mini-home" + (suit === "H" || suit === "D" ? " red" : "");
+    span.textContent = `${GLYPHS[suit] || suit}${n}`;
+    span.title = format(ngettext("{suit}: {n} card home", "{suit}: {n} cards home", n), { suit: suitName(suit), n });
+    return span;
+  });
+  const cells = table.cells.map((c) => (c ? miniCard(c) : miniGroup("mini-card empty", ["·"])));
+  const fans = table.fans.map((fan) => miniGroup("mini-fan", fan.length ? fan.map(miniCard) : ["–"]));
+  box.replaceChildren(miniGroup("mini-row", [...home, ...cells]), miniGroup("mini-fans", fans));
 }
 
 export function tickDuel() {

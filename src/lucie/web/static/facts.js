@@ -11,6 +11,7 @@ export function renderFacts() {
   document.title = `${page.state.variant_title} – lucie`;
   const deal = page.state.deal != null ? String(page.state.deal) : format(_("custom ({seed})"), { seed: page.state.seed });
   $("f-deal").textContent = page.state.daily ? format(_("{deal} (deal of the day, {date})"), { deal, date: page.state.daily }) : deal;
+  renderDaily();
   $("f-score").textContent = `${page.state.score}/52`;
   $("f-deals").textContent = String(page.state.redeals_left);
   $("f-merci-box").hidden = !page.state.has_merci;
@@ -37,4 +38,15 @@ export function renderFacts() {
   stock.classList.toggle("ready", page.state.can_redeal);
   $("stock-count").textContent = String(page.state.redeals_left);
   stock.setAttribute("aria-label", format(ngettext("Redeal pile: {n} redeal left", "Redeal pile: {n} redeals left", page.state.redeals_left), { n: page.state.redeals_left }));
+}
+
+// Whether a game of the deal of the day counts for that day's table: the
+// server's word (daily_counts, daily_why), shown as it is.
+function renderDaily() {
+  const counts = page.state.daily ? page.state.daily_counts : null;
+  $("f-daily-box").hidden = counts == null;
+  if (counts == null) return;
+  $("f-daily").textContent = counts ? pgettext("table of the day", "counts")
+    : format(pgettext("table of the day", "does not count ({why})"), { why: page.state.daily_why });
+  $("f-daily-box").classList.toggle("not-counted", !counts);
 }

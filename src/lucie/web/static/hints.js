@@ -7,6 +7,7 @@ import { svgEl } from "./cards.js";
 import { cardEls, targetSlot } from "./board.js";
 import { call, gamePath } from "./api.js";
 import { setStatus, decimal, pc } from "./status.js";
+import { renderFacts } from "./facts.js";
 
 // Offer resigning prominently (the game can no longer be won).
 export function offerResign(why) {
@@ -28,15 +29,59 @@ export function clearHint() {
 // answer is shown only if the game is still where it was when asked.
 export function askedAt() { return page.state ? `${page.state.id} ${page.state.moves.join(" ")}` : ""; }
 
+// Whether the game in play counts for the table of the day now, as the
+// server says (the page knows no rule of fair play: it only reads
+// daily_counts, and asks before the help the server would mark).
+function counted() {
+  const s = page.state;
+  return Boolean(s && s.daily && s.daily_counts === true && !s.finished && !s.practice);
+}
+
+// Help asked in a game that counts for the table of the day: ask first.
+function mayAskHelp(question, declined) {
+  if (!counted() || window.confirm(question)) return true;
+  setStatus(declined, "info");
+  return false;
+}
+
+// The server's word, after help was asked, on whether the game still
+// counts (its answer, else the game read again); true if it just stopped.
+async function recount(answer, id) {
+  const was = counted();
+  if (!was) return false;
+  let fresh = answer;
+  if (!fresh || !("daily_counts" in fresh)) {
+    try { fresh = await call("GET", gamePath("")); } catch (e) { return false; }
+  }
+  if (!page.state || page.state.id !== id) return false;
+  page.state.daily_counts = fresh.daily_counts;
+  page.state.daily_why = fresh.daily_why;
+  renderFacts();
+  return was && !counted();
+}
+
+const NO_LONGER = () => _("This game no longer counts for the table of the day.");
+
 export function hint() {
+  if (!mayAskHelp(_("Ask for a hint? This game will then no longer count for the table of the day."),
+    _("No hint asked: this game still counts for the table of the day."))) return;
   setStatus(_("Thinking…"), "info");
-  const asked = askedAt();
+  const asked = askedAt(), id = page.state ? page.state.id : null;
   (async () => {
+    let h = null;
     try {
-      const h = await call("GET", gamePath("/hint"));
-      if (askedAt() !== asked) { setStatus(_("That hint was for an earlier position."), "info"); return; }
+      h = await call("GET", gamePath("/hint"));
+    } catch (e) {
+      const stopped = await recount(null, id);
+      setStatus(stopped ? `${e.message} ${NO_LONGER()}` : e.message, "error");
+      return;
+    }
+    const stopped = await recount(h, id);
+    const after = stopped ? " " + NO_LONGER() : "";
+    try {
+      if (askedAt() !== asked) { setStatus(_("That hint was for an earlier position.") + after, "info"); return; }
       clearHint();
-      setStatus(h.move ? format(_("Hint: {text}"), { text: h.text }) : h.text || _("No hint."), "hint");
+      setStatus((h.move ? format(_("Hint: {text}"), { text: h.text }) : h.text || _("No hint.")) + after, "hint");
       if (h.proved_lost) offerResign(_("The solver has proved this game can no longer be won."));
       if (h.move === "R") $("stock").classList.add("hint");
       if (h.card && h.target) {
@@ -76,13 +121,21 @@ export function drawArrow(from, to) {
 }
 
 export function odds() {
+  if (!mayAskHelp(_("Show the odds? This game will then no longer count for the table of the day."),
+    _("No odds asked: this game still counts for the table of the day."))) return;
   const box = $("odds");
   box.hidden = false;
   box.textContent = _("Estimating the odds from this position…");
-  const asked = askedAt();
+  const asked = askedAt(), id = page.state ? page.state.id : null;
   (async () => {
+    let o = null;
+    try { o = await call("GET", gamePath("/odds")); } catch (e) {
+      if (await recount(null, id)) setStatus(NO_LONGER(), "info");
+      box.textContent = e.message;
+      return;
+    }
+    if (await recount(o, id)) setStatus(NO_LONGER(), "info");
     try {
-      const o = await call("GET", gamePath("/odds"));
       const when = askedAt() === asked ? _("Odds from here") : format(_("Odds from move {n}"), { n: o.moves_played });
       // the claims are the server's: "proved" and "exact" only where it says proved
       if (o.win_rate == null) { box.textContent = o.text || _("No odds."); return; }

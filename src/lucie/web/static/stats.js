@@ -111,7 +111,11 @@ export async function loadGamesPage() {
       b.className = "review";
       b.textContent = pgettext("button", "Review");
       b.setAttribute("aria-label", format(_("Review game {n}"), { n: g.id }));
-      b.onclick = () => openReview(`/api/history/${g.id}/review`, format(_("Review of game {n} (deal {deal})"), { n: g.id, deal: g.deal ?? _("custom") }), g.status);
+      b.onclick = () => {
+        // a review of a game in play is help: the server marks it (fair play)
+        if (g.status === "playing" && g.daily && !window.confirm(_("Review this game in play? The review tells the chance to win: if the game counts for the table of the day, it will no longer count."))) return;
+        openReview(`/api/history/${g.id}/review`, format(_("Review of game {n} (deal {deal})"), { n: g.id, deal: g.deal ?? _("custom") }), g.status);
+      };
       td.appendChild(b);
     }
     tr.appendChild(td);

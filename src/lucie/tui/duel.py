@@ -182,7 +182,7 @@ class DuelApp(LucieApp):
         self.view, self.at = view, time.monotonic()
         theirs = (view.get("players") or {}).get(_other(self.you))
         self.them = theirs.get("progress") if theirs else None
-        self.remote.started = view.get("state") != "waiting"
+        self.remote.under_way = view.get("state") != "waiting"
         if before == "waiting" and view.get("state") == "playing":
             self.say(_("The duel has started: good luck!"), "info")
             self._last_visible = time.monotonic()

@@ -357,7 +357,7 @@ class RemoteSession(Session):
         self.practice = bool(state.get("practice"))
         #: whether the game is under way (a duel's waits for its start:
         #: its clock with it)
-        self.started = True
+        self.under_way = True
 
     @property
     def can_undo(self) -> bool:
@@ -441,7 +441,7 @@ class RemoteSession(Session):
                              timeout=QUICK)
 
     def show(self) -> None:
-        if self.started:
+        if self.under_way:
             self.visible(True)
 
     def hide(self) -> None:

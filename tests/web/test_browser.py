@@ -543,6 +543,19 @@ def test_resign(page_at: Any) -> None:
     assert state(page)["status"] == "resigned" and page.locator("#b-resign").is_disabled()
 
 
+def wait_review(page: Any) -> None:
+    """Wait for the review page's answer: its chart, or the error it shows
+    in its place (then the test fails with that error, not a timeout)."""
+    # the review works out every position of the game: on a busy 2-core
+    # machine (the whole suite at once) that takes a minute or more
+    page.wait_for_function(
+        "document.querySelector('#chart-review circle.pt') !== null"
+        " || !document.getElementById('review-summary').textContent.startsWith('Reviewing')",
+        timeout=240_000)
+    summary = page.locator("#review-summary").inner_text()
+    assert page.locator("#chart-review circle.pt").count() > 0, summary
+
+
 def test_review_from_the_end_and_from_the_statistics(page_at: Any,
                                                      win: tuple[int, list[Move]]) -> None:
     deal, line = win
@@ -550,9 +563,7 @@ def test_review_from_the_end_and_from_the_statistics(page_at: Any,
     api_moves(page, [str(m) for m in line])
     page.locator("#d-end").wait_for(state="visible")
     page.locator("#end-review").click()
-    # the review works out every position of the game: on a busy 2-core
-    # machine (the whole suite at once) that took over a minute once
-    page.wait_for_selector("#chart-review circle.pt", timeout=240_000)
+    wait_review(page)
     assert page.locator("#chart-review circle.pt").count() == len(line) + 1
     assert "No mistake" in page.locator("#review-mistakes").inner_text()
     assert "Winning chance at the start: 100%" in page.locator("#review-summary").inner_text()
@@ -574,7 +585,7 @@ def test_review_from_the_end_and_from_the_statistics(page_at: Any,
     page.keyboard.press("s")
     page.wait_for_selector("#stats-games button.review")
     page.locator("#stats-games button.review").first.click()
-    page.wait_for_selector("#chart-review circle.pt", timeout=240_000)
+    wait_review(page)
     assert page.locator("#chart-review circle.pt").count() == len(line) + 1
     page.locator("#b-review-back").click()
     assert page.locator("#stats-page").is_visible()

@@ -49,6 +49,25 @@ class TestPool:
         finally:
             pool.close()
 
+    @pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
+    def test_a_long_answer_arrives_whole(self, loop: str) -> None:
+        """An answer longer than the pipe holds (a review's) comes in parts;
+        uvloop makes the watched pipe non-blocking, and reading it as it
+        came then failed midway ("Resource temporarily unavailable")."""
+        factory = None
+        if loop == "uvloop":
+            uvloop = pytest.importorskip("uvloop")
+            factory = uvloop.new_event_loop
+        pool = SolverPool(1)
+        try:
+            with asyncio.Runner(loop_factory=factory) as runner:
+                for size in (3_000_000, 5_000_000, 10):  # the worker is kept between
+                    answer = runner.run(pool.run(bytes, size, budget=30))
+                    assert answer == bytes(size)
+            assert (pool.started, pool.killed) == (1, 0)
+        finally:
+            pool.close()
+
     def test_past_its_budget_the_worker_is_killed(self) -> None:
         pool = SolverPool(1, margin=0.2)
         try:

@@ -317,25 +317,36 @@ class SolverPool:
 
     @staticmethod
     async def _receive(worker: _Worker, timeout: float) -> tuple[str, Any]:
-        """The worker's next message, waited for without blocking the loop."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[tuple[str, Any]] = loop.create_future()
+        """The worker's next message, waited for without blocking the loop.
 
-        def readable() -> None:
-            if answer.done():
-                return
-            try:
-                answer.set_result(worker.conn.recv())
-            except (EOFError, OSError) as exc:
-                stopped = f"the solver stopped ({exc or 'no answer'})"
-                answer.set_exception(SolverFailedError(stopped))
+        The loop only tells when the pipe is readable: a long answer (a
+        review) may still be on its way then, so it is read in a thread, the
+        pipe blocking again (uvloop, like libuv, makes a watched descriptor
+        non-blocking, and a read would then fail midway with EAGAIN)."""
+        loop = asyncio.get_running_loop()
+        readable: asyncio.Future[None] = loop.create_future()
+
+        def ready() -> None:
+            if not readable.done():
+                readable.set_result(None)
 
         fd = worker.conn.fileno()
-        loop.add_reader(fd, readable)
+        loop.add_reader(fd, ready)
         try:
-            return await asyncio.wait_for(answer, timeout)
+            async with asyncio.timeout(timeout):
+                await readable
+                loop.remove_reader(fd)
+                os.set_blocking(fd, True)
+                # (on a timeout the caller kills the worker: the read ends)
+                return cast("tuple[str, Any]", await asyncio.to_thread(worker.conn.recv))
+        except TimeoutError:
+            raise  # (an OSError too: the caller's to tell)
+        except (EOFError, OSError) as exc:
+            raise SolverFailedError(f"the solver stopped ({exc or 'no answer'})") from None
         finally:
             loop.remove_reader(fd)
+            with contextlib.suppress(OSError):
+                os.set_blocking(fd, True)  # for the next send
 
     def _start(self) -> _Worker:
         self.started += 1

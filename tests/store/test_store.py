@@ -531,3 +531,44 @@ def test_a_schema_1_database_is_upgraded_and_keeps_every_game(tmp_path: Path,
         assert store.picked_rating(new) == '{"difficulty": "easy"}'
         assert len(store.history("ann")) == 4
     assert not list(tmp_path.glob("g.sqlite3.backup-*"))
+
+
+_COUNT_GAMES = """
+import sys
+from lucie.store import Store
+store = Store(sys.argv[1])
+print(len(store._read("SELECT id FROM games")))
+store.close()
+"""
+
+
+def _games_seen_elsewhere(path: Path) -> int:
+    """How many games another process finds in the file (it opens and
+    closes it, as a second program would)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _COUNT_GAMES, str(path)], check=True,
+                          capture_output=True, text=True, timeout=60)
+    return int(done.stdout)
+
+
+def test_a_second_store_on_a_file_keeps_the_first_ones_writes(tmp_path: Path) -> None:
+    """Opening a file a second time in one process (a site's duel news does)
+    once read its header by hand: closing that descriptor dropped the
+    process's SQLite locks, the next process to close the file took itself
+    for the last and deleted the WAL, and the first store's later writes
+    went to that deleted file, seen by nobody."""
+    path = tmp_path / "games.sqlite3"
+    first = Store(path)
+    try:
+        first.start_game(Game(Rules(), 1), "ann")
+        second = Store(path)
+        assert len(second._read("SELECT id FROM games")) == 1
+        second.close()
+        assert _games_seen_elsewhere(path) == 1
+        first.start_game(Game(Rules(), 2), "ann")
+        assert _games_seen_elsewhere(path) == 2
+    finally:
+        first.close()
+    assert _games_seen_elsewhere(path) == 2

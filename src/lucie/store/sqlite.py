@@ -173,6 +173,34 @@ class _BusyError(Exception):
     """Another process holds the file just now; :meth:`SQLiteBackend._open` retries."""
 
 
+#: The database files this process has open through SQLite, by (device,
+#: inode), with how many stores hold each.  Closing *any* descriptor of a
+#: file drops every POSIX lock the process holds on it, SQLite's included;
+#: another process closing its connection may then take itself for the
+#: file's last user and delete the WAL this one still writes to (its later
+#: writes would be seen by nobody).  So a file held here is never opened by
+#: hand again (its checks were made when it was first opened): only
+#: through SQLite, which keeps one process's descriptors of a file open
+#: until its last connection closes.
+_HELD: dict[tuple[int, int], int] = {}
+_HELD_LOCK = threading.Lock()
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _held(path: Path) -> bool:
+    """Whether this process has ``path`` open through a store already."""
+    key = _file_key(path)
+    with _HELD_LOCK:
+        return key is not None and key in _HELD
+
+
 class SQLiteBackend:
     """The store's SQLite file at ``path`` (see the module doc)."""
 
@@ -187,6 +215,10 @@ class SQLiteBackend:
         self._lock = threading.RLock()
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.conn = self._open()
+        self._key = _file_key(path)
+        if self._key is not None:
+            with _HELD_LOCK:
+                _HELD[self._key] = _HELD.get(self._key, 0) + 1
 
     # -- opening and checking -------------------------------------------
 
@@ -217,6 +249,8 @@ class SQLiteBackend:
                 _("{path} is a directory, not a database file (give a file name)")
                 .format(path=path)
             )
+        if _held(path):
+            return  # checked when first opened (and never opened by hand again)
         try:
             examine(path, what=_("the games database"))
         except FileKindError as exc:
@@ -291,7 +325,7 @@ class SQLiteBackend:
         be adopted; else a marked one), and its schema version (an older
         one is upgraded by :meth:`_open_once`).  Raises :class:`StoreError` for
         anything else; the file is left byte for byte as it was."""
-        head = self._sqlite_head()
+        head = None if _held(self.path) else self._sqlite_head()
         conn = self._inspecting_connection(head)
         try:
             legacy, version, problem = self._examine(conn)
@@ -334,8 +368,10 @@ class SQLiteBackend:
             raise StoreError(_foreign_message(path, marked, (frozenset(), {})))
         return head
 
-    def _inspecting_connection(self, head: bytes) -> sqlite3.Connection:
-        """A connection to look at the file with, leaving it as it was."""
+    def _inspecting_connection(self, head: bytes | None) -> sqlite3.Connection:
+        """A connection to look at the file with, leaving it as it was
+        (``head``: the file's header; None for a file this process has open
+        as a lucie database already)."""
         # A connection that only reads leaves the main file as it was; a
         # read-only one is used when even closing a writable one could move
         # a WAL left by another program into the file (or roll back its
@@ -343,9 +379,8 @@ class SQLiteBackend:
         # behind in WAL mode, hence the writable one there.
         path = self.path
         wal = Path(f"{path}-wal")
-        wal_mode = head[18] == 2
-        writable = _application_id(head) == APPLICATION_ID or (
-            wal_mode and not (wal.exists() and wal.stat().st_size > 0)
+        writable = head is None or _application_id(head) == APPLICATION_ID or (
+            head[18] == 2 and not (wal.exists() and wal.stat().st_size > 0)
         )
         try:
             if writable:
@@ -481,6 +516,14 @@ class SQLiteBackend:
     def close(self) -> None:
         with self._lock:
             self.conn.close()
+            key, self._key = self._key, None
+        if key is not None:
+            with _HELD_LOCK:
+                left = _HELD.get(key, 0) - 1
+                if left > 0:
+                    _HELD[key] = left
+                else:
+                    _HELD.pop(key, None)
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:

@@ -1,8 +1,9 @@
 """Duels under load (issue 41): ``lucie serve --workers 2`` on PostgreSQL,
-200 duels at once (400 players, each its own cookie), each player making a
-move every 2 s; the figure is the time from a move being sent to the
-opponent's socket hearing of it (``LISTEN``/``NOTIFY`` between the
-workers): p50, p95, max.
+then on a SQLite file, 200 duels at once (400 players, each its own
+cookie), each player making a move every 2 s; the figure is the time from
+a move being sent to the opponent's socket hearing of it (between the
+workers: ``LISTEN``/``NOTIFY`` on PostgreSQL, the news written to the file
+on SQLite): p50, p95, max.  ``LUCIE_BENCH_SQLITE=0`` skips SQLite.
 
 The database: ``$LUCIE_BENCH_PG`` (a ``postgresql://`` URL of an empty
 database), else a server started for the run from Debian's ``postgresql``
@@ -156,28 +157,35 @@ async def _run(url: str) -> Load:
     return load
 
 
-def main() -> None:
-    with database() as db, tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        argv = [sys.executable, "-m", "lucie", "serve", "--port", str(port), "--workers", "2",
-                "--db", db, "--secret-file", os.path.join(tmp, "secret"),
-                "--address-limit", "10000000/minute", "--player-limit", "10000000/minute"]
-        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            load = asyncio.run(_run(f"http://127.0.0.1:{port}"))
-        finally:
-            proc.terminate()
-            proc.wait(15)
+def run_on(name: str, db: str, tmp: str) -> None:
+    port = free_port()
+    argv = [sys.executable, "-m", "lucie", "serve", "--port", str(port), "--workers", "2",
+            "--db", db, "--secret-file", os.path.join(tmp, "secret"),
+            "--address-limit", "10000000/minute", "--player-limit", "10000000/minute"]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        load = asyncio.run(_run(f"http://127.0.0.1:{port}"))
+    finally:
+        proc.terminate()
+        proc.wait(15)
     delays = sorted(load.delays)
     if not delays:
-        print(f"no move was heard ({load.errors} errors)")
+        print(f"{name}: no move was heard ({load.errors} errors)")
         return
     p95 = delays[int(0.95 * (len(delays) - 1))]
-    print(f"lucie serve --workers 2, PostgreSQL, {DUELS} duels ({2 * DUELS} players, a move "
+    print(f"lucie serve --workers 2, {name}, {DUELS} duels ({2 * DUELS} players, a move "
           f"every {PACE:g} s each), {SECONDS:g} s: {load.moves} moves, {load.errors} errors; "
           f"move to the opponent's socket: p50 {statistics.median(delays) * 1000:.0f} ms, "
           f"p95 {p95 * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms ({len(delays)} heard)",
           flush=True)
+
+
+def main() -> None:
+    with database() as db, tempfile.TemporaryDirectory() as tmp:
+        run_on("PostgreSQL", db, tmp)
+    if os.environ.get("LUCIE_BENCH_SQLITE", "1") != "0":
+        with tempfile.TemporaryDirectory() as tmp:
+            run_on("SQLite", os.path.join(tmp, "duels.sqlite3"), tmp)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""A duel on real ``lucie serve`` processes sharing one PostgreSQL database:
-a move made through one process reaches the socket held by another
-(``LISTEN``/``NOTIFY``), within a second."""
+"""A duel on real ``lucie serve`` processes sharing one database: a move
+made through one process reaches the socket held by another within a
+second, on PostgreSQL (``LISTEN``/``NOTIFY``) and on a SQLite file (the
+news written to the file, read by each process when the file changed)."""
 
 from __future__ import annotations
 
@@ -118,5 +119,19 @@ def test_a_move_through_one_server_reaches_the_socket_of_another(
 
 def test_a_duel_on_two_workers(serve: Start, pg_fresh: Callable[[], str]) -> None:
     _proc, url = serve(pg_fresh(), "--workers", "2")
+    delays = _duel_across(url, url, moves=12, fresh_connections=True)
+    assert len(delays) >= 3 and max(delays) < 1.0, delays
+
+
+def test_two_servers_on_one_sqlite_file(serve: Start, tmp_path: Path) -> None:
+    db = str(tmp_path / "duels.sqlite3")
+    _one, url1 = serve(db)
+    _two, url2 = serve(db)
+    delays = _duel_across(url1, url2)
+    assert len(delays) >= 3 and max(delays) < 1.0, delays
+
+
+def test_a_duel_on_two_workers_on_sqlite(serve: Start, tmp_path: Path) -> None:
+    _proc, url = serve(str(tmp_path / "duels.sqlite3"), "--workers", "2")
     delays = _duel_across(url, url, moves=12, fresh_connections=True)
     assert len(delays) >= 3 and max(delays) < 1.0, delays

@@ -239,5 +239,44 @@ def side_end(store: Store, duel: Duel, side: Side, at: str | None = None) -> dic
     return data
 
 
+# -- news between processes on one SQLite file (schema 7) ---------------------
+#
+# PostgreSQL's processes tell each other a duel's news by ``NOTIFY``
+# (lucie.web.duel_hub.PostgresHub); SQLite has no such thing, so the news is
+# written as a row that every process reads when the file changes
+# (lucie.web.duel_hub.SqliteHub).
+
+
+def post_news(store: Store, duel_id: int, origin: str, message: str, made: float) -> int:
+    """Write a duel's news (``message``: JSON) said by process ``origin``;
+    its number (news numbers only grow)."""
+    with store._write() as tx:
+        row = tx.execute("INSERT INTO duel_news (duel, origin, message, made)"
+                         " VALUES (?, ?, ?, ?) RETURNING id",
+                         (duel_id, origin, message, made)).fetchone()
+    return int(row[0])
+
+
+def news_after(store: Store, last: int, most: int = 1000) -> list[tuple[int, int, str, str]]:
+    """The news numbered after ``last``, oldest first (``most`` of them):
+    ``(number, duel, origin, message)``."""
+    rows = store._read("SELECT id, duel, origin, message FROM duel_news WHERE id > ?"
+                       " ORDER BY id LIMIT ?", (last, most))
+    return [(int(i), int(d), str(o), str(m)) for i, d, o, m in rows]
+
+
+def last_news(store: Store) -> int:
+    """The number of the latest news (0 if none)."""
+    rows = store._read("SELECT MAX(id) FROM duel_news")
+    return int(rows[0][0] or 0)
+
+
+def forget_news(store: Store, before: float) -> int:
+    """Delete the news made before ``before``; how many went."""
+    with store._write() as tx:
+        return int(tx.execute("DELETE FROM duel_news WHERE made < ?", (before,)).rowcount)
+
+
 __all__ = ["END_REASONS", "Duel", "DuelSettings", "Side", "duel_by_page", "duel_by_token",
-           "end_duel", "join_duel", "open_duel", "progress", "side_end", "table_of"]
+           "end_duel", "forget_news", "join_duel", "last_news", "news_after", "open_duel",
+           "post_news", "progress", "side_end", "table_of"]

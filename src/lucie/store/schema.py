@@ -46,6 +46,11 @@ Schemas:
    (``who``, e.g. an address) under a limit (``kind``) in the window that
    started at ``since`` (seconds since the epoch); only the last two
    windows are kept.
+7. ``duel_news`` (:mod:`lucie.store.duels`): a duel's news for the other
+   processes on one SQLite file (PostgreSQL's processes tell each other
+   by ``NOTIFY`` instead): the duel, the process that said it
+   (``origin``), the message (JSON) and when (``made``, seconds since the
+   epoch); a minute's worth is kept.
 
 >>> [m.version for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
 True
@@ -148,6 +153,11 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(6, "rate counts", (
         "CREATE TABLE rate_counts (kind TEXT NOT NULL, who TEXT NOT NULL,"
         " since {int} NOT NULL, used {int} NOT NULL, PRIMARY KEY (kind, who, since))",
+    )),
+    Migration(7, "duel news between processes", (
+        "CREATE TABLE duel_news (id {id}, duel {int} NOT NULL, origin TEXT NOT NULL,"
+        " message TEXT NOT NULL, made {real} NOT NULL)",
+        "CREATE INDEX duel_news_by_made ON duel_news (made)",
     )),
 )
 #: The schema this lucie writes; a database of a higher one is refused.

@@ -1,11 +1,18 @@
 """How a duel's news reaches the sockets of both its players, whichever
 process or machine serves each of them.
 
-- :class:`LocalHub`: the sockets of this process only.  Enough for a
-  store on SQLite served by one process (``lucie web``, ``lucie serve``
-  with one worker).  With several processes on one SQLite file, a
-  player's socket hears only the moves made through its own process; it
-  catches up from the store when it reconnects (docs/duel.md).
+- :class:`LocalHub`: the sockets of this process only (a store in
+  memory, and the base of the two others).
+- :class:`SqliteHub`: the processes on one SQLite file (``lucie serve
+  --workers N``, or several servers on one machine).  A change is written
+  as a row of ``duel_news`` (schema 7, :mod:`lucie.store.duels`); each
+  process has a thread that asks SQLite every :data:`POLL` seconds whether
+  another connection changed the file (``PRAGMA data_version``, read from
+  shared memory: no query of a table) and only then reads the news it has
+  not seen.  So no page polls the database, and each process looks at one
+  number twenty times a second.  The news is kept :data:`KEEP` seconds; a
+  process that could not look for longer (its file unreadable, the
+  machine stalled) tells its sockets ``resync``.
 - :class:`PostgresHub`: PostgreSQL's ``LISTEN``/``NOTIFY``.  Each process
   keeps one listening connection (channel :data:`CHANNEL`) and fans each
   notification out to its own sockets of that duel; a move made through
@@ -28,11 +35,16 @@ import asyncio
 import contextlib
 import json
 import logging
+import queue
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from lucie.session import Store
 
 #: The PostgreSQL channel of the duels' news.
 CHANNEL: Final = "lucie_duels"
@@ -42,6 +54,10 @@ MAX_PAYLOAD: Final = 7900
 QUEUE_SIZE: Final = 256
 #: The message that tells a socket to read its duel again from the store.
 RESYNC: Final = {"type": "resync"}
+#: How often a process on a SQLite file looks whether the file changed (seconds).
+POLL: Final = 0.05
+#: How long a SQLite file keeps the duels' news (seconds).
+KEEP: Final = 60.0
 
 LOG = logging.getLogger("lucie.duel")
 
@@ -207,10 +223,107 @@ class PostgresHub(LocalHub):
         self._thread.join(5)
 
 
-def hub_for(url: str | None) -> LocalHub:
-    """The hub of a store: :class:`PostgresHub` for a ``postgresql://``
-    URL, else :class:`LocalHub`."""
-    return PostgresHub(url) if url is not None else LocalHub()
+class SqliteHub(LocalHub):
+    """The duels' news among every process on the SQLite file of ``store``
+    (see the module doc): written to ``duel_news`` and read by a thread of
+    this process when the file changed.  The thread uses the process's own
+    :class:`~lucie.store.Store` (its connection is shared under a lock)."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__()
+        self.store = store
+        #: tells this process's own news apart (its sockets have it)
+        self.origin = uuid.uuid4().hex
+        self._outbox: queue.SimpleQueue[tuple[int, str]] = queue.SimpleQueue()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        #: set once the thread has read where the news stands
+        self.listening = threading.Event()
+        self._version: object = None  # the file's data_version when last read
+        self._thread = threading.Thread(target=self._run, name="lucie-duel-hub", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        """Write this process's news, read the others' when the file
+        changed, forget old news; until :meth:`close`."""
+        from lucie.session import duels
+
+        forget_news, last_news = duels.forget_news, duels.last_news
+
+        store = self.store
+        last: int | None = None
+        broken = False
+        looked = time.monotonic()
+        forgot = 0.0
+        while not self._stop.is_set():
+            try:
+                if last is None:
+                    last = last_news(store)
+                    self.listening.set()
+                if broken or time.monotonic() - looked > KEEP / 2:
+                    self.fan_out(None, RESYNC)  # news may have been missed or forgotten
+                    broken = False
+                last = self._turn(store, last)
+                looked = time.monotonic()
+                if time.time() - forgot > KEEP / 4:
+                    forget_news(store, time.time() - KEEP)
+                    forgot = time.time()
+            except Exception as exc:  # the thread's last resort: log, try again
+                if self._stop.is_set():
+                    break
+                LOG.warning("duel news: cannot use %s (%s)", store.path, exc)
+                broken = True
+                self._stop.wait(1.0)
+            self._wake.wait(POLL)
+            self._wake.clear()
+
+    def _turn(self, store: Store, last: int) -> int:
+        """Write the news waiting, read what other processes said since
+        news number ``last``; the last number read."""
+        from lucie.session import duels
+
+        news_after, post_news = duels.news_after, duels.post_news
+
+        while True:
+            try:
+                duel_id, message = self._outbox.get_nowait()
+            except queue.Empty:
+                break
+            post_news(store, duel_id, self.origin, message, time.time())
+        changed = store._read("PRAGMA data_version")[0][0]
+        if changed == self._version:
+            return last
+        self._version = changed
+        for number, duel_id, origin, message in news_after(store, last):
+            last = number
+            if origin == self.origin:
+                continue  # this process's sockets were told already
+            try:
+                self.fan_out(duel_id, json.loads(message))
+            except ValueError:
+                LOG.warning("duel news: news that is not ours: %.80s", message)
+        return last
+
+    async def publish(self, duel_id: int, message: dict[str, Any]) -> None:
+        self.fan_out(duel_id, message)
+        self._outbox.put((duel_id, json.dumps(message)))
+        self._wake.set()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(5)
 
 
-__all__ = ["CHANNEL", "RESYNC", "LocalHub", "PostgresHub", "Subscription", "hub_for"]
+def hub_for(store: Store) -> LocalHub:
+    """The hub of a store: :class:`PostgresHub` on PostgreSQL,
+    :class:`SqliteHub` on a SQLite file, else :class:`LocalHub`."""
+    if store.url is not None:
+        return PostgresHub(store.url)
+    if store.path is not None:
+        return SqliteHub(store)
+    return LocalHub()
+
+
+__all__ = ["CHANNEL", "KEEP", "POLL", "RESYNC", "LocalHub", "PostgresHub", "SqliteHub",
+           "Subscription", "hub_for"]

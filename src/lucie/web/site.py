@@ -307,7 +307,7 @@ def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
     app = create_app(store=link, solver_workers=solver_workers, shared=True)
     account = Account(link, signer, app.state.registry)
     metrics = Metrics.make(app.state.solver)
-    duels = Duels(app.state.registry, link, app.state.solver, hub_for(link.store.url),
+    duels = Duels(app.state.registry, link, app.state.solver, hub_for(link.store),
                   lambda token: signer.unsign("cookie", token))
     app.router.routes[:0] = [
         *duel_routes(duels),

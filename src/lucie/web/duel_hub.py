@@ -260,18 +260,20 @@ class SqliteHub(LocalHub):
                 if last is None:
                     last = last_news(store)
                     self.listening.set()
-                if broken or time.monotonic() - looked > KEEP / 2:
-                    self.fan_out(None, RESYNC)  # news may have been missed or forgotten
-                    broken = False
+                missed = broken or time.monotonic() - looked > KEEP / 2
                 last = self._turn(store, last)
                 looked = time.monotonic()
+                if missed:  # news may have been missed, or forgotten unread
+                    self.fan_out(None, RESYNC)
+                    broken = False
                 if time.time() - forgot > KEEP / 4:
                     forget_news(store, time.time() - KEEP)
                     forgot = time.time()
             except Exception as exc:  # the thread's last resort: log, try again
                 if self._stop.is_set():
                     break
-                LOG.warning("duel news: cannot use %s (%s)", store.path, exc)
+                if not broken:  # once, not every second
+                    LOG.warning("duel news: cannot use %s (%s)", store.path, exc)
                 broken = True
                 self._stop.wait(1.0)
             self._wake.wait(POLL)

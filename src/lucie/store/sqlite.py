@@ -39,6 +39,7 @@ import sqlite3
 import stat
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -194,6 +195,18 @@ def _file_key(path: Path) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
+def _let_go(key: tuple[int, int] | None) -> None:
+    """One store less holds the file ``key``."""
+    if key is None:
+        return
+    with _HELD_LOCK:
+        left = _HELD.get(key, 0) - 1
+        if left > 0:
+            _HELD[key] = left
+        else:
+            _HELD.pop(key, None)
+
+
 def _held(path: Path) -> bool:
     """Whether this process has ``path`` open through a store already."""
     key = _file_key(path)
@@ -215,10 +228,13 @@ class SQLiteBackend:
         self._lock = threading.RLock()
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.conn = self._open()
-        self._key = _file_key(path)
-        if self._key is not None:
+        key = _file_key(path)
+        if key is not None:
             with _HELD_LOCK:
-                _HELD[self._key] = _HELD.get(self._key, 0) + 1
+                _HELD[key] = _HELD.get(key, 0) + 1
+        # let go of the file when closed, or when a store never closed is
+        # collected (its connection closes then, and the inode may be reused)
+        self._let_go = weakref.finalize(self, _let_go, key)
 
     # -- opening and checking -------------------------------------------
 
@@ -516,14 +532,7 @@ class SQLiteBackend:
     def close(self) -> None:
         with self._lock:
             self.conn.close()
-            key, self._key = self._key, None
-        if key is not None:
-            with _HELD_LOCK:
-                left = _HELD.get(key, 0) - 1
-                if left > 0:
-                    _HELD[key] = left
-                else:
-                    _HELD.pop(key, None)
+        self._let_go()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:

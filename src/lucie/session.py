@@ -805,6 +805,14 @@ class Session:
             return None
         return daily_date(self._game.rules, self._game.deal, self.started)
 
+    def counts_for_daily(self) -> bool:
+        """Whether the game counts for its day's table now, as the store
+        has it: a deal of the day started that day, its marks clean, its
+        result not yet recorded.  Help asked then (a hint, the odds, a
+        review in play) ends that: the interfaces ask first."""
+        return (self.result is None and self.fair is not None and self.fair.fair
+                and self.daily_day() is not None)
+
     def marks(self) -> Marks | None:
         """The game's fair-play marks as recorded (None: not recorded)."""
         if self.store is None or self.game_id is None:

@@ -325,3 +325,25 @@ def test_a_yes_is_read_in_the_language_of_the_question(
     with using(lang):
         assert all(is_yes(a) for a in yes), yes
         assert not any(is_yes(a) for a in no), no
+
+
+def test_a_hint_in_a_game_of_the_day_is_asked_first(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    """A hint would take the game out of the day's table: line mode asks
+    first; no keeps it counting, yes marks it and gives the hint."""
+    from lucie.daily import daily_deal
+
+    db = tmp_path / "games.sqlite3"
+    deal = daily_deal(Rules())
+    code, out, _err = play(monkeypatch, capsys, db, "hint\nn\nhint\ny\nhint\nq\n",
+                           "--player", "ann", "--deal", str(deal))
+    assert code == 0
+    assert out.count("no longer count for the table of the day") == 2  # not the third time
+    assert "No hint asked: this game still counts for the table of the day." in out
+    assert out.count("hint: ") == 2
+    with Store(db) as store:
+        found = store.unfinished("ann")
+        assert found is not None
+        marks = store.marks(found[0])
+    assert marks is not None and marks.hints == 2

@@ -302,6 +302,12 @@ class LineGame:
         from lucie.analysis.hints import hint
 
         position = self.game.position
+        if self.session.counts_for_daily():
+            answer = self._read(_("Ask for a hint? This game will then no longer count for the "
+                                  "table of the day.") + " (y/n) ")
+            if answer is None or not is_yes(answer):
+                self.say(_("No hint asked: this game still counts for the table of the day."))
+                return
         self.session.hint_asked()  # fair play: marked before the hint is given
         found = hint(position)
         self.say(_("hint: {hint}").format(hint=found))

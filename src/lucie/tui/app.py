@@ -29,7 +29,14 @@ from lucie.errors import LucieError
 from lucie.i18n import N_, _
 from lucie.parsing import printable
 from lucie.rules import VARIANTS, Rules
-from lucie.session import NotSavedError, Session, Store, StoreError, proved_lost
+from lucie.session import (
+    NotSavedError,
+    Session,
+    Store,
+    StoreError,
+    proved_lost,
+    review_asked,
+)
 from lucie.tui.controller import (
     Board,
     Reply,
@@ -412,14 +419,39 @@ class LucieApp(App[int]):
     def action_toggle_autoplay(self) -> None:
         self.respond(self.controller.toggle_autoplay())
 
-    def action_hint(self) -> None:
-        try:
-            self.session.hint_asked()  # fair play: marked before the hint is given
-        except LucieError as exc:
-            self.say(str(exc), "error")
+    def _help(self, question: str, declined: str, give: Callable[[], None]) -> None:
+        """Give help (a hint, a review of the game in play): marked first
+        (fair play); in a game that counts for the table of the day, only
+        once the player has said yes to ``question``."""
+
+        def go() -> None:
+            try:
+                self.session.hint_asked()  # fair play: marked before the help is given
+            except LucieError as exc:
+                self.say(str(exc), "error")
+                return
+            give()
+
+        if not self.session.counts_for_daily():
+            go()
             return
-        self.say(_("Thinking…"), "hint")
-        self._hint_worker(self.game.position)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                go()
+            else:
+                self.say(declined, "info")
+
+        self.push_screen(ConfirmScreen(question, yes=_("Yes")), answered)
+
+    def action_hint(self) -> None:
+        def give() -> None:
+            self.say(_("Thinking…"), "hint")
+            self._hint_worker(self.game.position)
+
+        self._help(_("Ask for a hint? This game will then no longer count for the table of "
+                     "the day."),
+                   _("No hint asked: this game still counts for the table of the day."), give)
 
     @work(thread=True, exclusive=True, group="hint")
     def _hint_worker(self, position: Position) -> None:
@@ -523,9 +555,13 @@ class LucieApp(App[int]):
         def chosen(game_id: int | None) -> None:
             if game_id is None:
                 return
+            if game_id == self.game_id:
+                self.action_review()  # in play: help, asked first
+                return
             try:
-                game = (self.game.copy() if game_id == self.game_id
-                        else self.store.game(game_id))
+                game = self.store.game(game_id)
+                if game.outcome.status == "playing":  # its review is help: marked first
+                    review_asked(self.store, game_id, self.player)
             except (StoreError, LucieError) as exc:
                 self.say(_("Could not open game {game}: {error}").format(
                     game=game_id, error=exc), "error")
@@ -535,7 +571,16 @@ class LucieApp(App[int]):
         self.push_screen(HistoryScreen(self.store.history(self.player, limit=100)), chosen)
 
     def action_review(self) -> None:
-        self.push_screen(ReviewScreen(self.game.copy()))
+        def give() -> None:
+            self.push_screen(ReviewScreen(self.game.copy()))
+
+        if self.game.outcome.finished or self.session.result is not None:
+            give()
+            return
+        # a review of the game in play tells the chance of its position: help
+        self._help(_("Review this game in play? The review tells the chance to win: if the "
+                     "game counts for the table of the day, it will no longer count."),
+                   _("No hint asked: this game still counts for the table of the day."), give)
 
     def action_command_palette(self) -> None:
         """Textual's command palette, its prompt in the language in use."""

@@ -447,6 +447,10 @@ class RemoteSession(Session):
     def hide(self) -> None:
         self.visible(False)
 
+    def counts_for_daily(self) -> bool:
+        """As the site says (its answer's ``daily_counts``)."""
+        return self.state.get("daily_counts") is True
+
     def hint_asked(self) -> None:
         """Nothing to mark here: the site marks the game when it gives a hint."""
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from tests.serving import answers, wait_for
 
 from lucie.store import Store
 
@@ -225,28 +226,33 @@ UNLIMITED = ("--address-limit", "100000/minute", "--player-limit", "100000/minut
 
 @pytest.fixture
 def serve_site(tmp_path: Path) -> Iterator[Start]:
-    """Starts ``lucie serve`` processes (port 0, one secret), stopped after the test."""
+    """Starts ``lucie serve`` processes (port 0, one secret, no rate limit
+    in the way), each answering HTTP once started; stopped after the test.
+    ``start(db, *options, output=True)`` keeps the process's standard
+    output (its access log) for the test to read (``proc.communicate``)."""
     started: list[subprocess.Popen[str]] = []
 
-    def start(db: str, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    def start(db: str, *extra: str, output: bool = False) -> tuple[subprocess.Popen[str], str]:
         proc = subprocess.Popen(
             [sys.executable, "-m", "lucie", "serve", "--port", "0", "--db", db,
              "--secret-file", str(tmp_path / "secret"), *UNLIMITED, *extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+            stdout=subprocess.PIPE if output else subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"),
         )
         started.append(proc)
         assert proc.stderr is not None
         line = proc.stderr.readline()
         assert "http://" in line, line
         threading.Thread(target=proc.stderr.read, daemon=True).start()  # drained
-        return proc, "http://" + line.split("http://", 1)[1].split()[0].rstrip("/")
+        url = "http://" + line.split("http://", 1)[1].split()[0].rstrip("/")
+        wait_for("lucie serve to answer", lambda: answers(url), 60)  # (its workers start)
+        return proc, url
 
     yield start
     for proc in started:
         proc.terminate()
         try:
-            proc.wait(timeout=20)
+            proc.communicate(timeout=20)
         except subprocess.TimeoutExpired:  # pragma: no cover
             proc.kill()
-            proc.wait()
+            proc.communicate()

@@ -6,14 +6,13 @@ unless ``LUCIE_REQUIRE_BROWSER=1``."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
 import pytest
 from tests.chromium import ARGS, CHROMIUM, sync_api
+from tests.serving import healthy, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -33,21 +32,6 @@ STALE_WITHOUT_STATE = """async () => {
 }"""
 
 
-def _healthy(url: str) -> bool:
-    try:
-        return httpx.get(url + "/healthz", timeout=5).status_code == 200
-    except httpx.TransportError:
-        return False
-
-
-def _wait_for(what: str, check: Callable[[], bool], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {seconds} s for {what}")
-        time.sleep(0.05)
-
-
 @dataclass
 class Site:
     workers: str  # lucie serve --workers 2
@@ -58,7 +42,7 @@ class Site:
 def site(serve_site: Any, where: Any) -> Site:
     _proc, workers = serve_site(str(where), "--workers", "2")
     _proc, other = serve_site(str(where))
-    _wait_for("both servers", lambda: _healthy(workers) and _healthy(other))
+    wait_for("both servers", lambda: healthy(workers) and healthy(other))
     return Site(workers, other)
 
 

@@ -6,11 +6,9 @@ news written to the file, read by each process when the file changed)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,41 +18,6 @@ import pytest
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
 Start = Callable[..., tuple[subprocess.Popen[str], str]]
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Start]:
-    started: list[subprocess.Popen[str]] = []
-
-    def start(db: str, *extra: str) -> tuple[subprocess.Popen[str], str]:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "lucie", "serve", "--port", "0", "--db", db,
-             "--secret-file", str(tmp_path / "secret"), *extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            env=dict(os.environ, PYTHONUNBUFFERED="1"),
-        )
-        started.append(proc)
-        assert proc.stderr is not None
-        line = proc.stderr.readline()
-        assert "http://" in line, line
-        url = "http://" + line.split("http://", 1)[1].split()[0].rstrip("/")
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:  # the workers start
-            try:
-                if httpx.get(url + "/healthz", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        return proc, url
-
-    yield start
-    for proc in started:
-        proc.terminate()
-        try:
-            proc.communicate(timeout=15)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.communicate()
 
 
 def _ok(r: httpx.Response) -> dict[str, Any]:
@@ -109,29 +72,29 @@ def _duel_across(host_url: str, guest_url: str, moves: int = 8,
 
 
 def test_a_move_through_one_server_reaches_the_socket_of_another(
-        serve: Start, pg_fresh: Callable[[], str]) -> None:
+        serve_site: Start, pg_fresh: Callable[[], str]) -> None:
     db = pg_fresh()
-    _one, url1 = serve(db)
-    _two, url2 = serve(db)
+    _one, url1 = serve_site(db)
+    _two, url2 = serve_site(db)
     delays = _duel_across(url1, url2)
     assert len(delays) >= 3 and max(delays) < 1.0, delays
 
 
-def test_a_duel_on_two_workers(serve: Start, pg_fresh: Callable[[], str]) -> None:
-    _proc, url = serve(pg_fresh(), "--workers", "2")
+def test_a_duel_on_two_workers(serve_site: Start, pg_fresh: Callable[[], str]) -> None:
+    _proc, url = serve_site(pg_fresh(), "--workers", "2")
     delays = _duel_across(url, url, moves=12, fresh_connections=True)
     assert len(delays) >= 3 and max(delays) < 1.0, delays
 
 
-def test_two_servers_on_one_sqlite_file(serve: Start, tmp_path: Path) -> None:
+def test_two_servers_on_one_sqlite_file(serve_site: Start, tmp_path: Path) -> None:
     db = str(tmp_path / "duels.sqlite3")
-    _one, url1 = serve(db)
-    _two, url2 = serve(db)
+    _one, url1 = serve_site(db)
+    _two, url2 = serve_site(db)
     delays = _duel_across(url1, url2)
     assert len(delays) >= 3 and max(delays) < 1.0, delays
 
 
-def test_a_duel_on_two_workers_on_sqlite(serve: Start, tmp_path: Path) -> None:
-    _proc, url = serve(str(tmp_path / "duels.sqlite3"), "--workers", "2")
+def test_a_duel_on_two_workers_on_sqlite(serve_site: Start, tmp_path: Path) -> None:
+    _proc, url = serve_site(str(tmp_path / "duels.sqlite3"), "--workers", "2")
     delays = _duel_across(url, url, moves=12, fresh_connections=True)
     assert len(delays) >= 3 and max(delays) < 1.0, delays

@@ -4,47 +4,20 @@ move made through one seen through the other."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
 
+#: the ``serve_site`` fixture (tests/store/conftest.py)
 Start = Callable[..., tuple[subprocess.Popen[str], str]]
 
 
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Start]:
-    started: list[subprocess.Popen[str]] = []
-
-    def start(db: str, *extra: str) -> tuple[subprocess.Popen[str], str]:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "lucie", "serve", "--port", "0", "--db", db,
-             "--secret-file", str(tmp_path / "secret"), *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env=dict(os.environ, PYTHONUNBUFFERED="1"),
-        )
-        started.append(proc)
-        assert proc.stderr is not None
-        line = proc.stderr.readline()
-        assert "http://" in line, line
-        return proc, "http://" + line.split("http://", 1)[1].split()[0].rstrip("/")
-
-    yield start
-    for proc in started:
-        proc.terminate()
-        try:
-            proc.communicate(timeout=15)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.communicate()
-
-
 def _two_processes_share_games(serve: Start, db: str) -> None:
-    one, url1 = serve(db)
+    one, url1 = serve(db, output=True)
     _two, url2 = serve(db)
     with httpx.Client(base_url=url1, timeout=20) as a:
         assert a.get("/healthz").json() == {"ok": True}
@@ -81,13 +54,13 @@ def _two_processes_share_games(serve: Start, db: str) -> None:
     assert any(x["path"] == f"/api/games/{gid}/move" and x["status"] == 200 for x in lines)
 
 
-def test_two_processes_on_one_sqlite_file(serve: Start, tmp_path: Path) -> None:
-    _two_processes_share_games(serve, str(tmp_path / "site.sqlite3"))
+def test_two_processes_on_one_sqlite_file(serve_site: Start, tmp_path: Path) -> None:
+    _two_processes_share_games(serve_site, str(tmp_path / "site.sqlite3"))
 
 
 def test_two_processes_on_one_postgresql_database(
-        serve: Start, pg_fresh: Callable[[], str]) -> None:
-    _two_processes_share_games(serve, pg_fresh())
+        serve_site: Start, pg_fresh: Callable[[], str]) -> None:
+    _two_processes_share_games(serve_site, pg_fresh())
 
 
 def test_a_bad_rate_is_refused(tmp_path: Path) -> None:
@@ -97,17 +70,11 @@ def test_a_bad_rate_is_refused(tmp_path: Path) -> None:
     assert r.returncode == 2 and "--player-limit often" in r.stderr
 
 
-def test_workers_serve_any_player(serve: Start, tmp_path: Path) -> None:
+def test_workers_serve_any_player(serve_site: Start, tmp_path: Path) -> None:
     """``--workers 2``: two processes on one socket; whichever answers, a
     player's game is as they last left it."""
-    _proc, url = serve(str(tmp_path / "site.sqlite3"), "--workers", "2")
+    _proc, url = serve_site(str(tmp_path / "site.sqlite3"), "--workers", "2")
     with httpx.Client(base_url=url, timeout=30) as a:
-        for _try in range(100):  # the workers start
-            try:
-                if a.get("/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
         game = a.post("/api/games", json={"deal": 11}).json()
         gid, played = game["id"], []
         for _move in range(8):

@@ -5,12 +5,11 @@ forgetting of idle players and unplayed deals when the site starts."""
 from __future__ import annotations
 
 import sqlite3
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
+from tests.serving import healthy, wait_for
 
 from lucie.engine import Game
 from lucie.rules import Rules
@@ -18,21 +17,6 @@ from lucie.store import Store
 
 #: Forty days ago, as the store writes times: older than the default 30.
 LONG_AGO = "2000-01-01T00:00:00+00:00"
-
-
-def _healthy(url: str) -> bool:
-    try:
-        return httpx.get(url + "/healthz", timeout=5).status_code == 200
-    except httpx.TransportError:
-        return False
-
-
-def _wait_for(what: str, check: Callable[[], bool], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {seconds} s for {what}")
-        time.sleep(0.05)
 
 
 def _play(client: httpx.Client, deal: int) -> tuple[str, list[str]]:
@@ -115,9 +99,9 @@ def test_lucie_serve_forgets_idle_players_when_it_starts(serve_site: Any, where:
     _age(where)
     _proc, url = serve_site(str(where))  # --forget-after 30, the default
     with Store(where) as store:
-        _wait_for("the tidying", lambda: store.player(idle.id) is None
+        wait_for("the tidying", lambda: store.player(idle.id) is None
                   and store.version(deal) is None)
         assert store.player(named.id) is not None and store.player(winner.id) is not None
         assert store.record(won).status == "resigned"
         assert store.version(local) is not None  # a local player's
-    assert _healthy(url)
+    assert healthy(url)

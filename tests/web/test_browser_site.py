@@ -3,18 +3,14 @@ contexts, each its own cookie) on one site."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from tests.chromium import ARGS, CHROMIUM, sync_api
+from tests.serving import served
 
-from lucie.web.app import stop_app
 from lucie.web.site import create_site
 from lucie.web.store_link import StoreLink
 
@@ -25,21 +21,8 @@ pytestmark = pytest.mark.browser
 def site_url(tmp_path: Path) -> Iterator[str]:
     app = create_site(StoreLink.open(tmp_path / "site.sqlite3"),
                       b"the secret of the browser test", solver_workers=1)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
-    stop_app(app)
-    app.state.link.close()
+    with served(app) as url:
+        yield url
 
 
 def test_two_players_each_with_their_name_and_games(site_url: str) -> None:

@@ -10,12 +10,12 @@ import os
 import signal
 import subprocess
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+from tests.serving import healthy, wait_for
 
 from lucie.store import Store
 
@@ -38,21 +38,6 @@ def workers(parent: int) -> set[int]:
         if ppid == parent and b"spawn_main" in cmdline:
             found.add(int(entry.name))
     return found
-
-
-def wait_for(what: str, check: Callable[[], bool], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {seconds} s for {what}")
-        time.sleep(0.05)
-
-
-def healthy(url: str) -> bool:
-    try:
-        return httpx.get(url + "/healthz", timeout=5).status_code == 200
-    except httpx.TransportError:
-        return False
 
 
 @dataclass

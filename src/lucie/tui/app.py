@@ -449,6 +449,10 @@ class LucieApp(App[int]):
             self.say(_("Thinking…"), "hint")
             self._hint_worker(self.game.position)
 
+        self.hint_help(give)
+
+    def hint_help(self, give: Callable[[], None]) -> None:
+        """A hint: :meth:`_help` with its question."""
         self._help(_("Ask for a hint? This game will then no longer count for the table of "
                      "the day."),
                    _("No hint asked: this game still counts for the table of the day."), give)

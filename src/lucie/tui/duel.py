@@ -308,8 +308,11 @@ class DuelApp(LucieApp):
     # -- the commands a duel changes ---------------------------------------------------
 
     def action_hint(self) -> None:
-        self.say(_("Thinking…"), "hint")
-        self.hint_worker(self.game.position)
+        def give() -> None:
+            self.say(_("Thinking…"), "hint")
+            self.hint_worker(self.game.position)
+
+        self.hint_help(give)  # (a duel on the deal of the day may count for its table)
 
     @work(thread=True, exclusive=True, group="hint")
     def hint_worker(self, position: Any) -> None:

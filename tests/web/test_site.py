@@ -263,3 +263,36 @@ def test_the_page_offers_the_players_panel_on_a_site_only(site: Starlette,
         assert 'id="d-player"' in page and 'id="b-player" hidden' in page
         assert a.get("/static/account.js").status_code == 200
     assert client.get("/api/features").json()["players"] is False
+
+
+def test_a_deleted_players_cookie_changes_nothing_any_more(site: Starlette,
+                                                            tmp_path: Path) -> None:
+    """A game's commands know their player by the signed cookie alone (no
+    read of the store): a cookie kept after its player deleted everything
+    finds no game to change, on the server that deleted it and on another
+    that still has the game in memory, and nothing of theirs comes back."""
+    other = create_site(StoreLink.open(tmp_path / "site.sqlite3"), SECRET, solver_workers=1)
+    try:
+        with visitor(site) as a:
+            me = a.get("/api/me").json()
+            gid, move = first_move(a)
+            cookie = a.cookies[PLAYER_COOKIE]
+            with TestClient(other, cookies={PLAYER_COOKIE: cookie}) as b:
+                seen = b.get(f"/api/games/{gid}").json()  # now in the other's memory too
+                assert seen["moves"] == []
+                assert a.post("/api/me/delete", json={}).status_code == 200
+                for server in (site, other):
+                    with TestClient(server, cookies={PLAYER_COOKIE: cookie}) as kept:
+                        for command, body in (("move", {"move": move}), ("undo", {}),
+                                              ("restart", {}), ("resign", {})):
+                            r = kept.post(f"/api/games/{gid}/{command}", json=body)
+                            assert r.status_code == 404, (command, r.text)
+    finally:
+        stop_app(other)
+        other.state.link.close()
+    store = Store(tmp_path / "site.sqlite3")
+    try:
+        assert store.player(me["id"]) is None
+        assert store._read("SELECT id FROM games WHERE player_id = ?", (me["id"],)) == []
+    finally:
+        store.close()

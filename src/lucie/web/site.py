@@ -29,6 +29,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import secrets
 import sys
 import unicodedata
@@ -78,6 +79,8 @@ COOKIE_AGE: Final = 365 * 24 * 3600
 MAX_NAME: Final = 40
 #: The paths of a game's commands (``/api/games/<id>/move``...).
 _COMMANDS: Final = "/api/games/{game_id}/"
+#: A game's command (``POST``): its player is known by the cookie alone.
+_COMMAND_PATH: Final = re.compile(r"^/api/games/[^/]+/[a-z]+$")
 #: The paths answered without a player (none is made for them).
 _NO_PLAYER: Final = ("/static/", "/healthz", "/metrics", "/favicon.ico")
 
@@ -153,6 +156,15 @@ class PlayerMiddleware:
         token = request.cookies.get(PLAYER_COOKIE)
         player_id = self.signer.unsign("cookie", token) if token else None
         store = self.link.store
+        if player_id is not None and request.method == "POST" \
+                and _COMMAND_PATH.match(request.url.path):
+            # a command of a game (a move...): the cookie's signature is
+            # enough, the store is not asked (a trip less a move).  The game
+            # is only ever served to the player it names, and its change is
+            # written on the game as stored: a player deleted meanwhile has
+            # no game left to change (404), whichever process has a copy.
+            # (Only the site signs cookies, and only for its own players.)
+            return Player(player_id, "", ""), False
         if player_id is not None:
             found = await self.link.run(lambda: store.player(player_id))
             if found is not None and found.login is None:

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from tests.serving import answers, wait_for
 
 from lucie.store import Store
 
@@ -230,6 +229,9 @@ def serve_site(tmp_path: Path) -> Iterator[Start]:
     in the way), each answering HTTP once started; stopped after the test.
     ``start(db, *options, output=True)`` keeps the process's standard
     output (its access log) for the test to read (``proc.communicate``)."""
+    # (imported here: the benchmarks load this file for its PostgreSQL server)
+    from tests.serving import answers, wait_for
+
     started: list[subprocess.Popen[str]] = []
 
     def start(db: str, *extra: str, output: bool = False) -> tuple[subprocess.Popen[str], str]:

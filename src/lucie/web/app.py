@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Final
@@ -185,6 +186,11 @@ def create_app(
         yield
         # the server is stopping: the clocks of the games in play are saved
         await asyncio.to_thread(registry.save_clocks)
+        # and a site's access log (lucie.web.operate.ACCESS_LOG, written in
+        # batches) writes what it holds: on SIGTERM uvicorn ends the process
+        # by that signal right after this, so no exit handler would
+        for handler in logging.getLogger("lucie.access").handlers:
+            handler.flush()
 
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={HTTPException: _http_error})

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Final
@@ -37,6 +36,7 @@ from lucie.web.headers import SECURITY, with_headers
 from lucie.web.hosts import HostGuard, HostNames
 from lucie.web.inputs import CLIENT_COOKIE, MAX_BODY, client_cookie
 from lucie.web.language import LanguageMiddleware, page_catalogue, request_language
+from lucie.web.operate import ACCESS_LOG
 from lucie.web.registry import MAX_GAMES, Registry, Session
 from lucie.web.routes import MAX_THINK, Api, api
 from lucie.web.store_link import StoreLink
@@ -186,10 +186,10 @@ def create_app(
         yield
         # the server is stopping: the clocks of the games in play are saved
         await asyncio.to_thread(registry.save_clocks)
-        # and a site's access log (lucie.web.operate.ACCESS_LOG, written in
-        # batches) writes what it holds: on SIGTERM uvicorn ends the process
-        # by that signal right after this, so no exit handler would
-        for handler in logging.getLogger("lucie.access").handlers:
+        # and a site's access log (written in batches) writes what it holds:
+        # on SIGTERM uvicorn ends the process by that signal right after
+        # this, so no exit handler would
+        for handler in ACCESS_LOG.handlers:
             handler.flush()
 
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,

@@ -89,7 +89,8 @@ CLOSE_NO_PLAYER: Final = 4401
 CLOSE_NOT_YOURS: Final = 4403
 CLOSE_NO_DUEL: Final = 4404
 
-_GAME_PATH: Final = re.compile(r"^/api/games/([A-Za-z0-9_-]{10,64})/([a-z]+)$")
+#: A game's command (``/api/games/<page>/<action>``): its page and action.
+GAME_COMMAND: Final = re.compile(r"^/api/games/([A-Za-z0-9_-]{10,64})/([a-z]+)$")
 
 
 def _player_id() -> int:
@@ -519,7 +520,7 @@ class DuelGuard:
         if scope["type"] == "http" and scope["path"] == "/api/games" \
                 and scope["method"] == "POST":
             receive = await self._keep_duel_game(receive)
-        matched = _GAME_PATH.match(scope["path"]) if scope["type"] == "http" else None
+        matched = GAME_COMMAND.match(scope["path"]) if scope["type"] == "http" else None
         action = matched.group(2) if matched else ""
         if matched is None or action not in CHANGES | SOLVER:
             await self.app(scope, receive, send)
@@ -600,5 +601,14 @@ def refusal(duel: duels.Duel, action: str) -> tuple[int, str] | None:
     return None
 
 
-__all__ = ["CLOSE_NOT_YOURS", "CLOSE_NO_DUEL", "CLOSE_NO_PLAYER", "DuelGuard", "Duels",
-           "lost_at", "refusal", "winner"]
+__all__ = [
+    "CLOSE_NOT_YOURS",
+    "CLOSE_NO_DUEL",
+    "CLOSE_NO_PLAYER",
+    "GAME_COMMAND",
+    "DuelGuard",
+    "Duels",
+    "lost_at",
+    "refusal",
+    "winner",
+]

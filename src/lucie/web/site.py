@@ -29,7 +29,6 @@ import hmac
 import json
 import logging
 import os
-import re
 import secrets
 import sys
 import unicodedata
@@ -49,7 +48,7 @@ from lucie.i18n import _
 from lucie.parsing import excerpt
 from lucie.session import Player
 from lucie.web.app import create_app
-from lucie.web.duel import DuelGuard, Duels
+from lucie.web.duel import GAME_COMMAND, DuelGuard, Duels
 from lucie.web.duel_hub import hub_for
 from lucie.web.errors import ApiError
 from lucie.web.inputs import read_object, text_field
@@ -79,8 +78,6 @@ COOKIE_AGE: Final = 365 * 24 * 3600
 MAX_NAME: Final = 40
 #: The paths of a game's commands (``/api/games/<id>/move``...).
 _COMMANDS: Final = "/api/games/{game_id}/"
-#: A game's command (``POST``): its player is known by the cookie alone.
-_COMMAND_PATH: Final = re.compile(r"^/api/games/[^/]+/[a-z]+$")
 #: The paths answered without a player (none is made for them).
 _NO_PLAYER: Final = ("/static/", "/healthz", "/metrics", "/favicon.ico")
 
@@ -157,7 +154,7 @@ class PlayerMiddleware:
         player_id = self.signer.unsign("cookie", token) if token else None
         store = self.link.store
         if player_id is not None and request.method == "POST" \
-                and _COMMAND_PATH.match(request.url.path):
+                and GAME_COMMAND.match(request.url.path):
             # a command of a game (a move...): the cookie's signature is
             # enough, the store is not asked (a trip less a move).  The game
             # is only ever served to the player it names, and its change is

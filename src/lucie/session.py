@@ -72,7 +72,7 @@ from typing import TYPE_CHECKING, Final, TypeVar
 from lucie.daily import daily_date
 from lucie.engine import Game, Move, Position, Step
 from lucie.errors import LucieError, MoveError
-from lucie.i18n import _
+from lucie.i18n import N_, _
 from lucie.rules import Rules
 from lucie.store import (
     Entry,
@@ -110,6 +110,16 @@ PAGE_LEASE: Final = 90.0
 #: to forget when a new game starts.
 _SWEEP: Final = 200
 
+
+#: What an interface asks before help in a game that counts for the table
+#: of the day (:meth:`Session.counts_for_daily`), and says when the player
+#: declines (the page asks the same: lucie/web/static/hints.js, stats.js).
+HINT_QUESTION: Final = N_("Ask for a hint? This game will then no longer count for the table "
+                          "of the day.")
+HINT_DECLINED: Final = N_("No hint asked: this game still counts for the table of the day.")
+REVIEW_QUESTION: Final = N_("Review this game in play? The review tells the chance to win: if "
+                            "the game counts for the table of the day, it will no longer count.")
+REVIEW_DECLINED: Final = N_("No review asked: this game still counts for the table of the day.")
 
 class NotSavedError(LucieError):
     """A change could not be recorded; the game stays as it was.
@@ -828,9 +838,33 @@ class Session:
 
 
 __all__ = [
-    "PAGE_LEASE", "Clock", "Entry", "GameRecord", "History", "Marks", "NotSavedError",
-    "Outcome", "Player",
-    "PlayerRef", "Session", "StaleGame",
-    "Stats", "Store", "StoreBusy", "StoreError", "StoreFull", "default_path", "default_player",
-    "duels", "limits", "proved_lost", "rank_daily", "review_asked", "write_error",
+    "HINT_DECLINED",
+    "HINT_QUESTION",
+    "PAGE_LEASE",
+    "REVIEW_DECLINED",
+    "REVIEW_QUESTION",
+    "Clock",
+    "Entry",
+    "GameRecord",
+    "History",
+    "Marks",
+    "NotSavedError",
+    "Outcome",
+    "Player",
+    "PlayerRef",
+    "Session",
+    "StaleGame",
+    "Stats",
+    "Store",
+    "StoreBusy",
+    "StoreError",
+    "StoreFull",
+    "default_path",
+    "default_player",
+    "duels",
+    "limits",
+    "proved_lost",
+    "rank_daily",
+    "review_asked",
+    "write_error",
 ]

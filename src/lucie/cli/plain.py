@@ -22,7 +22,16 @@ from lucie.errors import LucieError, MoveError
 from lucie.i18n import N_, _, format_number, format_percent, ngettext
 from lucie.parsing import excerpt, printable
 from lucie.rules import Rules
-from lucie.session import NotSavedError, Outcome, Session, Store, StoreError, proved_lost
+from lucie.session import (
+    HINT_DECLINED,
+    HINT_QUESTION,
+    NotSavedError,
+    Outcome,
+    Session,
+    Store,
+    StoreError,
+    proved_lost,
+)
 from lucie.text import cards_text, moved_cards, render
 
 #: The help of line mode (translated where it is shown).  The commands
@@ -303,10 +312,9 @@ class LineGame:
 
         position = self.game.position
         if self.session.counts_for_daily():
-            answer = self._read(_("Ask for a hint? This game will then no longer count for the "
-                                  "table of the day.") + " (y/n) ")
+            answer = self._read(_(HINT_QUESTION) + " (y/n) ")
             if answer is None or not is_yes(answer):
-                self.say(_("No hint asked: this game still counts for the table of the day."))
+                self.say(_(HINT_DECLINED))
                 return
         self.session.hint_asked()  # fair play: marked before the hint is given
         found = hint(position)

@@ -30,6 +30,10 @@ from lucie.i18n import N_, _
 from lucie.parsing import printable
 from lucie.rules import VARIANTS, Rules
 from lucie.session import (
+    HINT_DECLINED,
+    HINT_QUESTION,
+    REVIEW_DECLINED,
+    REVIEW_QUESTION,
     NotSavedError,
     Session,
     Store,
@@ -453,9 +457,7 @@ class LucieApp(App[int]):
 
     def hint_help(self, give: Callable[[], None]) -> None:
         """A hint: :meth:`_help` with its question."""
-        self._help(_("Ask for a hint? This game will then no longer count for the table of "
-                     "the day."),
-                   _("No hint asked: this game still counts for the table of the day."), give)
+        self._help(_(HINT_QUESTION), _(HINT_DECLINED), give)
 
     @work(thread=True, exclusive=True, group="hint")
     def _hint_worker(self, position: Position) -> None:
@@ -582,9 +584,7 @@ class LucieApp(App[int]):
             give()
             return
         # a review of the game in play tells the chance of its position: help
-        self._help(_("Review this game in play? The review tells the chance to win: if the "
-                     "game counts for the table of the day, it will no longer count."),
-                   _("No hint asked: this game still counts for the table of the day."), give)
+        self._help(_(REVIEW_QUESTION), _(REVIEW_DECLINED), give)
 
     def action_command_palette(self) -> None:
         """Textual's command palette, its prompt in the language in use."""

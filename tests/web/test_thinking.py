@@ -225,15 +225,19 @@ class TestServer:
         wait_until(lambda: pool.running == 0 and pool.killed == 1)
 
 
-def _children(pid: int) -> set[int]:
+def _solver_workers(pid: int) -> set[int]:
+    """The solver workers of process ``pid``: its children started by
+    multiprocessing's ``spawn`` (not its resource tracker, a child too,
+    which a busy machine may start well before the worker)."""
     found = set()
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                command = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if int(fields[1]) == pid:
+            if int(fields[1]) == pid and b"spawn_main" in command:
                 found.add(int(entry.name))
     return found
 
@@ -274,8 +278,8 @@ def test_ctrl_c_stops_the_server_during_a_search(tmp_path: Path) -> None:
         asking = threading.Thread(target=lambda: httpx.get(
             f"{url}/api/games/{gid}/odds?samples=100000&seconds=30", timeout=60), daemon=True)
         asking.start()
-        wait_until(lambda: len(_children(proc.pid)) >= 1)  # the solver worker
-        workers = _children(proc.pid)
+        wait_until(lambda: len(_solver_workers(proc.pid)) >= 1)
+        workers = _solver_workers(proc.pid)
         idle = _cpu_seconds(workers)
         wait_until(lambda: _cpu_seconds(workers) >= idle + 0.3)  # the search is going
         proc.send_signal(signal.SIGINT)

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 from typing import Final
 
@@ -36,8 +37,14 @@ def today() -> datetime.date:
 
 def daily_deal(rules: Rules, date: datetime.date | None = None) -> int:
     """The deal number of the day ``date`` (default: today, UTC) for ``rules``."""
-    day = (date or today()).isoformat()
-    text = f"{_SALT}\n{day}\n{rules.spec()}".encode()
+    return _daily_deal(rules.spec(), date or today())
+
+
+@functools.lru_cache(maxsize=256)
+def _daily_deal(spec: str, date: datetime.date) -> int:
+    """:func:`daily_deal` of a variant's spec (a site asks it of each game
+    at each request: whether the game plays a deal of the day)."""
+    text = f"{_SALT}\n{date.isoformat()}\n{spec}".encode()
     digest = hashlib.sha256(text).digest()
     return int.from_bytes(digest[:8], "big") % DAILY_MAX + 1
 

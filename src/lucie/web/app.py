@@ -22,13 +22,14 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lucie.i18n import LANGUAGES, _, ngettext, pgettext
+from lucie.web.answers import JSONAnswer
 from lucie.web.challenge_routes import challenge_routes
 from lucie.web.daily_routes import daily_routes
 from lucie.web.errors import ApiError
@@ -90,7 +91,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
                                                                  path=request.url.path)
         else:
             text = str(exc.detail)
-        return JSONResponse({"error": text}, status_code=exc.status_code)
+        return JSONAnswer({"error": text}, status_code=exc.status_code)
     return Response(str(exc.detail), status_code=exc.status_code, media_type="text/plain")
 
 

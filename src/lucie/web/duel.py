@@ -38,7 +38,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -49,6 +48,7 @@ from lucie.i18n import _
 from lucie.parsing import excerpt
 from lucie.rules import Rules
 from lucie.session import duels
+from lucie.web.answers import JSONAnswer
 from lucie.web.duel_hub import LocalHub
 from lucie.web.errors import ApiError
 from lucie.web.headers import SECURITY, with_headers
@@ -534,7 +534,7 @@ class DuelGuard:
             return
         why = refusal(duel, action)
         if why is not None:
-            answer = JSONResponse({"error": why[1]}, status_code=why[0])
+            answer = JSONAnswer({"error": why[1]}, status_code=why[0])
             await answer(scope, receive, with_headers(send, SECURITY))
             return
         status = 0

@@ -24,11 +24,12 @@ import ipaddress
 from dataclasses import dataclass
 from typing import Final
 
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lucie.i18n import _
 from lucie.parsing import excerpt
+from lucie.web.answers import JSONAnswer
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -159,7 +160,7 @@ class HostGuard:
             names=self.allowed.shown(), host=excerpt(host) if host else _("none"))
         response: Response
         if str(scope.get("path", "")).startswith("/api/"):
-            response = JSONResponse({"error": text}, status_code=400)
+            response = JSONAnswer({"error": text}, status_code=400)
         else:
             response = PlainTextResponse(text, status_code=400)
         await response(scope, receive, send)

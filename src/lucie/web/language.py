@@ -40,9 +40,11 @@ from lucie.web.headers import with_headers
 COOKIE: Final = "lucie_lang"
 
 
+@functools.lru_cache(maxsize=1024)
 def choose(cookie: str | None, accept_language: str | None) -> str:
     """The language of a request: the cookie's if lucie speaks it, else
-    the best of the ``Accept-Language`` header, else English."""
+    the best of the ``Accept-Language`` header, else English (the few
+    pairs a site's browsers send are worked out once each)."""
     chosen = normalize(cookie) if cookie and len(cookie) <= 20 else None
     return chosen or negotiate(accept_language)
 

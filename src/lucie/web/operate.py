@@ -10,7 +10,6 @@ for every process and machine on it (:mod:`lucie.store.limits`), so
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import re
@@ -24,12 +23,13 @@ from limits import RateLimitItem, parse
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lucie.i18n import _
 from lucie.session import StoreError
 from lucie.session import limits as rate_counts
+from lucie.web.answers import JSONAnswer, json_bytes
 from lucie.web.errors import RETRY_AFTER
 from lucie.web.headers import SECURITY, with_headers
 from lucie.web.store_link import REQUEST_PLAYER, StoreLink
@@ -160,14 +160,14 @@ class RateLimit:
             allowed = await self.window.hit(who, now)
             wait = 0 if allowed else max(1, math.ceil(self.window.reset_after(who, now)))
         except StoreError as exc:  # the store cannot count: nothing is served
-            answer = JSONResponse({"error": str(exc)}, status_code=503,
+            answer = JSONAnswer({"error": str(exc)}, status_code=503,
                                   headers={"Retry-After": str(RETRY_AFTER)})
             await answer(scope, receive, with_headers(send, SECURITY))
             return
         if allowed:
             await self.app(scope, receive, send)
             return
-        answer = JSONResponse({"error": _("too many requests: try again in {n} s").format(n=wait)},
+        answer = JSONAnswer({"error": _("too many requests: try again in {n} s").format(n=wait)},
                               status_code=429, headers={"Retry-After": str(wait)})
         # the limit answers before the app's own headers are added: its
         # answer carries them too
@@ -257,13 +257,13 @@ class Observe:
             m.moves.inc()
         if ACCESS_LOG.isEnabledFor(logging.INFO):
             client = scope.get("client")
-            ACCESS_LOG.info(json.dumps({
+            ACCESS_LOG.info(json_bytes({
                 "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
                 "method": method, "path": scope["path"], "status": status,
                 "bytes": size, "ms": round(seconds * 1000, 2),
                 "client": client[0] if client else None,
                 "player": scope.get("state", {}).get("player_id"),
-            }, ensure_ascii=False))
+            }).decode())
 
 
 class BatchedLines(logging.Handler):
@@ -322,9 +322,9 @@ def health(link: StoreLink) -> Callable[[Request], object]:
         try:
             await link.run(lambda: link.store.version(0))
         except Exception as exc:  # any failure of the store is unhealthy
-            return JSONResponse({"ok": False, "error": type(exc).__name__}, status_code=503,
+            return JSONAnswer({"ok": False, "error": type(exc).__name__}, status_code=503,
                                 headers={"Cache-Control": "no-store"})
-        return JSONResponse({"ok": True}, headers={"Cache-Control": "no-store"})
+        return JSONAnswer({"ok": True}, headers={"Cache-Control": "no-store"})
 
     return healthz
 

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from lucie.cards import Card
 from lucie.daily import daily_deal, today
@@ -24,6 +24,7 @@ from lucie.i18n import N_, _, ngettext
 from lucie.parsing import excerpt, parse_json
 from lucie.rules import VARIANTS, Rules
 from lucie.session import default_player, proved_lost, review_asked
+from lucie.web.answers import JSONAnswer
 from lucie.web.errors import ApiError, from_lucie
 from lucie.web.inputs import (
     check_post,
@@ -114,15 +115,15 @@ def api(handler: Callable[[Request], Awaitable[Any]], *, thinks: bool = False) -
             return _answer(exc)
         if isinstance(result, Response):
             return result
-        return JSONResponse(result, headers={"Cache-Control": "no-store"})
+        return JSONAnswer(result, headers={"Cache-Control": "no-store"})
 
     endpoint.__name__ = handler.__name__
     return endpoint
 
 
-def _answer(exc: ApiError) -> JSONResponse:
+def _answer(exc: ApiError) -> JSONAnswer:
     headers = {"Retry-After": exc.retry_after} if exc.retry_after else None
-    return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status,
+    return JSONAnswer({"error": exc.message, **exc.extra}, status_code=exc.status,
                         headers=headers)
 
 

@@ -39,7 +39,6 @@ from typing import Any, Final
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -47,6 +46,7 @@ from lucie.environment import SERVE, setting
 from lucie.i18n import _
 from lucie.parsing import excerpt
 from lucie.session import Player
+from lucie.web.answers import JSONAnswer
 from lucie.web.app import create_app
 from lucie.web.duel import GAME_COMMAND, DuelGuard, Duels
 from lucie.web.duel_hub import hub_for
@@ -154,7 +154,7 @@ class PlayerMiddleware:
         player_id = self.signer.unsign("cookie", token) if token else None
         store = self.link.store
         if player_id is not None and request.method == "POST" \
-                and GAME_COMMAND.match(request.url.path):
+                and GAME_COMMAND.match(request.scope["path"]):
             # a command of a game (a move...): the cookie's signature is
             # enough, the store is not asked (a trip less a move).  The game
             # is only ever served to the player it names, and its change is
@@ -249,7 +249,7 @@ class Account:
             raise ApiError(404, _("no player has the recovery code {code}").format(
                 code=excerpt(code)))
         await self._leave(_request_player(), found)
-        answer = JSONResponse(self._json(found), headers={"Cache-Control": "no-store"})
+        answer = JSONAnswer(self._json(found), headers={"Cache-Control": "no-store"})
         secure = request.url.scheme == "https"
         answer.raw_headers.append(
             (b"set-cookie", _cookie_header(self.signer.sign("cookie", found.id),
@@ -281,7 +281,7 @@ class Account:
         await self.registry.forget_player(player.id)
         store = self.link.store
         games = await self.link.run(lambda: store.delete_player(player))
-        answer = JSONResponse({"deleted_games": games}, headers={"Cache-Control": "no-store"})
+        answer = JSONAnswer({"deleted_games": games}, headers={"Cache-Control": "no-store"})
         answer.raw_headers.append(
             (b"set-cookie", _cookie_header("", secure=request.url.scheme == "https",
                                            max_age=0)))
@@ -298,7 +298,7 @@ def _operator_only(endpoint: Any) -> Any:
     async def guarded(request: Request) -> Any:
         client = request.client.host if request.client else ""
         if not client.startswith(_LOOPBACK):
-            return JSONResponse({"error": _("no such API endpoint: {path}").format(
+            return JSONAnswer({"error": _("no such API endpoint: {path}").format(
                 path=request.url.path)}, status_code=404)
         return await endpoint(request)
 

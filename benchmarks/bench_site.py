@@ -1,7 +1,12 @@
 """Throughput of ``lucie serve`` (issue 40), against a bare Starlette app.
 
 1. A bare Starlette JSON endpoint (one uvicorn process): requests/s that
-   this machine's load generator gets at all, the framework's limit.
+   this machine's load generator gets at all, the framework's limit.  Then
+   the load generator's own limit for a move: the burst below against a
+   Starlette app (2 uvicorn workers) that does no work at all, answering
+   each POST with the same canned answer of a move's size and shape (a
+   real position's, :data:`CANNED_APP`): no server can do better than
+   this with this load generator on this machine.
 2. ``lucie serve --workers 2`` on a fresh SQLite file, then on a fresh
    PostgreSQL database (a real server started the way the store tests do,
    ``tests/store/conftest.py``): a burst of 32 players (each its own
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import os
 import random
 import socket
@@ -53,6 +59,9 @@ PACE = 2.0
 PACED_SECONDS = 20.0
 IDLE = int(os.environ.get("LUCIE_BENCH_IDLE", "2000"))
 ROOT = Path(__file__).resolve().parent.parent
+#: the bare endpoint's requests/s, once measured (the burst's figures are
+#: given as a share of it)
+BARE: list[float] = []
 TICK = os.sysconf("SC_CLK_TCK")
 
 BARE_APP = """
@@ -65,6 +74,42 @@ async def ok(request):
 uvicorn.run(Starlette(routes=[Route("/", ok)]), host="127.0.0.1", port=int(sys.argv[1]),
             log_level="warning")
 """
+
+CANNED_APP = """
+import os
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+ANSWER = open(os.environ["LUCIE_BENCH_CANNED"], "rb").read()
+async def move(request):
+    await request.body()
+    return Response(ANSWER, media_type="application/json", headers={"Cache-Control": "no-store"})
+async def healthz(request):
+    return JSONResponse({"ok": True})
+app = Starlette(routes=[Route("/api/games", move, methods=["POST"]),
+                        Route("/api/games/{game}/move", move, methods=["POST"]),
+                        Route("/healthz", healthz)])
+"""
+
+
+def canned_answer() -> bytes:
+    """A move's answer as ``lucie serve`` writes it (the position, the
+    table and the game's facts), of deal 11 thirty moves in."""
+    from lucie.web.views import game_version, table_json
+
+    game = Game(Rules(), 11)
+    for _i in range(30):
+        legal = [m for m in game.legal_moves if not m.is_redeal]
+        game.play(legal[0], autoplay=False)
+    data = position_json(game)
+    data.update(table_json(game))
+    data.update(id="x" * 24, version=game_version(game), deal="11", seed="11",
+                variant_title=data["variant_name"], can_undo=True, can_redo=False,
+                redeals_total=2, has_merci=False, seconds=61.5, clock_running=True,
+                finished=False, recorded=True, practice=False, result=None, daily=None,
+                daily_counts=None, daily_why=None, difficulty=None,
+                applied=[data["moves"][-1]], messages=["moved"], summary="moved")
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def free_port() -> int:
@@ -314,7 +359,8 @@ async def burst_line(url: str, pid: int) -> str:
     cpu = cpu_seconds(pid)
     moves, errors, latencies, seconds = await burst(url)
     cpu = cpu_seconds(pid) - cpu
-    return (f"{PLAYERS} players bursting: {moves / seconds:,.0f} moves/s, "
+    share = f" ({moves / seconds / BARE[0]:.0%} of the bare endpoint)" if BARE else ""
+    return (f"{PLAYERS} players bursting: {moves / seconds:,.0f} moves/s{share}, "
             f"p95 {p95(latencies):.1f} ms, {errors} refused, "
             f"{cpu / max(moves, 1) * 1000:.2f} ms server CPU a move ({cpu:.1f} CPU-s)")
 
@@ -361,10 +407,26 @@ def main() -> None:
         cpu = cpu_seconds(pid)
         rate = asyncio.run(bare(url))
         cpu = cpu_seconds(pid) - cpu
+    BARE.append(rate)
     print(f"bare Starlette JSON endpoint, 1 process, {CONNECTIONS} connections: "
           f"{rate:,.0f} requests/s ({cpu / (rate * SECONDS) * 1e6:.0f} us server CPU a "
           "request)", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
+        canned = Path(tmp, "answer.json")
+        canned.write_bytes(canned_answer())
+        app = Path(tmp, "canned_app.py")
+        app.write_text(CANNED_APP)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        argv = [sys.executable, "-m", "uvicorn", "--app-dir", tmp, "canned_app:app",
+                "--port", str(port), "--workers", "2", "--log-level", "warning"]
+        os.environ["LUCIE_BENCH_CANNED"] = str(canned)
+        with serving(argv, url) as pid:
+            moves, _errors, latencies, seconds = asyncio.run(burst(url))
+        print(f"the load generator's limit for a move (a canned answer of "
+              f"{canned.stat().st_size:,} bytes, no work, 2 workers): {moves / seconds:,.0f} "
+              f"moves/s, {moves / seconds / rate:.0%} of the bare endpoint, p95 "
+              f"{p95(latencies):.1f} ms", flush=True)
         measure("SQLite", os.path.join(tmp, "burst.sqlite3"), tmp, burst_line)
         if PACED:
             measure("SQLite", os.path.join(tmp, "paced.sqlite3"), tmp, paced_line)

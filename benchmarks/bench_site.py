@@ -94,12 +94,15 @@ app = Starlette(routes=[Route("/api/games", move, methods=["POST"]),
 
 def canned_answer() -> bytes:
     """A move's answer as ``lucie serve`` writes it (the position, the
-    table and the game's facts), of deal 11 thirty moves in."""
+    table and the game's facts), of deal 11 up to thirty moves in, with a
+    move left to play."""
     from lucie.web.views import game_version, table_json
 
     game = Game(Rules(), 11)
     for _i in range(30):
         legal = [m for m in game.legal_moves if not m.is_redeal]
+        if len(legal) < 2:
+            break
         game.play(legal[0], autoplay=False)
     data = position_json(game)
     data.update(table_json(game))

@@ -1293,10 +1293,11 @@ class Game:
         self._redone(step)
         return step
 
-    def push_all(self, moves: Iterable[Move | str]) -> None:
+    def push_all(self, moves: Iterable[Move | str], *, first: int = 1) -> None:
         """Play moves in order; an illegal one raises :class:`MoveError`
-        that says its number in the list (1-based) and why, after the
-        moves before it were played.
+        that says its number (``first`` for the first of the list: 1, or
+        the number a list that goes on from earlier moves starts at) and
+        why, after the moves before it were played.
 
         This is how a game is rebuilt from its saved (flat) move list, so
         the steps are rebuilt too: a move directly followed by exactly the
@@ -1314,7 +1315,7 @@ class Game:
                 why = exc.reason if exc.reason is not None else _reason(exc)
                 raise MoveError(
                     _("move {number} ({move}) is illegal: {why}").format(
-                        number=number, move=move, why=why
+                        number=number + first - 1, move=move, why=why
                     ),
                     reason=why,
                 ) from None

@@ -378,8 +378,15 @@ def save_game(game: Game) -> str:
     return json.dumps(game_to_json(game), indent=2) + "\n"
 
 
-def game_from_json(data: object) -> Game:
+def game_from_json(data: object, base: Game | None = None) -> Game:
     """Rebuild a game from :func:`game_to_json` output by replaying its moves.
+
+    ``base``: a copy of the same game held before (a site's process whose
+    copy another process has played on): when the saved game is the same
+    deal and its moves go on from ``base``'s (which has nothing to redo and
+    is not resigned), only the moves after ``base``'s are replayed, on a
+    fork of it; the game is otherwise the one a whole replay gives, checked
+    the same way.  ``base`` is left as it was.
 
     Raises :class:`SaveFileError` naming what is wrong: not a lucie saved
     game, a newer format version, a missing or bad field, a move that does
@@ -388,9 +395,10 @@ def game_from_json(data: object) -> Game:
     if not isinstance(data, dict):
         raise SaveFileError(_("not a lucie saved game (expected a JSON object)"))
     _check_save_version(data)
-    game, moves = _saved_start(data)
+    caught_up = _catch_up(data, base) if base is not None else None
+    game, moves = caught_up if caught_up is not None else _saved_start(data)
     try:
-        game.push_all(moves)
+        game.push_all(moves, first=len(game.moves) + 1)
     except MoveError as exc:
         raise SaveFileError(
             _("the saved game does not replay: {why}").format(why=exc)
@@ -407,6 +415,28 @@ def game_from_json(data: object) -> Game:
             _("the saved game was edited: its moves do not lead to the position it records")
         )
     return game
+
+
+def _catch_up(data: dict[str, Any], base: Game) -> tuple[Game, list[str]] | None:
+    """A fork of ``base`` and the saved moves still to play on it, if the
+    saved game (``data``, of a numbered deal) goes on from ``base``; else
+    None (the whole game is replayed)."""
+    moves = data.get("moves")
+    deal = data.get("deal")
+    settings = data.get("settings")
+    if (base.resigned or base.can_redo or base.deal is None or not isinstance(deal, int)
+            or isinstance(deal, bool) or deal != base.deal or data.get("seed") != base.seed
+            or not isinstance(moves, list) or len(moves) < len(base.moves)
+            or not all(isinstance(m, str) for m in moves) or not isinstance(settings, dict)):
+        return None
+    try:
+        if Rules.from_settings(settings) != base.rules:
+            return None
+    except LucieError:
+        return None  # (the whole replay names the problem)
+    if moves[:len(base.moves)] != move_texts(base.moves):
+        return None
+    return base.fork(), moves[len(base.moves):]
 
 
 def _check_save_version(data: dict[str, Any]) -> None:

@@ -370,14 +370,17 @@ class Session:
 
     @classmethod
     def stored(cls, store: Store, game_id: int, player: PlayerRef = None, *,
-               lease: float | None = None, shared: bool = False) -> Session:
+               lease: float | None = None, shared: bool = False,
+               base: Game | None = None) -> Session:
         """The stored game ``game_id`` at its last saved position (a
         :class:`~lucie.store.StoreError` if it is missing, damaged or,
         given a ``player``, another player's; a
-        :class:`~lucie.errors.LucieError` if another program plays it)."""
+        :class:`~lucie.errors.LucieError` if another program plays it).
+        ``base``: this program's earlier copy of the game, if any (a shared
+        game another process played on: only the moves made since are
+        replayed, :meth:`~lucie.store.Store.game`)."""
         version = store.version(game_id)  # (read first: a change after it is refused)
-        record = store.record(game_id, of=player)
-        game = store.game(game_id)
+        record, game = store.record_and_game(game_id, of=player, base=base)
         result = record.status if record.status != "playing" else None
         if result == "resigned" and not game.outcome.finished:
             game.resign()

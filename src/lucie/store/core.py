@@ -675,13 +675,22 @@ class Store:
         value = rows[0][0] if rows else None
         return value if isinstance(value, str) else None
 
-    def game(self, game_id: int, *, of: Player | str | None = None) -> Game:
+    def game(self, game_id: int, *, of: Player | str | None = None,
+             base: Game | None = None) -> Game:
         """Any stored game, replayed to its last saved position (a
         :class:`StoreError` naming the game if it is missing or damaged).
-        ``of``: a player; a game of another player is missing too."""
+        ``of``: a player; a game of another player is missing too.
+        ``base``: an earlier copy of the game (its moves are not replayed
+        again if the stored game goes on from them)."""
+        return self.record_and_game(game_id, of=of, base=base)[1]
+
+    def record_and_game(self, game_id: int, *, of: Player | str | None = None,
+                        base: Game | None = None) -> tuple[GameRecord, Game]:
+        """:meth:`record` and :meth:`game` of one game, in one read."""
         row = self._row(game_id, of, ", g.saved")
         try:
-            return load(row[-1], check_row(row))[0]
+            record = check_row(row)
+            return record, load(row[-1], record, base)[0]
         except RowDamageError as exc:
             raise StoreError(_damaged_game(game_id, self.where, exc)) from None
 

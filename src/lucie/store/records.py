@@ -285,14 +285,17 @@ def saved_text(game: Game) -> str:
     return json.dumps(game_to_json(game), separators=(",", ":"))
 
 
-def load(saved: object, record: GameRecord | None = None) -> tuple[Game, dict[str, Any]]:
+def load(saved: object, record: GameRecord | None = None,
+         base: Game | None = None) -> tuple[Game, dict[str, Any]]:
     """The game of a row's ``saved`` column (and its JSON document),
     checked against the row's variant and deal when given; raises
-    :class:`RowDamageError` naming the problem."""
+    :class:`RowDamageError` naming the problem.  ``base``: an earlier copy
+    of the game, whose moves are not replayed again
+    (:func:`~lucie.formats.game_from_json`)."""
     text = check_text(_("the saved game"), saved)
     try:
         data = parse_json(text, what=_("the saved game"), error=SaveFileError)
-        game = game_from_json(data)
+        game = game_from_json(data, base)
     except LucieError as exc:
         raise RowDamageError(str(exc)) from None
     except (TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:

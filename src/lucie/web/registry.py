@@ -177,13 +177,16 @@ class Registry:
         if session is not None and (not verified or not await self._stale(session)):
             self.sessions.move_to_end(game_id)
             return session
+        base = None
         if session is not None:  # changed by another process: read it again
             async with self.lock:
                 if self.sessions.get(game_id) is session:
                     del self.sessions[game_id]
+            base = session.game  # (its moves are not replayed again)
         if self.store is not None and 10 <= len(game_id) <= 64:
             try:
-                life = await self.store.resume(game_id, lease=PAGE_LEASE, shared=self.shared)
+                life = await self.store.resume(game_id, lease=PAGE_LEASE, shared=self.shared,
+                                               base=base)
             except LucieError as exc:
                 raise ApiError(409, str(exc)) from None
             if life is not None:

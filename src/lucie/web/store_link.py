@@ -21,6 +21,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
+from lucie.engine import Game
 from lucie.formats import save_game
 from lucie.rules import Rules
 from lucie.session import (
@@ -171,10 +172,12 @@ class StoreLink:
         self.store.link_token(token, game_id)
 
     async def resume(self, token: str, lease: float | None = None,
-                     shared: bool = False) -> Session | None:
+                     shared: bool = False, base: Game | None = None) -> Session | None:
         """The stored game of ``token`` as a :class:`~lucie.session.Session`
         (claimed if still in play); None if unknown or damaged.  A
-        :class:`~lucie.errors.LucieError` if another program plays it."""
+        :class:`~lucie.errors.LucieError` if another program plays it.
+        ``base``: the copy of the game this process held (only the moves
+        made since are replayed)."""
 
         def work() -> Session | None:
             game_id = self.store.token_game(token)
@@ -188,7 +191,7 @@ class StoreLink:
                 try:
                     if player is not None or requested is None:
                         return Session.stored(self.store, game_id, player, lease=lease,
-                                              shared=shared)
+                                              shared=shared, base=base)
                 except (StoreFull, StoreBusy):
                     raise
                 except StoreError:

@@ -379,8 +379,8 @@ class Session:
         ``base``: this program's earlier copy of the game, if any (a shared
         game another process played on: only the moves made since are
         replayed, :meth:`~lucie.store.Store.game`)."""
-        version = store.version(game_id)  # (read first: a change after it is refused)
         record, game = store.record_and_game(game_id, of=player, base=base)
+        version = record.version  # (read with the game: a change after it is refused)
         result = record.status if record.status != "playing" else None
         if result == "resigned" and not game.outcome.finished:
             game.resign()

@@ -43,10 +43,20 @@ def _two_processes_share_games(serve: Start, db: str) -> None:
         assert played.status_code == 200, played.text
         assert played.json()["moves"][:3] == [move, second, third]
         assert a.get(f"/api/games/{gid}").json()["moves"] == played.json()["moves"]
+        # now the second process's copy is a move behind: a move sent without
+        # a version, legal on that copy too, is played on the stored game
+        # (the write on the copy's version is refused, the game read again)
+        fourth = next(m for m in played.json()["legal_moves"] if m in after["legal_moves"])
+        with httpx.Client(base_url=url2, timeout=20, cookies={"lucie_player": cookie}) as b:
+            behind = b.post(f"/api/games/{gid}/move", json={"move": fourth})
+        assert behind.status_code == 200, behind.text
+        assert behind.json()["moves"][:4] == [move, second, third, fourth]
+        assert a.get(f"/api/games/{gid}").json()["moves"] == behind.json()["moves"]
         # a page one move behind is told so (409 stale), through either process
         stale = a.post(f"/api/games/{gid}/move", json={"move": third, "version": after["version"]})
         assert stale.status_code == 409 and stale.json()["stale"] is True
-        assert a.post(f"/api/games/{gid}/undo", json={}).json()["moves"][:2] == [move, second]
+        assert a.post(f"/api/games/{gid}/undo", json={}).json()["moves"][:3] == [
+            move, second, third]
     # the access log: one JSON line per request
     one.terminate()
     out, _err = one.communicate(timeout=15)

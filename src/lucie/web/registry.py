@@ -157,14 +157,16 @@ class Registry:
             with contextlib.suppress(LucieError):
                 await self.run(old, old.life.close)
 
-    async def get(self, game_id: str, *, verified: bool = True) -> Session:
+    async def get(self, game_id: str, *, verified: bool = True, stale: bool = False) -> Session:
         """The game ``game_id`` of the request's player (another player's
         is answered as missing: 404).  ``verified=False``: a copy in memory
         is taken without asking the store whether another process changed
         the game; only for a change written on the version it was made
         from, whose caller reads the game again if that write, or a check
         the copy may have failed for being stale, fails
-        (:meth:`lucie.web.routes.Api.move`)."""
+        (:meth:`lucie.web.routes.Api.move`).  ``stale``: the copy in memory
+        is known to be stale (a write on its version was refused): the game
+        is read again without first reading its version."""
         session = self.sessions.get(game_id)
         if session is not None and session.owner != _owner():
             # another player's, as this copy has it: the store says (a
@@ -174,7 +176,8 @@ class Registry:
             # a daily game's answer says whether it still counts: the marks
             # another process may have set come with the version's read
             verified = True
-        if session is not None and (not verified or not await self._stale(session)):
+        if session is not None and not stale and (
+                not verified or not await self._stale(session)):
             self.sessions.move_to_end(game_id)
             return session
         base = None

@@ -23,7 +23,13 @@ from lucie.formats import SAVE_FORMAT, game_from_json, save_game
 from lucie.i18n import N_, _, ngettext
 from lucie.parsing import excerpt, parse_json
 from lucie.rules import VARIANTS, Rules
-from lucie.session import default_player, proved_lost, review_asked
+from lucie.session import (
+    NotSavedError,
+    StaleGame,
+    default_player,
+    proved_lost,
+    review_asked,
+)
 from lucie.web.answers import JSONAnswer
 from lucie.web.errors import ApiError, from_lucie
 from lucie.web.inputs import (
@@ -278,7 +284,10 @@ class Api:
             if verified or not self.registry.shared or (
                     isinstance(exc, ApiError) and exc.status != 409):
                 raise
-        fresh = await self.registry.get(session.id)  # read again if another process changed it
+            # a write refused for another process's change: the copy is stale
+            stale = isinstance(exc, NotSavedError) and isinstance(exc.error, StaleGame)
+        # read again if another process changed it
+        fresh = await self.registry.get(session.id, stale=stale)
         fresh.life.show()
         return await self._play_on(fresh, move, data)
 

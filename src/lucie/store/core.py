@@ -120,6 +120,10 @@ class Backend(Protocol):
 
     def write(self) -> AbstractContextManager[Transaction]: ...
 
+    def write_one(self, sql: str, params: tuple[object, ...] = ()) -> tuple[Any, ...] | None:
+        """One statement, a write transaction of its own (no BEGIN and
+        COMMIT sent around it); its first row (``RETURNING``), if any."""
+
     def read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]: ...
 
     def claim(self, game_id: int) -> bool: ...
@@ -402,24 +406,25 @@ class Store:
     def _change(self, game_id: int, sets: str, params: tuple[object, ...],
                 expect: int | None, *, missing_ok: bool = False) -> int:
         """``UPDATE games SET <sets>, version = version + 1`` of one game;
-        its new version (0 for a missing game, if ``missing_ok``)."""
-        with self._write() as tx:
-            sql = f"UPDATE games SET {sets}, version = version + 1 WHERE id = ?"
-            args: tuple[object, ...] = (*params, game_id)
-            if expect is not None:
-                sql += " AND version = ?"
-                args = (*args, expect)
-            row = tx.execute(sql + " RETURNING version", args).fetchone()
-            if row is None:
-                if expect is not None and tx.execute(
-                        "SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
-                    raise StaleGame(_(
-                        "game {id} was changed by another program meanwhile; load it again"
-                    ).format(id=game_id))
-                if missing_ok:
-                    return 0
-                raise StoreError(_no_game(game_id, self.where))
+        its new version (0 for a missing game, if ``missing_ok``).  One
+        statement, a transaction of its own (a move's write: one trip to
+        PostgreSQL, not three)."""
+        sql = f"UPDATE games SET {sets}, version = version + 1 WHERE id = ?"
+        args: tuple[object, ...] = (*params, game_id)
+        if expect is not None:
+            sql += " AND version = ?"
+            args = (*args, expect)
+        row = self._backend.write_one(sql + " RETURNING version", args)
+        if row is not None:
             return int(row[0])
+        # nothing changed: a game changed meanwhile, or none at all
+        if expect is not None and self._read("SELECT 1 FROM games WHERE id = ?", (game_id,)):
+            raise StaleGame(_(
+                "game {id} was changed by another program meanwhile; load it again"
+            ).format(id=game_id))
+        if missing_ok:
+            return 0
+        raise StoreError(_no_game(game_id, self.where))
 
     def record_move(self, game_id: int, game: Game, seconds: float | None = None, *,
                     expect: int | None = None, mark: Mark | None = None) -> int:

@@ -580,6 +580,19 @@ class SQLiteBackend:
         """One short write transaction (see :meth:`_write`)."""
         return self._write()
 
+    def write_one(self, sql: str, params: tuple[object, ...] = ()) -> tuple[Any, ...] | None:
+        """One statement as a transaction of its own (SQLite makes it one:
+        the connection opens none), its failures as :meth:`_write`'s; its
+        first row.  The rows are all read, so that the statement ends (and
+        its transaction with it) before the lock is let go."""
+        with self._lock:
+            try:
+                rows = self.conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                self._rollback()
+                raise write_error(self.path, exc) from None
+        return tuple(rows[0]) if rows else None
+
     def read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         """The rows of a query."""
         return self._read(sql, params)

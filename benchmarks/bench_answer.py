@@ -1,11 +1,13 @@
 """What a site's move costs in one process, without the network.
 
-Two figures steadier than the load generator's (benchmarks/bench_site.py),
+Figures steadier than the load generator's (benchmarks/bench_site.py),
 for comparing two versions of the code on a busy machine:
 
 - the work of an answer, in microseconds (the best of 7 runs of 2,000): the
   position and table the page is sent (``lucie.web.views``), a game's
   version, and the saved text a move writes (``lucie.store.records``);
+- a move's write (``Store.record_move``, its saved text included) on
+  SQLite and, where its programs are, on PostgreSQL (wall clock);
 - the CPU of a move through the whole site (``lucie.web.site.create_site``
   on a SQLite file: the middleware, the player's cookie, the rate limits,
   the store's thread, the write), one request after another, called as
@@ -29,6 +31,7 @@ from typing import Any
 from lucie.engine import Game
 from lucie.formats import position_json
 from lucie.rules import Rules
+from lucie.store import Store
 from lucie.store.records import saved_text
 from lucie.web.app import stop_app
 from lucie.web.site import create_site, load_secret
@@ -156,8 +159,43 @@ def site_moves() -> str:
             f"{trips / MOVES:.2f} trips to the store's thread a move (new games included)")
 
 
+def _write(where: str) -> float:
+    """Microseconds a move's write takes on the store at ``where`` (its
+    saved text included), wall clock: on PostgreSQL the trips to the
+    server are most of it."""
+    store = Store(where)
+    try:
+        game = _game()
+        game_id = store.start_game(game, store.new_player(""))
+        version = [store.version(game_id)]
+
+        def write() -> None:
+            version[0] = store.record_move(game_id, game, 1.0, expect=version[0])
+
+        return min(timeit.repeat(write, number=500, repeat=5)) / 500 * 1e6
+    finally:
+        store.close()
+
+
+def write_work() -> str:
+    """A move's write on SQLite, and on PostgreSQL where its programs are
+    (a server started as the store tests start theirs)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        line = f"a move's write: SQLite {_write(str(Path(tmp) / 'w.sqlite3')):.0f} us"
+    from bench_site import postgres  # (benchmarks/ is on the path)
+
+    server = postgres() if os.environ.get("LUCIE_BENCH_POSTGRES") != "0" else None
+    if server is None:
+        return line + ", PostgreSQL skipped"
+    try:
+        return line + f", PostgreSQL {_write(server.new_database()):.0f} us (wall)"
+    finally:
+        server.stop()
+
+
 def main() -> None:
     print(answer_work(), flush=True)
+    print(write_work(), flush=True)
     print(site_moves(), flush=True)
 
 

@@ -385,8 +385,11 @@ def game_from_json(data: object, base: Game | None = None) -> Game:
     copy another process has played on): when the saved game is the same
     deal and its moves go on from ``base``'s (which has nothing to redo and
     is not resigned), only the moves after ``base``'s are replayed, on a
-    fork of it; the game is otherwise the one a whole replay gives, checked
-    the same way.  ``base`` is left as it was.
+    fork of it, and checked the same way.  The game has the moves,
+    positions, redeals and outcome a whole replay gives; its undo steps
+    up to ``base``'s last move are ``base``'s (a whole replay makes a move
+    and the autoplay moves that follow it one step, a game played live
+    may have made them two).  ``base`` is left as it was.
 
     Raises :class:`SaveFileError` naming what is wrong: not a lucie saved
     game, a newer format version, a missing or bad field, a move that does

@@ -1,6 +1,8 @@
 """A stored game read again over an earlier copy of it (a site's process
 whose copy another process played on): only the moves made since are
-replayed, and the game is the one a whole replay gives."""
+replayed, and the game is the one a whole replay gives (moves, positions,
+redeals, outcome; the undo steps of the moves the copy had are the
+copy's)."""
 
 from __future__ import annotations
 
@@ -63,6 +65,17 @@ def test_the_game_read_over_a_copy_is_the_whole_replays(variant: str, deal: int,
     read = game_from_json(data, base)
     _same(read, game_from_json(data))
     assert move_texts(base.moves) == kept  # the copy is left as it was
+    # the moves made since are steps of their own, and the copy's moves
+    # are undone step by step as the copy undid them
+    read = game_from_json(data, base)
+    while len(read.moves) > len(kept):
+        read.undo_step()
+    assert move_texts(read.moves) == kept
+    mine = base.copy()
+    while mine.can_undo:
+        mine.undo_step()
+        read.undo_step()
+        assert move_texts(read.moves) == move_texts(mine.moves)
 
 
 def test_only_the_moves_made_since_are_replayed(monkeypatch: pytest.MonkeyPatch) -> None:

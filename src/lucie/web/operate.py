@@ -161,14 +161,14 @@ class RateLimit:
             wait = 0 if allowed else max(1, math.ceil(self.window.reset_after(who, now)))
         except StoreError as exc:  # the store cannot count: nothing is served
             answer = JSONAnswer({"error": str(exc)}, status_code=503,
-                                  headers={"Retry-After": str(RETRY_AFTER)})
+                                headers={"Retry-After": str(RETRY_AFTER)})
             await answer(scope, receive, with_headers(send, SECURITY))
             return
         if allowed:
             await self.app(scope, receive, send)
             return
         answer = JSONAnswer({"error": _("too many requests: try again in {n} s").format(n=wait)},
-                              status_code=429, headers={"Retry-After": str(wait)})
+                            status_code=429, headers={"Retry-After": str(wait)})
         # the limit answers before the app's own headers are added: its
         # answer carries them too
         await answer(scope, receive, with_headers(send, SECURITY))
@@ -323,7 +323,7 @@ def health(link: StoreLink) -> Callable[[Request], object]:
             await link.run(lambda: link.store.version(0))
         except Exception as exc:  # any failure of the store is unhealthy
             return JSONAnswer({"ok": False, "error": type(exc).__name__}, status_code=503,
-                                headers={"Cache-Control": "no-store"})
+                              headers={"Cache-Control": "no-store"})
         return JSONAnswer({"ok": True}, headers={"Cache-Control": "no-store"})
 
     return healthz

@@ -130,7 +130,7 @@ def api(handler: Callable[[Request], Awaitable[Any]], *, thinks: bool = False) -
 def _answer(exc: ApiError) -> JSONAnswer:
     headers = {"Retry-After": exc.retry_after} if exc.retry_after else None
     return JSONAnswer({"error": exc.message, **exc.extra}, status_code=exc.status,
-                        headers=headers)
+                      headers=headers)
 
 
 def check_version(session: Session, data: dict[str, Any]) -> None:

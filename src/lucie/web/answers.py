@@ -1,11 +1,12 @@
 """The web API's JSON answers, written with orjson.
 
 A move's answer is a few kilobytes of JSON (the position, the table, the
-moves): the standard library's encoder took about a tenth of the server's
-time a move, orjson under a tenth of that (benchmarks/RESULTS.md, "The
-cost of a move").  The text is the same as Starlette's ``JSONResponse``
-writes (compact, UTF-8 unescaped), with keys that are not text written
-as text, as :func:`json.dumps` does.
+moves): the standard library's encoder took about 60 us of it, some 5%
+of a move's server CPU, orjson about 5 us (benchmarks/RESULTS.md, "The
+load generator's own limit, and a third less CPU a move").  The text is
+the same as Starlette's ``JSONResponse`` writes (compact, UTF-8
+unescaped), with keys that are not text written as text, as
+:func:`json.dumps` does.
 """
 
 from __future__ import annotations

@@ -202,15 +202,10 @@ class PostgresBackend:
 
     def write_one(self, sql: str, params: tuple[object, ...] = ()) -> tuple[Any, ...] | None:
         """One statement as a transaction of its own (the connection is in
-        autocommit: one trip to the server, no BEGIN and COMMIT); its first
-        row."""
-        with self._lock:
-            try:
-                rows = self._connection().execute(sql.replace("?", "%s"),
-                                                  params or None).fetchall()
-            except self._psycopg.Error as exc:
-                raise self._error(exc) from None
-            return tuple(rows[0]) if rows else None
+        autocommit: one trip to the server, no BEGIN and COMMIT, run as
+        :meth:`read` runs a query); its first row."""
+        rows = self.read(sql, params)
+        return rows[0] if rows else None
 
     def read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:

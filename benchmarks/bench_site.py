@@ -59,9 +59,10 @@ PACE = 2.0
 PACED_SECONDS = 20.0
 IDLE = int(os.environ.get("LUCIE_BENCH_IDLE", "2000"))
 ROOT = Path(__file__).resolve().parent.parent
-#: the bare endpoint's requests/s, once measured (the burst's figures are
-#: given as a share of it)
+#: the bare endpoint's requests/s and the load generator's limit for a
+#: move (moves/s), once measured: the bursts are given as shares of them
 BARE: list[float] = []
+CANNED: list[float] = []
 TICK = os.sysconf("SC_CLK_TCK")
 
 BARE_APP = """
@@ -362,7 +363,11 @@ async def burst_line(url: str, pid: int) -> str:
     cpu = cpu_seconds(pid)
     moves, errors, latencies, seconds = await burst(url)
     cpu = cpu_seconds(pid) - cpu
-    share = f" ({moves / seconds / BARE[0]:.0%} of the bare endpoint)" if BARE else ""
+    rate = moves / seconds
+    share = f" ({rate / BARE[0]:.0%} of the bare endpoint" if BARE else ""
+    if share and CANNED:
+        share += f", {rate / CANNED[0]:.0%} of the load generator's limit"
+    share += ")" if share else ""
     return (f"{PLAYERS} players bursting: {moves / seconds:,.0f} moves/s{share}, "
             f"p95 {p95(latencies):.1f} ms, {errors} refused, "
             f"{cpu / max(moves, 1) * 1000:.2f} ms server CPU a move ({cpu:.1f} CPU-s)")
@@ -426,6 +431,7 @@ def main() -> None:
         os.environ["LUCIE_BENCH_CANNED"] = str(canned)
         with serving(argv, url) as pid:
             moves, _errors, latencies, seconds = asyncio.run(burst(url))
+        CANNED.append(moves / seconds)
         print(f"the load generator's limit for a move (a canned answer of "
               f"{canned.stat().st_size:,} bytes, no work, 2 workers): {moves / seconds:,.0f} "
               f"moves/s, {moves / seconds / rate:.0%} of the bare endpoint, p95 "

@@ -379,8 +379,9 @@ class Session:
         ``base``: this program's earlier copy of the game, if any (a shared
         game another process played on: only the moves made since are
         replayed, :meth:`~lucie.store.Store.game`)."""
-        record, game = store.record_and_game(game_id, of=player, base=base)
-        version = record.version  # (read with the game: a change after it is refused)
+        # the row, marks and pick read with the game (a change after it is refused)
+        record, game, marks, picked = store.stored_game(game_id, of=player, base=base)
+        version = record.version
         result = record.status if record.status != "playing" else None
         if result == "resigned" and not game.outcome.finished:
             game.resign()
@@ -388,8 +389,8 @@ class Session:
                       seconds=record.seconds, resumed=True, result=result, lease=lease,
                       shared=shared)
         session.version = version
-        session._picked = session._stored_pick()
-        session.read_marks()
+        session._picked = picked
+        session.fair, session.started = marks, record.started
         if result is None and shared:
             session._settle_resumed()
         elif result is None:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final, Literal, NamedTuple, Protocol
 
 from lucie.engine import Game
 from lucie.errors import LucieError
@@ -62,6 +62,18 @@ from lucie.store.results import (
 from lucie.store.sqlite import SQLiteBackend, default_path
 
 ExportFormat = Literal["csv", "json"]
+
+
+class StoredGame(NamedTuple):
+    """A stored game as one read gives it (:meth:`Store.stored_game`)."""
+
+    record: GameRecord
+    #: the game replayed to its last saved position
+    game: Game
+    #: its fair-play marks
+    marks: Marks
+    #: the rating its deal was picked by (JSON text), if it was
+    picked: str | None
 #: Who a game or a statistic belongs to, as the store's methods take it: a
 #: :class:`Player` (a site's player), or the login name of a local player
 #: (None: :func:`default_player`, the person at this machine).
@@ -687,17 +699,22 @@ class Store:
         ``of``: a player; a game of another player is missing too.
         ``base``: an earlier copy of the game (its moves are not replayed
         again if the stored game goes on from them)."""
-        return self.record_and_game(game_id, of=of, base=base)[1]
+        return self.stored_game(game_id, of=of, base=base).game
 
-    def record_and_game(self, game_id: int, *, of: Player | str | None = None,
-                        base: Game | None = None) -> tuple[GameRecord, Game]:
-        """:meth:`record` and :meth:`game` of one game, in one read."""
-        row = self._row(game_id, of, ", g.saved")
+    def stored_game(self, game_id: int, *, of: Player | str | None = None,
+                    base: Game | None = None) -> StoredGame:
+        """:meth:`record`, :meth:`game`, :meth:`marks` and
+        :meth:`picked_rating` of one game, in one read (what a program
+        resuming the game needs: :meth:`lucie.session.Session.stored`)."""
+        row = self._row(game_id, of, ", g.origin, g.hints, g.undos, g.picked_rating, g.saved")
         try:
             record = check_row(row)
-            return record, load(row[-1], record, base)[0]
+            game = load(row[-1], record, base)[0]
         except RowDamageError as exc:
             raise StoreError(_damaged_game(game_id, self.where, exc)) from None
+        picked = row[-2]
+        return StoredGame(record, game, Marks.of(row[-5:-2]),
+                          picked if isinstance(picked, str) else None)
 
     def history(
         self,

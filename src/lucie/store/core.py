@@ -62,18 +62,6 @@ from lucie.store.results import (
 from lucie.store.sqlite import SQLiteBackend, default_path
 
 ExportFormat = Literal["csv", "json"]
-
-
-class StoredGame(NamedTuple):
-    """A stored game as one read gives it (:meth:`Store.stored_game`)."""
-
-    record: GameRecord
-    #: the game replayed to its last saved position
-    game: Game
-    #: its fair-play marks
-    marks: Marks
-    #: the rating its deal was picked by (JSON text), if it was
-    picked: str | None
 #: Who a game or a statistic belongs to, as the store's methods take it: a
 #: :class:`Player` (a site's player), or the login name of a local player
 #: (None: :func:`default_player`, the person at this machine).
@@ -107,6 +95,18 @@ class Cursor(Protocol):
     def fetchone(self) -> Any: ...
 
     def fetchall(self) -> list[Any]: ...
+
+
+class StoredGame(NamedTuple):
+    """A stored game as one read gives it (:meth:`Store.stored_game`)."""
+
+    record: GameRecord
+    #: the game replayed to its last saved position
+    game: Game
+    #: its fair-play marks
+    marks: Marks
+    #: the rating its deal was picked by (JSON text), if it was
+    picked: str | None
 
 
 class Transaction(Protocol):

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import json
 import os
 import random
 import socket
@@ -94,26 +93,22 @@ app = Starlette(routes=[Route("/api/games", move, methods=["POST"]),
 
 
 def canned_answer() -> bytes:
-    """A move's answer as ``lucie serve`` writes it (the position, the
-    table and the game's facts), of deal 11 up to thirty moves in, with a
-    move left to play."""
-    from lucie.web.views import game_version, table_json
+    """A move's answer as ``lucie serve`` writes it (made by the server's
+    own code, :func:`lucie.web.routes.change_json`), of deal 11 up to
+    thirty moves in, with a move left to play."""
+    from lucie.session import Session as Life
+    from lucie.web.answers import json_bytes
+    from lucie.web.registry import Session
+    from lucie.web.routes import change_json
 
     game = Game(Rules(), 11)
+    step = None
     for _i in range(30):
         legal = [m for m in game.legal_moves if not m.is_redeal]
         if len(legal) < 2:
             break
-        game.play(legal[0], autoplay=False)
-    data = position_json(game)
-    data.update(table_json(game))
-    data.update(id="x" * 24, version=game_version(game), deal="11", seed="11",
-                variant_title=data["variant_name"], can_undo=True, can_redo=False,
-                redeals_total=2, has_merci=False, seconds=61.5, clock_running=True,
-                finished=False, recorded=True, practice=False, result=None, daily=None,
-                daily_counts=None, daily_why=None, difficulty=None,
-                applied=[data["moves"][-1]], messages=["moved"], summary="moved")
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+        step = game.play(legal[0], autoplay=False)
+    return json_bytes(change_json(Session("x" * 24, Life.unrecorded(game)), step))
 
 
 def free_port() -> int:

@@ -158,6 +158,18 @@ def summary(step: Step, autoplay_only: bool = False) -> str:
     return step.text
 
 
+def change_json(session: Session, step: Step | None,
+                autoplay_only: bool = False) -> dict[str, Any]:
+    """The answer to a recorded change: the new state, the moves the step
+    applied, what each did and the step in one line (``summary``).  Made
+    under ``session.lock``."""
+    data = state_json(session)
+    data["applied"] = [str(m) for m in step.moves] if step is not None else []
+    data["messages"] = list(step.texts) if step is not None else []
+    data["summary"] = summary(step, autoplay_only) if step is not None else ""
+    return data
+
+
 class Api:
     """The endpoints, sharing one :class:`Registry`."""
 
@@ -258,17 +270,6 @@ class Api:
         session = await self._session(request)
         return state_json(session)
 
-    async def _changed(self, session: Session, step: Step | None,
-                       autoplay_only: bool = False) -> dict[str, Any]:
-        """Answer a recorded change with the new state, the moves the step
-        applied, what each did and the step in one line (``summary``).
-        Called under ``session.lock``."""
-        data = state_json(session)
-        data["applied"] = [str(m) for m in step.moves] if step is not None else []
-        data["messages"] = list(step.texts) if step is not None else []
-        data["summary"] = summary(step, autoplay_only) if step is not None else ""
-        return data
-
     async def _play(self, session: Session, move: Move, data: dict[str, Any], *,
                     verified: bool = True) -> Any:
         """Play ``move`` as the player's step (with the safe foundation
@@ -303,7 +304,7 @@ class Api:
                 raise ApiError(409, f"{move}: {why}", reason=why, move=str(move))
             outcome = await self.registry.run(
                 session, lambda: session.life.play(move, autoplay=autoplay))
-            return await self._changed(session, outcome.step)
+            return change_json(session, outcome.step)
 
     async def move(self, request: Request) -> Any:
         session = await self._session(request, verified=False)
@@ -347,7 +348,7 @@ class Api:
         async with session.lock:
             check_version(session, data)
             outcome = await self.registry.run(session, session.life.autoplay)
-            return await self._changed(session, outcome.step, autoplay_only=True)
+            return change_json(session, outcome.step, autoplay_only=True)
 
     async def send_home(self, request: Request) -> Any:
         """Every safe card home now, or the aces where none is strictly
@@ -357,7 +358,7 @@ class Api:
         async with session.lock:
             check_version(session, sent)
             outcome = await self.registry.run(session, session.life.send_home)
-            data = await self._changed(session, outcome.step)
+            data = change_json(session, outcome.step)
         if outcome.aces:
             data["applied"] = [str(m) for m in outcome.aces]
             data["messages"] = [_("No card is strictly safe here, so the aces went home: "
@@ -405,7 +406,7 @@ class Api:
                 outcome = await self.registry.run(session, session.life.redo)
             except MoveError as exc:  # pragma: no cover - redo replays a legal move
                 raise ApiError(409, str(exc)) from None
-            return await self._changed(session, outcome.step)
+            return change_json(session, outcome.step)
 
     async def restart(self, request: Request) -> Any:
         session = await self._session(request)

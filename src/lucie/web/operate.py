@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from lucie.i18n import _
 from lucie.session import StoreError
 from lucie.session import limits as rate_counts
 from lucie.web.answers import JSONAnswer, json_bytes
+from lucie.web.duel import GAME_COMMAND
 from lucie.web.errors import RETRY_AFTER
 from lucie.web.headers import SECURITY, with_headers
 from lucie.web.store_link import REQUEST_PLAYER, StoreLink
@@ -42,7 +42,8 @@ PLAYER_LIMIT: Final = "240/minute"
 #: The paths that are never limited nor logged as play (the operator's).
 _OPERATOR: Final = ("/healthz", "/metrics")
 #: A game's changes counted as moves in the metrics.
-_MOVE: Final = re.compile(r"/api/games/[^/]+/(move|redeal|merci|autoplay|home)\Z")
+#: The game commands that play moves (a game's command: :data:`GAME_COMMAND`).
+_MOVES: Final = frozenset({"move", "redeal", "merci", "autoplay", "home"})
 #: Latency buckets (seconds).
 _BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -253,8 +254,10 @@ class Observe:
             counter = self._counters[method, status] = m.requests.labels(method, str(status))
         counter.inc()
         m.latency.observe(seconds)
-        if status == 200 and method == "POST" and _MOVE.search(scope["path"]):
-            m.moves.inc()
+        if status == 200 and method == "POST":
+            command = GAME_COMMAND.match(scope["path"])
+            if command is not None and command.group(2) in _MOVES:
+                m.moves.inc()
         if ACCESS_LOG.isEnabledFor(logging.INFO):
             client = scope.get("client")
             ACCESS_LOG.info(json_bytes({

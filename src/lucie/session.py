@@ -103,6 +103,11 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+#: What else names a game (a browser page's token), told that a new game
+#: replaces it: called with the old and the new game's ids, True once it
+#: names the new one, False if it named the old one no longer (:meth:`Session.again`).
+Link = Callable[[int, int], bool]
+
 #: Seconds the browser's clock runs on after the page last said it is shown
 #: (the page says so every minute while it is visible).
 PAGE_LEASE: Final = 90.0
@@ -670,15 +675,21 @@ class Session:
 
     # -- other games -------------------------------------------------------------
 
-    def again(self) -> None:
+    def again(self, *, link: Link | None = None) -> None:
         """A new game of the same deal (the result of this one stays; a
-        deal picked by difficulty keeps the rating it was picked by)."""
+        deal picked by difficulty keeps the rating it was picked by).
+        ``link``: what else names this game (a browser page's token, which
+        must name the new game from now on): called with the old and the
+        new game's ids once the new game is recorded, before this one is
+        left; if it says False (another process replaced the game first)
+        the new game is discarded and nothing changes: a
+        :class:`NotSavedError` of a :class:`~lucie.store.StaleGame`."""
         old = self._game
         if old.deal is not None:
             game = Game(old.rules, old.deal)
         else:
             game = Game(old.rules, position=old.start, seed=old.seed)
-        self._replace(game, self._picked, "replay")
+        self._replace(game, self._picked, "replay", link)
 
     def replace(self, game: Game, *, picked: Rated | None = None) -> None:
         """Leave this game (:meth:`leave`: interfaces ask first when it has
@@ -688,7 +699,8 @@ class Session:
         nothing changes."""
         self._replace(game, _pick_text(picked), "loaded" if game.moves else "start")
 
-    def _replace(self, game: Game, picked: str | None, origin: Origin) -> None:
+    def _replace(self, game: Game, picked: str | None, origin: Origin,
+                 link: Link | None = None) -> None:
         store = self.store if self.game_id is not None else None
         new_id = None
         if store is not None:
@@ -699,6 +711,8 @@ class Session:
             except StoreError as exc:
                 raise NotSavedError(exc) from None
         try:
+            if link is not None and new_id is not None and self.game_id is not None:
+                self._link(link, self.game_id, new_id)
             self.leave()
         except NotSavedError:
             if store is not None and new_id is not None:
@@ -721,17 +735,35 @@ class Session:
             self._sweep()
             self._settle_resumed()
 
+    @staticmethod
+    def _link(link: Link, old: int, new: int) -> None:
+        """Have what names game ``old`` name game ``new`` (see :meth:`again`)."""
+        try:
+            linked = link(old, new)
+        except StoreError as exc:
+            raise NotSavedError(exc) from None
+        if not linked:
+            raise NotSavedError(StaleGame(_(
+                "game {id} was replaced by another process meanwhile").format(id=old)))
+
     def leave(self) -> None:
         """The player leaves this game for another: one with moves still in
         play counts as resigned (ask first), one without a move is
-        forgotten.  Its clock stops and its claim is given back."""
+        forgotten.  Its clock stops and its claim is given back.  A shared
+        game is left as its stored version is (another process's move
+        meanwhile: a :class:`NotSavedError` of a
+        :class:`~lucie.store.StaleGame`, nothing changed: read it again)."""
         game = self._game
         if game.moves and not game.outcome.finished and not self.practice:
             self._change(lambda g: g.resign())
         elif self.recording and self.result is None and not game.moves:
             assert self.store is not None and self.game_id is not None
             try:
-                self.store.discard(self.game_id)
+                gone = self.store.discard(self.game_id)
+                if not gone and self.shared and self.store.version(self.game_id) != self.version:
+                    # moved on elsewhere (or gone): not this copy's to forget
+                    raise StaleGame(_("game {id} was changed by another process meanwhile")
+                                    .format(id=self.game_id))
             except StoreError as exc:
                 raise NotSavedError(exc) from None
         self.clock.stop()

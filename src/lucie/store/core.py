@@ -597,6 +597,34 @@ class Store:
         value = rows[0][0] if rows else None
         return value if isinstance(value, int) else None
 
+    def relink_token(self, token: str, old: int, new: int) -> bool:
+        """The page's ``token`` names game ``new`` from now on, in place of
+        game ``old`` (a Restart after the game's end: a new game of the
+        same deal); one write, made only if the token still names ``old``
+        (the game id is the token's version).  False if it names another
+        game, or none: another process replaced or dropped it meanwhile,
+        and nothing was changed."""
+        with self._write() as tx:
+            cur = tx.execute("UPDATE web_games SET game_id = ? WHERE token = ? AND game_id = ?",
+                             (new, token, old))
+            return cur.rowcount == 1
+
+    def token_check(self, token: str) -> tuple[int | None, int | None, Marks, str | None]:
+        """The game the page's ``token`` names now and that game's
+        :meth:`fair_play` (version, marks, start), in one read: a process's
+        copy of the page's game is checked against both (another process
+        may have changed the game, or given the token a new game).  A token
+        that names no game: None, None, no marks known, None."""
+        rows = self._read("SELECT w.game_id, g.version, g.origin, g.hints, g.undos, g.started"
+                          " FROM web_games w JOIN games g ON g.id = w.game_id"
+                          " WHERE w.token = ?", (token,))
+        if not rows:
+            return None, None, Marks.of((None, None, None)), None
+        game_id, version, started = rows[0][0], rows[0][1], rows[0][5]
+        return (game_id if isinstance(game_id, int) else None,
+                version if isinstance(version, int) else None, Marks.of(rows[0][2:5]),
+                started if isinstance(started, str) else None)
+
     # -- challenges: the same deal for a friend -----------------------------
 
     def new_challenge(self, token: str, game_id: int) -> None:

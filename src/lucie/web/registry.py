@@ -25,7 +25,7 @@ from lucie.engine import Game
 from lucie.errors import LucieError
 from lucie.i18n import _
 from lucie.parsing import excerpt
-from lucie.session import PAGE_LEASE, Player
+from lucie.session import PAGE_LEASE, NotSavedError, Outcome, Player, StaleGame
 from lucie.session import Session as Life
 from lucie.web.errors import ApiError
 from lucie.web.store_link import REQUEST_PLAYER, StoreLink
@@ -185,7 +185,8 @@ class Registry:
             async with self.lock:
                 if self.sessions.get(game_id) is session:
                     del self.sessions[game_id]
-            base = session.game  # (its moves are not replayed again)
+            # (its moves are not replayed again, if the token names it still)
+            base = (session.life.game_id, session.game)
         if self.store is not None and 10 <= len(game_id) <= 64:
             try:
                 life = await self.store.resume(game_id, lease=PAGE_LEASE, shared=self.shared,
@@ -206,14 +207,20 @@ class Registry:
         raise _missing(game_id)
 
     async def _stale(self, session: Session) -> bool:
-        """Whether the stored game has a version other than this copy's
-        (a shared game changed, or deleted, by another process)."""
+        """Whether the page's token names another game than this copy's
+        (another process restarted it), or the stored game has a version
+        other than this copy's (a shared game changed, or deleted, by
+        another process)."""
         life, store = session.life, self.store
         if not self.shared or store is None or life.store is None or life.game_id is None:
             return False
-        # (the marks set by another process come with the version)
-        stored = await store.run(life.check_version)
-        return stored != life.version
+        game_id, version, marks, started = await store.run(
+            lambda: store.store.token_check(session.id))
+        if game_id != life.game_id or version != life.version:
+            return True
+        if started is not None:  # the marks set by another process
+            life.fair, life.started = marks, started
+        return False
 
     async def forget_player(self, player_id: int) -> None:
         """Drop the games in memory of the site's player ``player_id`` (they
@@ -239,17 +246,66 @@ class Registry:
                 saved += 1
         return saved
 
+    async def restart(self, session: Session) -> Outcome:
+        """Restart ``session``'s game (:meth:`lucie.session.Session.restart`);
+        after its recorded result, a new game of the same deal, which the
+        page's token names from then on, in the store (one write, made only
+        if the token still names the old game: every process, and this one
+        after a restart, reads the new game by the token).  Under
+        ``session.lock``."""
+        store, token = self.store, session.id
+        if store is None or session.life.store is None:
+            return session.life.restart()
+
+        def link(old: int, new: int) -> bool:
+            assert store is not None
+            return store.store.relink_token(token, old, new)
+
+        def work() -> Outcome:
+            life = session.life
+            if life.result is None:  # the same game, back to its start
+                return life.restart()
+            life.again(link=link)
+            return Outcome(new_game=True)
+
+        return await store.run(work)
+
     async def abandon(self, game_id: object) -> None:
         """The player left a game for a new one (the page asked first): a
         game with moves still in play counts as resigned, one without a
-        move is forgotten (see :meth:`lucie.session.Session.leave`)."""
+        move is forgotten (see :meth:`lucie.session.Session.leave`), as the
+        store has it (a copy another process left behind is read again).
+        A game this process never saw is read from the store; one the
+        request's player cannot read (unknown, or another player's: the
+        lookup of :meth:`get`) is left alone, as if unknown, without a
+        word.  Raises what refused the leaving: nothing was changed."""
         if not isinstance(game_id, str):
             return
-        session = self.sessions.get(game_id)
-        if session is None:
-            return
-        async with session.lock:
-            await self.run(session, session.life.leave)
+        for stale in (False, True):
+            try:
+                session = await self.get(game_id, stale=stale)
+            except ApiError as exc:
+                if exc.status == 404:  # nothing of the player's to leave
+                    return
+                raise
+            try:
+                async with session.lock:
+                    await self.run(session, session.life.leave)
+                return
+            except NotSavedError as exc:
+                if stale or not isinstance(exc.error, StaleGame):
+                    raise
+
+    async def drop(self, session: Session) -> None:
+        """Forget ``session``, a game just made that is not wanted after
+        all (leaving the old game for it failed): a game without a move is
+        deleted from the store (:meth:`lucie.session.Session.leave`)."""
+        async with self.lock:
+            if self.sessions.get(session.id) is session:
+                del self.sessions[session.id]
+        with contextlib.suppress(LucieError):
+            async with session.lock:
+                await self.run(session, session.life.leave)
 
     async def visible(self, session: Session, shown: bool) -> None:
         """The page says whether it shows the game: its clock runs only then."""

@@ -213,7 +213,11 @@ class Api:
         # player first): a refused new game leaves the game in play as it was
         # a picked deal's rating is kept with its game: its end tells that figure
         session = await self.registry.add(game, picked=picked)
-        await self.registry.abandon(data.get("abandon"))
+        try:
+            await self.registry.abandon(data.get("abandon"))
+        except (ApiError, LucieError):  # the old game stays as it was: no new game either
+            await self.registry.drop(session)
+            raise
         session.difficulty = difficulty
         session.daily = day.isoformat() if day is not None else None
         return state_json(session)
@@ -413,7 +417,7 @@ class Api:
         data = await read_object(request)
         async with session.lock:
             check_version(session, data)
-            outcome = await self.registry.run(session, session.life.restart)
+            outcome = await self.registry.restart(session)
             if outcome.new_game:
                 session.life.show()
             data = state_json(session)

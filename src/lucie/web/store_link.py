@@ -171,18 +171,20 @@ class StoreLink:
         (in the worker thread; a full disk, a lock: a StoreFull, a StoreBusy)."""
         self.store.link_token(token, game_id)
 
-    async def resume(self, token: str, lease: float | None = None,
-                     shared: bool = False, base: Game | None = None) -> Session | None:
+    async def resume(self, token: str, lease: float | None = None, shared: bool = False,
+                     base: tuple[int | None, Game] | None = None) -> Session | None:
         """The stored game of ``token`` as a :class:`~lucie.session.Session`
         (claimed if still in play); None if unknown or damaged.  A
         :class:`~lucie.errors.LucieError` if another program plays it.
-        ``base``: the copy of the game this process held (only the moves
-        made since are replayed)."""
+        ``base``: the copy of a game this process held, and its id (only
+        the moves made since are replayed, if the token names that game
+        still: not after a Restart gave it a new game)."""
 
         def work() -> Session | None:
             game_id = self.store.token_game(token)
             if game_id is None:
                 return None
+            earlier = base[1] if base is not None and base[0] == game_id else None
             requested = REQUEST_PLAYER.get()
             players: list[PlayerRef] = [self.player]
             if requested is not None:  # a site's player: also a game they loaded
@@ -191,7 +193,7 @@ class StoreLink:
                 try:
                     if player is not None or requested is None:
                         return Session.stored(self.store, game_id, player, lease=lease,
-                                              shared=shared, base=base)
+                                              shared=shared, base=earlier)
                 except (StoreFull, StoreBusy):
                     raise
                 except StoreError:

@@ -72,12 +72,13 @@ def test_a_restart_after_the_end_is_the_page_s_game_everywhere(
             assert _ok(b.get(f"/api/games/{gid}"))["status"] == "resigned"
             again = _ok(a.post(f"/api/games/{gid}/restart", json={}))
             assert again["moves"] == [] and again["status"] == "playing"
-            # the other process's copy holds the finished game: it reads the new one
-            seen = _ok(b.get(f"/api/games/{gid}"))
-            assert seen["moves"] == [] and seen["status"] == "playing", seen
+            # the other process's copy holds the finished game: a move (taken
+            # on the copy unchecked) is played on the new game, read first
             played = _ok(b.post(f"/api/games/{gid}/move", json={"move": move}))
             assert played["moves"] == [move] and played["status"] == "playing"
             assert _ok(a.get(f"/api/games/{gid}"))["moves"] == [move]
+            seen = _ok(b.get(f"/api/games/{gid}"))
+            assert seen["moves"] == [move] and seen["status"] == "playing", seen
         cookies = a.cookies
     with Store(db) as store:
         stored = store.token_game(gid)

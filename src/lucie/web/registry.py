@@ -108,8 +108,9 @@ class Registry:
         self.sessions: OrderedDict[str, Session] = OrderedDict()
         self.store = store
         #: the games are a site's (``lucie serve``): other processes may play
-        #: them too, so the copy in memory is a cache, checked against the
-        #: store's version at each request (:meth:`get`)
+        #: them too, so the copy in memory is a cache, checked at each
+        #: request against the game the store says the page's id names and
+        #: that game's version (:meth:`get`)
         self.shared = shared
         self.lock = asyncio.Lock()
 

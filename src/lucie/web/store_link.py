@@ -3,7 +3,10 @@
 The store numbers games with integers; the page knows a game by an id it
 cannot guess (:func:`secrets.token_urlsafe`).  The store keeps the pairs
 (its table ``web_games``, :meth:`~lucie.store.Store.link_token`), so a
-game is found again after the server restarts, whichever the backend.  The games' life is
+game is found again after the server restarts, whichever the backend; a
+Restart after a game's end gives the token its new game there
+(:meth:`~lucie.store.Store.relink_token`,
+:meth:`lucie.web.registry.Registry.restart`).  The games' life is
 :class:`lucie.session.Session`'s; its store work, and every other store
 call, runs in a worker thread (the store serialises its connection with a lock), so a slow
 disk never stalls the other players' requests.

@@ -380,7 +380,7 @@ class Session:
         game another process played on: only the moves made since are
         replayed, :meth:`~lucie.store.Store.game`)."""
         # the row, marks and pick read with the game (a change after it is refused)
-        record, game, marks, picked = store.stored_game(game_id, of=player, base=base)
+        record, game, marks, picked, _clock = store.stored_game(game_id, of=player, base=base)
         version = record.version
         result = record.status if record.status != "playing" else None
         if result == "resigned" and not game.outcome.finished:

@@ -27,7 +27,12 @@ What holds for every interface:
   interface says it is hidden (:meth:`Session.hide`; the browser's page
   tells the server).  Its value is rounded once (hundredths of a second),
   the same value is stored and shown, and every interface shows whole
-  seconds the same way (cut, not rounded).
+  seconds the same way (cut, not rounded).  A site's game (``shared``) has
+  the store's clock, not a process's: its page's word (:meth:`Session.seen`)
+  and each change are one write each that accrues the time since the page
+  last said it showed the game, at most the lease, whatever process gets
+  them (:meth:`~lucie.store.Store.tick_clock`); its end records that time
+  once, and a process that stops, even killed, loses none of it.
 - **A deal picked by difficulty** keeps the rating it was picked by with
   its game in the store (:attr:`Session.picked`): the end of the game tells
   that same figure, after a restart or in another program too.
@@ -86,8 +91,10 @@ from lucie.store import (
     Stats,
     Store,
     StoreBusy,
+    StoredClock,
     StoreError,
     StoreFull,
+    Tick,
     default_path,
     default_player,
     duels,  # two players on one deal (lucie.web.duel)
@@ -109,7 +116,8 @@ T = TypeVar("T")
 Link = Callable[[int, int], bool]
 
 #: Seconds the browser's clock runs on after the page last said it is shown
-#: (the page says so every minute while it is visible).
+#: (the page says so every minute while it is visible); a site's game's
+#: lease when none is given.
 PAGE_LEASE: Final = 90.0
 #: How many of the player's latest games are looked at for untouched games
 #: to forget when a new game starts.
@@ -183,22 +191,32 @@ class Clock:
     only up to ``lease`` seconds after the last :meth:`start` or
     :meth:`touch` (a page that stops saying it is shown stops the clock,
     even if it never says goodbye).  :meth:`seconds` is rounded to
-    hundredths, the precision the store keeps.
+    hundredths, the precision the store keeps.  ``now``: the time it is
+    told by (default :func:`time.monotonic`); a site's game's clock is a
+    copy of the store's (:meth:`follow`), told by the wall clock.
 
     >>> clock = Clock(12.5)
     >>> clock.seconds(), clock.running
     (12.5, False)
+    >>> clock = Clock(lease=90.0, now=lambda: 1000.0)
+    >>> clock.follow(StoredClock(30.0, 900.0)); clock.seconds(), clock.running
+    (120.0, True)
     """
 
-    def __init__(self, seconds: float = 0.0, *, lease: float | None = None) -> None:
+    def __init__(self, seconds: float = 0.0, *, lease: float | None = None,
+                 now: Callable[[], float] | None = None) -> None:
         self._base = max(0.0, float(seconds))
         self._since: float | None = None
         self._seen = 0.0
         self.lease = lease
+        self._now = now
 
     @property
     def running(self) -> bool:
         return self._since is not None
+
+    def _time(self) -> float:
+        return time.monotonic() if self._now is None else self._now()
 
     def _end(self, now: float) -> float:
         return now if self.lease is None else min(now, self._seen + self.lease)
@@ -208,11 +226,20 @@ class Clock:
         since = self._since
         if since is None:
             return round(self._base, 2)
-        return round(self._base + max(0.0, self._end(time.monotonic()) - since), 2)
+        return round(self._base + max(0.0, self._end(self._time()) - since), 2)
+
+    def follow(self, stored: StoredClock) -> None:
+        """Be the store's clock (a site's game): ``stored.seconds`` accrued,
+        and, while the page shows the game, the time since it last said
+        so (``stored.shown_at``), at most the lease, as the store will
+        count it (:meth:`~lucie.store.Store.tick_clock`)."""
+        self._base = max(0.0, stored.seconds)
+        self._since = stored.shown_at
+        self._seen = stored.shown_at if stored.shown_at is not None else 0.0
 
     def start(self) -> None:
         """The game is shown (again)."""
-        now = time.monotonic()
+        now = self._time()
         if self._since is None:
             self._since = now
         elif self.lease is not None and now > self._seen + self.lease:
@@ -297,6 +324,7 @@ class Session:
         result: str | None = None,
         lease: float | None = None,
         shared: bool = False,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self._game = game
         #: a site's game (``lucie serve``): any of its processes may play it,
@@ -316,7 +344,10 @@ class Session:
         self.result = result
         #: a recorded game went on after its end: nothing more is recorded
         self.practice = False
-        self.clock = Clock(seconds, lease=lease)
+        #: the wall clock a shared game's time is told by (seconds since the
+        #: epoch: the processes of a site compare them)
+        self.wall = wall
+        self.clock = self._clock(seconds, lease)
         self._claimed = False
         #: the rating the deal was picked by, as stored (JSON text), if it was
         self._picked: str | None = None
@@ -358,12 +389,13 @@ class Session:
     def new(cls, store: Store | None, player: PlayerRef, rules: Rules | None = None,
             deal: int | None = None, *, game: Game | None = None,
             lease: float | None = None, picked: Rated | None = None,
-            shared: bool = False) -> Session:
+            shared: bool = False, wall: Callable[[], float] = time.time) -> Session:
         """A new game (``game``, else a deal of ``rules``), recorded in
         ``store`` and claimed; ``picked``: the rating its deal was picked
-        by (:attr:`picked`), recorded with it."""
+        by (:attr:`picked`), recorded with it.  A shared game is shown
+        from now on (its clock runs: the page that asked for it shows it)."""
         game = game if game is not None else Game(rules or Rules(), deal)
-        session = cls(game, store=store, player=player, lease=lease, shared=shared)
+        session = cls(game, store=store, player=player, lease=lease, shared=shared, wall=wall)
         session._picked = _pick_text(picked)
         if store is not None:
             session.game_id = session._start_in_store(game, "loaded" if game.moves else "start")
@@ -376,7 +408,7 @@ class Session:
     @classmethod
     def stored(cls, store: Store, game_id: int, player: PlayerRef = None, *,
                lease: float | None = None, shared: bool = False,
-               base: Game | None = None) -> Session:
+               base: Game | None = None, wall: Callable[[], float] = time.time) -> Session:
         """The stored game ``game_id`` at its last saved position (a
         :class:`~lucie.store.StoreError` if it is missing, damaged or,
         given a ``player``, another player's; a
@@ -385,14 +417,16 @@ class Session:
         game another process played on: only the moves made since are
         replayed, :meth:`~lucie.store.Store.game`)."""
         # the row, marks and pick read with the game (a change after it is refused)
-        record, game, marks, picked = store.stored_game(game_id, of=player, base=base)
+        record, game, marks, picked, clock = store.stored_game(game_id, of=player, base=base)
         version = record.version
         result = record.status if record.status != "playing" else None
         if result == "resigned" and not game.outcome.finished:
             game.resign()
         session = cls(game, store=store, player=player or record.player, game_id=game_id,
                       seconds=record.seconds, resumed=True, result=result, lease=lease,
-                      shared=shared)
+                      shared=shared, wall=wall)
+        if shared:  # the store's clock, as it stands
+            session.clock.follow(clock)
         session.version = version
         session._picked = picked
         session.fair, session.started = marks, record.started
@@ -423,12 +457,15 @@ class Session:
 
     def _start_in_store(self, game: Game, origin: Origin) -> int:
         assert self.store is not None
+        shown_at = self.wall() if self.shared else None
         try:
-            game_id = self.store.start_game(game, self.player, self._picked, origin)
+            game_id = self.store.start_game(game, self.player, self._picked, origin,
+                                            shown_at=shown_at)
             if origin == "start" and self.store.played_before(self.player, game, game_id):
                 self.store.mark(game_id, "replay")
             if self.shared:
                 self.version = self.store.version(game_id)
+                self.clock.follow(StoredClock(0.0, shown_at))
                 return game_id
             self.store.claim(game_id)
         except StoreError as exc:
@@ -436,19 +473,27 @@ class Session:
         self._claimed = True
         return game_id
 
-    def _save(self, game: Game, seconds: float, status: str | None = None,
-              mark: Mark | None = None) -> None:
-        """Record ``game`` (its end if ``status``; with the fair-play
-        ``mark`` the change makes); a shared game only on the version this
-        copy is (else :class:`~lucie.store.StaleGame`)."""
+    def _save(self, game: Game, status: str | None = None, mark: Mark | None = None) -> None:
+        """Record ``game`` (its end if ``status``: the clock stops; with the
+        fair-play ``mark`` the change makes) and the time played.  A shared
+        game only on the version this copy is (else
+        :class:`~lucie.store.StaleGame`), its time accrued by the store in
+        the same write (:meth:`~lucie.store.Store.record_shared`: a change
+        says the page shows the game), so an end records it once."""
         store, game_id = self.store, self.game_id
         assert store is not None and game_id is not None
-        expect = self.version if self.shared else None
+        if self.shared:
+            saved = store.record_shared(game_id, game, self._tick(True), status,
+                                        expect=self.version, mark=mark)
+            self.version = saved.version
+            self.clock.follow(saved.clock)
+            return
+        seconds = self.clock.seconds()
         if status is not None:
-            version = store.finish_game(game_id, game, seconds, status, expect=expect)
+            self.version = store.finish_game(game_id, game, seconds, status)
+            self.clock.set(seconds)
         else:
-            version = store.record_move(game_id, game, seconds, expect=expect, mark=mark)
-        self.version = version
+            self.version = store.record_move(game_id, game, seconds, mark=mark)
 
     def _settle_resumed(self) -> None:
         """A game that ended just before its program stopped (or a new game
@@ -521,13 +566,61 @@ class Session:
         return self.clock.seconds()
 
     def show(self) -> None:
-        """The game is shown: its clock runs while it is in play."""
-        if not self._game.outcome.finished and self.result is None:
+        """The game is shown: its clock runs while it is in play.  A shared
+        game's clock is the store's: only the page's word (:meth:`seen`)
+        and the changes recorded move it, not one process's."""
+        if not self.shared and not self._game.outcome.finished and self.result is None:
             self.clock.start()
 
     def hide(self) -> None:
-        """The game is no longer shown: its clock stops."""
-        self.clock.stop()
+        """The game is no longer shown: its clock stops (a shared game's:
+        see :meth:`show`)."""
+        if not self.shared:
+            self.clock.stop()
+
+    def seen(self, shown: bool) -> None:
+        """The page says whether it shows the game (the browser's: when
+        that changes, and every minute while shown).  A shared game: one
+        write accrues, in the store, the time since the page last said it
+        showed the game (at most the lease), whatever process heard it
+        (:meth:`~lucie.store.Store.tick_clock`), and this copy's clock
+        follows the store's; :class:`NotSavedError` if it cannot be
+        written.  Any other game: :meth:`show` or :meth:`hide`."""
+        if not self.shared or self.store is None or self.game_id is None:
+            if shown:
+                self.show()
+            else:
+                self.hide()
+            return
+        try:
+            stored = self.store.tick_clock(self.game_id, self._tick(shown))
+        except StoreError as exc:
+            raise NotSavedError(exc) from None
+        if stored is not None:
+            self.clock.follow(stored)
+
+    def _clock(self, seconds: float, lease: float | None) -> Clock:
+        """A clock for this game (a shared game's: told by :attr:`wall`,
+        with a lease, :data:`PAGE_LEASE` if none is given)."""
+        if not self.shared:
+            return Clock(seconds, lease=lease)
+        return Clock(seconds, lease=PAGE_LEASE if lease is None else lease,
+                     now=lambda: self.wall())
+
+    def _tick(self, shown: bool) -> Tick:
+        """A write of a shared game's clock, now (:class:`~lucie.store.Tick`)."""
+        lease = self.clock.lease
+        return Tick(self.wall(), PAGE_LEASE if lease is None else lease, shown)
+
+    def _new_clock(self) -> None:
+        """A new game (:meth:`again`, :meth:`replace`) and its clock, which
+        runs from now (the page that asked for it shows it): a shared
+        game's in the store (if that cannot be written, the page's next
+        word starts it)."""
+        self.clock = self._clock(0.0, self.clock.lease)
+        if self.shared and self.recording:
+            with contextlib.suppress(NotSavedError):
+                self.seen(True)
 
     # -- recording ---------------------------------------------------------------
 
@@ -535,12 +628,9 @@ class Session:
         """Record ``game`` as the state of this session's game (with the
         fair-play ``mark`` the change makes); the result reached if it is
         over now.  Raises :class:`NotSavedError`."""
-        store, game_id = self.store, self.game_id
-        assert store is not None and game_id is not None
         outcome = game.outcome
-        seconds = self.clock.seconds()
         try:
-            self._save(game, seconds, outcome.status if outcome.finished else None, mark)
+            self._save(game, outcome.status if outcome.finished else None, mark)
         except StoreError as exc:
             raise NotSavedError(exc) from None
         if mark is not None:
@@ -548,7 +638,6 @@ class Session:
         if not outcome.finished:
             return None
         self.result = outcome.status
-        self.clock.set(seconds)
         self._release()
         return outcome.status
 
@@ -725,7 +814,7 @@ class Session:
         self.result = None
         self.practice = False
         self.resumed = False
-        self.clock = Clock(0.0, lease=self.clock.lease)
+        self._new_clock()
         self.read_marks()
         if store is not None and new_id is not None and self.shared:
             self.version = store.version(new_id)
@@ -772,20 +861,21 @@ class Session:
     def save_time(self) -> None:
         """Record the time played so far on a game still in play (the moves
         are recorded as they are made).  Raises :class:`StoreError` when the
-        store cannot write it; nothing else changes."""
-        if self.recording and self.result is None:
-            self._save(self._game, self.clock.seconds())
+        store cannot write it; nothing else changes.  A shared game's time
+        is the store's already: nothing to write."""
+        if self.recording and self.result is None and not self.shared:
+            self._save(self._game)
 
     def close(self) -> None:
         """The program stops showing this game: its time is saved and its
-        claim given back; an unfinished game stays to be resumed."""
+        claim given back; an unfinished game stays to be resumed.  A shared
+        game's time is the store's (its page goes on, through another
+        process perhaps): nothing is written."""
         self.clock.stop()
-        if self.recording and self.result is None:
-            assert self.store is not None and self.game_id is not None
+        if self.recording and self.result is None and not self.shared:
             # the moves are saved already: at worst the last seconds are lost
-            # (and a shared game changed elsewhere keeps that change)
             with contextlib.suppress(StoreError):
-                self._save(self._game, self.clock.seconds())
+                self._save(self._game)
         self._release()
 
     def _release(self) -> None:
@@ -835,12 +925,15 @@ class Session:
 
     def check_version(self) -> int | None:
         """The stored game's version, read to check this copy against
-        (a shared game); the marks another process set are read with it."""
+        (a shared game); the marks another process set, and the clock as
+        the page's word to any process left it, are read with it."""
         if self.store is None or self.game_id is None:
             return None
-        version, marks, started = self.store.fair_play(self.game_id)
+        version, marks, started, clock = self.store.checked(self.game_id)
         if version == self.version and started is not None:
             self.fair, self.started = marks, started
+        if self.shared and clock is not None:
+            self.clock.follow(clock)
         return version
 
     def daily_day(self) -> datetime.date | None:

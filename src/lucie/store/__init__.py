@@ -52,7 +52,10 @@ API (small and stable; interfaces use only this):
   game.  Each recorded change adds one to the game's version
   (:meth:`Store.version`, :attr:`GameRecord.version`), so a cache never
   serves a stale game; a change given ``expect=`` is made only on that
-  version (else :class:`StaleGame`).
+  version (else :class:`StaleGame`).  A site's games (shared by its
+  processes) change by :meth:`Store.record_shared`, and their clock is
+  the store's (:meth:`Store.tick_clock`: the page's word, whatever
+  process gets it).
 - :meth:`Store.unfinished`: the game to resume; :meth:`Store.claim` and
   :meth:`Store.release` keep two programs from playing the same game.
 - :meth:`Store.stats`, :meth:`Store.history`, :meth:`Store.record`,
@@ -100,8 +103,11 @@ from lucie.store.records import (
     History,
     Imported,
     Player,
+    Saved,
     Series,
     Stats,
+    StoredClock,
+    Tick,
     default_player,
 )
 from lucie.store.results import MARKS, ORIGINS, Entry, Mark, Marks, Origin, rank_daily
@@ -140,6 +146,7 @@ __all__ = [
     "Origin",
     "Player",
     "PlayerRef",
+    "Saved",
     "Series",
     "StaleGame",
     "Stats",
@@ -147,6 +154,8 @@ __all__ = [
     "StoreBusy",
     "StoreError",
     "StoreFull",
+    "StoredClock",
+    "Tick",
     "claims_path",
     "default_path",
     "default_player",

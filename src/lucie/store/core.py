@@ -37,8 +37,12 @@ from lucie.store.records import (
     Imported,
     Player,
     RowDamageError,
+    Saved,
     Series,
     Stats,
+    StoredClock,
+    Tick,
+    check_clock,
     check_row,
     check_text,
     default_player,
@@ -85,6 +89,24 @@ _LINKS: Final = (
     "OR d.guest_game = g.id) THEN 1 ELSE 0 END"
 )
 
+# A site's game's clock, accrued by the store in the write itself
+# (:meth:`Store.tick_clock`, :func:`_tick_params`): the time since the page
+# last said it showed the game, at most the lease (nothing while hidden,
+# nothing if the writer's clock is behind that time), is added to the
+# seconds, kept to hundredths; ``shown_at`` becomes the new time (NULL:
+# hidden).  Every SET expression reads the row as it was.
+_TICK: Final = (
+    "seconds = ROUND(CAST(CASE WHEN shown_at IS NULL OR shown_at >= ? THEN seconds"
+    " WHEN shown_at <= ? THEN seconds + ? ELSE seconds + (? - shown_at) END AS NUMERIC), 2),"
+    " shown_at = ?"
+)
+
+
+def _tick_params(tick: Tick) -> tuple[object, ...]:
+    """The parameters of :data:`_TICK`."""
+    now, lease = float(tick.now), max(0.0, float(tick.lease))
+    return (now, now - lease, lease, now, now if tick.shown else None)
+
 
 class Cursor(Protocol):
     """What a backend's statement returns (sqlite3's and psycopg's cursors)."""
@@ -107,6 +129,8 @@ class StoredGame(NamedTuple):
     marks: Marks
     #: the rating its deal was picked by (JSON text), if it was
     picked: str | None
+    #: its clock (a site's game's: :meth:`Store.tick_clock`)
+    clock: StoredClock
 
 
 class Transaction(Protocol):
@@ -394,12 +418,14 @@ class Store:
     # change given ``expect`` is made only on that version (else StaleGame).
 
     def start_game(self, game: Game, player: PlayerRef = None,
-                   picked_rating: str | None = None, origin: Origin = "start") -> int:
+                   picked_rating: str | None = None, origin: Origin = "start", *,
+                   shown_at: float | None = None) -> int:
         """Record a new game of ``player`` being played; returns its id.
         ``picked_rating``: the rating (JSON text) its deal was picked by,
         kept with the game (:meth:`picked_rating`); ``origin``: its first
         fair-play mark (:class:`~lucie.store.results.Marks`: no hint, no
-        undo yet)."""
+        undo yet); ``shown_at``: a site's game shown from then on (seconds
+        since the epoch: its clock runs, :meth:`tick_clock`)."""
         if origin not in ORIGINS:
             raise StoreError(f"unknown origin {origin!r}")
         stamp = now()
@@ -408,34 +434,36 @@ class Store:
             row = tx.execute(
                 "INSERT INTO games (player_id, variant, deal, seed, started, updated, "
                 "status, score, moves, seconds, saved, picked_rating, version, "
-                "origin, hints, undos) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 0, ?, ?, 1, ?, 0, 0) RETURNING id",
+                "origin, hints, undos, shown_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'playing', ?, ?, 0, ?, ?, 1, ?, 0, 0, ?) RETURNING id",
                 (pid, game.rules.spec(), game.deal, game.seed, stamp, stamp, game.score,
-                 len(game.moves), saved_text(game), picked_rating, origin),
+                 len(game.moves), saved_text(game), picked_rating, origin,
+                 None if shown_at is None else float(shown_at)),
             ).fetchone()
             return int(row[0])
 
     def _change(self, game_id: int, sets: str, params: tuple[object, ...],
-                expect: int | None, *, missing_ok: bool = False) -> int:
+                expect: int | None, *, missing_ok: bool = False,
+                returning: str = "version") -> tuple[Any, ...]:
         """``UPDATE games SET <sets>, version = version + 1`` of one game;
-        its new version (0 for a missing game, if ``missing_ok``).  One
-        statement, a transaction of its own (a move's write: one trip to
-        PostgreSQL, not three)."""
+        the new row's ``returning`` columns (``(0,)`` for a missing game, if
+        ``missing_ok``).  One statement, a transaction of its own (a move's
+        write: one trip to PostgreSQL, not three)."""
         sql = f"UPDATE games SET {sets}, version = version + 1 WHERE id = ?"
         args: tuple[object, ...] = (*params, game_id)
         if expect is not None:
             sql += " AND version = ?"
             args = (*args, expect)
-        row = self._backend.write_one(sql + " RETURNING version", args)
+        row = self._backend.write_one(f"{sql} RETURNING {returning}", args)
         if row is not None:
-            return int(row[0])
+            return row
         # nothing changed: a game changed meanwhile, or none at all
         if expect is not None and self._read("SELECT 1 FROM games WHERE id = ?", (game_id,)):
             raise StaleGame(_(
                 "game {id} was changed by another program meanwhile; load it again"
             ).format(id=game_id))
         if missing_ok:
-            return 0
+            return (0,)
         raise StoreError(_no_game(game_id, self.where))
 
     def record_move(self, game_id: int, game: Game, seconds: float | None = None, *,
@@ -444,11 +472,57 @@ class Store:
         redo, redeal or restart); returns the game's new version.
         ``seconds``: time played so far; ``mark``: the fair-play mark the
         change makes (``undo``, ``replay``: :data:`MARKS`), recorded with it."""
-        return self._change(
-            game_id, "saved = ?, score = ?, moves = ?, updated = ?, "
-            "seconds = COALESCE(?, seconds)" + mark_sql(mark),
-            (saved_text(game), game.score, len(game.moves), now(),
-             None if seconds is None else round(seconds, 2)), expect)
+        sets, params = _move_sets(game, mark)
+        return int(self._change(game_id, sets + ", seconds = COALESCE(?, seconds)",
+                                (*params, None if seconds is None else round(seconds, 2)),
+                                expect)[0])
+
+    def record_shared(self, game_id: int, game: Game, tick: Tick, status: str | None = None,
+                      *, expect: int | None, mark: Mark | None = None) -> Saved:
+        """A change of a site's game (one its processes share): the game's
+        move list (:meth:`record_move`), or with ``status`` its end
+        (:meth:`finish_game`), and in the same write its clock, accrued by
+        the store (:meth:`tick_clock`: a change says the page shows the
+        game; an end stops the clock for good).  Made only on version
+        ``expect``, so the time up to an end is recorded once, by the one
+        process whose end is written."""
+        if status is None:
+            sets, params = _move_sets(game, mark)
+        else:
+            sets, params = _finish_sets(game, status)
+            tick = tick._replace(shown=False)
+        row = self._change(game_id, f"{sets}, {_TICK}", (*params, *_tick_params(tick)),
+                           expect, returning="version, seconds, shown_at")
+        return Saved(int(row[0]), self._clock(game_id, row[1], row[2]))
+
+    def tick_clock(self, game_id: int, tick: Tick) -> StoredClock | None:
+        """The page of site game ``game_id`` says whether it shows it
+        (:class:`Tick`): one write adds the time since the page last said
+        it did, at most ``tick.lease``, to the game's seconds, and keeps
+        when it said so (NULL: hidden).  Whatever process gets the page's
+        word, the time is counted once, and a process that stops (even
+        killed) loses nothing written.  Returns the clock as stored then:
+        a game over keeps its time (a late word adds nothing); None for a
+        missing game.  The game's version stays (the clock is not part of
+        the game a cache holds), and so does ``updated``."""
+        row = self._backend.write_one(
+            f"UPDATE games SET {_TICK} WHERE id = ? AND status = 'playing'"
+            " RETURNING seconds, shown_at", (*_tick_params(tick), game_id))
+        if row is None:
+            return self.clock_of(game_id)
+        return self._clock(game_id, row[0], row[1])
+
+    def clock_of(self, game_id: int) -> StoredClock | None:
+        """A site's game's clock as stored (:meth:`tick_clock`); None for a
+        missing game."""
+        rows = self._read("SELECT seconds, shown_at FROM games WHERE id = ?", (game_id,))
+        return self._clock(game_id, *rows[0]) if rows else None
+
+    def _clock(self, game_id: int, seconds: object, shown_at: object) -> StoredClock:
+        try:
+            return check_clock(seconds, shown_at)
+        except RowDamageError as exc:
+            raise StoreError(_damaged_game(game_id, self.where, exc)) from None
 
     def mark(self, game_id: int, mark: Mark) -> None:
         """Record a fair-play mark of a game that does not change the game
@@ -470,13 +544,23 @@ class Store:
         and start (ISO, UTC), in one read: a cache of the game checks its copy
         and learns the marks set elsewhere (they leave the version as it is).
         A missing game: None, no marks known, None."""
-        rows = self._read("SELECT version, origin, hints, undos, started FROM games WHERE id = ?",
-                          (game_id,))
+        return self.checked(game_id)[:3]
+
+    def checked(self, game_id: int) -> tuple[int | None, Marks, str | None, StoredClock | None]:
+        """:meth:`fair_play` and the game's clock (:meth:`clock_of`; None if
+        it cannot be read), in one read: what a cache of a site's game
+        learns from the other processes at each request."""
+        rows = self._read("SELECT version, origin, hints, undos, started, seconds, shown_at"
+                          " FROM games WHERE id = ?", (game_id,))
         if not rows:
-            return None, Marks.of((None, None, None)), None
+            return None, Marks.of((None, None, None)), None, None
         version, started = rows[0][0], rows[0][4]
+        try:
+            clock: StoredClock | None = check_clock(*rows[0][5:])
+        except RowDamageError:
+            clock = None
         return (version if isinstance(version, int) else None, Marks.of(rows[0][1:4]),
-                started if isinstance(started, str) else None)
+                started if isinstance(started, str) else None, clock)
 
     def played_before(self, player: PlayerRef, game: Game, before: int) -> bool:
         """Whether ``player`` has a game of the same variant and deal number
@@ -525,20 +609,9 @@ class Store:
         """Record the end of a game; returns its new version.  The status is
         the game's outcome (``won``, ``lost``, ``resigned``); a game still
         being played counts as resigned (the player left it for another one)."""
-        if status is None:
-            status = game.outcome.status
-            if status == "playing":
-                status = "resigned"
-        if status not in FINISHED:
-            raise StoreError(_("{status} is not a finished status ({known})").format(
-                status=repr(status), known=", ".join(FINISHED)
-            ))
-        stamp = now()
-        return self._change(
-            game_id, "saved = ?, score = ?, moves = ?, updated = ?, finished = ?, "
-            "status = ?, seconds = ?",
-            (saved_text(game), game.score, len(game.moves), stamp, stamp, status,
-             round(seconds, 2)), expect)
+        sets, params = _finish_sets(game, status)
+        return int(self._change(game_id, sets + ", seconds = ?", (*params, round(seconds, 2)),
+                                expect)[0])
 
     def discard(self, game_id: int) -> bool:
         """Delete a game still being played in which no move was made (a
@@ -731,10 +804,11 @@ class Store:
 
     def stored_game(self, game_id: int, *, of: Player | str | None = None,
                     base: Game | None = None) -> StoredGame:
-        """:meth:`record`, :meth:`game`, :meth:`marks` and
-        :meth:`picked_rating` of one game, in one read (what a program
+        """:meth:`record`, :meth:`game`, :meth:`marks`, :meth:`picked_rating`
+        and :meth:`clock_of` of one game, in one read (what a program
         resuming the game needs: :meth:`lucie.session.Session.stored`)."""
-        row = self._row(game_id, of, ", g.origin, g.hints, g.undos, g.picked_rating, g.saved")
+        row = self._row(game_id, of,
+                        ", g.shown_at, g.origin, g.hints, g.undos, g.picked_rating, g.saved")
         try:
             record = check_row(row)
             game = load(row[-1], record, base)[0]
@@ -742,7 +816,8 @@ class Store:
             raise StoreError(_damaged_game(game_id, self.where, exc)) from None
         picked = row[-2]
         return StoredGame(record, game, Marks.of(row[-5:-2]),
-                          picked if isinstance(picked, str) else None)
+                          picked if isinstance(picked, str) else None,
+                          check_clock(record.seconds, row[-6]))
 
     def history(
         self,
@@ -917,6 +992,29 @@ class Store:
                 )
                 added += 1
         return Imported(added, len(rows) - added)
+
+
+def _move_sets(game: Game, mark: Mark | None) -> tuple[str, tuple[object, ...]]:
+    """The ``SET`` clause of a game's change (its move list, with the
+    fair-play ``mark`` it makes), its seconds left to the caller."""
+    return ("saved = ?, score = ?, moves = ?, updated = ?" + mark_sql(mark),
+            (saved_text(game), game.score, len(game.moves), now()))
+
+
+def _finish_sets(game: Game, status: str | None) -> tuple[str, tuple[object, ...]]:
+    """The ``SET`` clause of a game's end (:meth:`Store.finish_game`), its
+    seconds left to the caller."""
+    if status is None:
+        status = game.outcome.status
+        if status == "playing":
+            status = "resigned"
+    if status not in FINISHED:
+        raise StoreError(_("{status} is not a finished status ({known})").format(
+            status=repr(status), known=", ".join(FINISHED)
+        ))
+    stamp = now()
+    return ("saved = ?, score = ?, moves = ?, updated = ?, finished = ?, status = ?",
+            (saved_text(game), game.score, len(game.moves), stamp, stamp, status))
 
 
 def _stats(name: str, spec: str | None, rows: list[GameRecord],

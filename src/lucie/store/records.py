@@ -269,6 +269,12 @@ def check_row(row: tuple[Any, ...]) -> GameRecord:
         ))
     _check_int("score", score, 0, 52)
     _check_int("moves", moves, 0, _MAX_MOVES)
+    return GameRecord(gid, player, variant, deal, seed, started, updated, finished,
+                      status, score, moves, _check_seconds(seconds), player_id, version)
+
+
+def _check_seconds(seconds: object) -> float:
+    """A row's ``seconds`` (time played), kept to hundredths."""
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
         raise RowDamageError(_("{column} is {value}, not a number").format(
             column="seconds", value=_kind(seconds)
@@ -277,8 +283,48 @@ def check_row(row: tuple[Any, ...]) -> GameRecord:
         raise RowDamageError(_("{column} {value} is out of range ({low} to {high})").format(
             column="seconds", value=repr(seconds), low=0, high=f"{_MAX_SECONDS:.0e}"
         ))
-    return GameRecord(gid, player, variant, deal, seed, started, updated, finished,
-                      status, score, moves, round(float(seconds), 2), player_id, version)
+    return round(float(seconds), 2)
+
+
+class StoredClock(NamedTuple):
+    """A site's game's clock as the store keeps it (:meth:`Store.tick_clock`):
+    the seconds accrued so far, and when its page last said it showed the
+    game (seconds since the epoch; None: hidden, not shown yet, or over).
+    The time shown is ``seconds`` plus, while shown, the time since
+    ``shown_at``, at most the lease (:class:`lucie.session.Clock`)."""
+
+    seconds: float
+    shown_at: float | None
+
+
+class Tick(NamedTuple):
+    """A write of a site's game's clock, which the store itself accrues
+    (:meth:`Store.tick_clock`): the time now (seconds since the epoch: the
+    writing process's wall clock, since processes compare them), the most
+    a page's silence counts (``lease``), and whether the page shows the
+    game from now on."""
+
+    now: float
+    lease: float
+    shown: bool
+
+
+class Saved(NamedTuple):
+    """What a change of a site's game wrote (:meth:`Store.record_shared`):
+    the game's new version and its clock as stored then."""
+
+    version: int
+    clock: StoredClock
+
+
+def check_clock(seconds: object, shown_at: object) -> StoredClock:
+    """The :class:`StoredClock` of a row's ``seconds`` and ``shown_at``,
+    checked as :func:`check_row` checks them; raises :class:`RowDamageError`.
+    A ``shown_at`` that is not a time (not a finite number) counts as
+    hidden: the clock waits for the page's next word."""
+    shown = (float(shown_at) if isinstance(shown_at, (int, float))
+             and not isinstance(shown_at, bool) and math.isfinite(shown_at) else None)
+    return StoredClock(_check_seconds(seconds), shown)
 
 
 def saved_text(game: Game) -> str:
@@ -377,7 +423,7 @@ class Imported(NamedTuple):
 
 __all__ = [
     "COLUMNS", "EXPORT_VERSION", "FINISHED", "SERIES_SIZE", "STATUSES", "Damaged", "Export",
-    "GameRecord", "History", "Imported", "Player", "RowDamageError", "Series", "Stats",
-    "check_row", "check_text", "default_player", "import_row", "load", "now", "saved_text",
-    "spec_of",
+    "GameRecord", "History", "Imported", "Player", "RowDamageError", "Saved", "Series",
+    "Stats", "StoredClock", "Tick", "check_clock", "check_row", "check_text",
+    "default_player", "import_row", "load", "now", "saved_text", "spec_of",
 ]

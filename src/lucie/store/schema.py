@@ -51,6 +51,10 @@ Schemas:
    by ``NOTIFY`` instead): the duel, the process that said it
    (``origin``), the message (JSON) and when (``made``, seconds since the
    epoch); a minute's worth is kept.
+8. ``games.shown_at``: a site's clock (:meth:`lucie.store.Store.tick_clock`):
+   when the page last said it showed the game (seconds since the epoch),
+   NULL while it is hidden, not shown yet or over; ``games.seconds`` is
+   then the time accrued up to that moment.
 
 >>> [m.version for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
 True
@@ -158,6 +162,9 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         "CREATE TABLE duel_news (id {id}, duel {int} NOT NULL, origin TEXT NOT NULL,"
         " message TEXT NOT NULL, made {real} NOT NULL)",
         "CREATE INDEX duel_news_by_made ON duel_news (made)",
+    )),
+    Migration(8, "a site's clock in the store", (
+        "ALTER TABLE games ADD COLUMN shown_at {real}",
     )),
 )
 #: The schema this lucie writes; a database of a higher one is refused.

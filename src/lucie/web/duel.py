@@ -309,7 +309,7 @@ class Duels:
         game = await self._deal(request, data)
         settings = self._settings(data, game)
         session = await self.registry.add(game)
-        session.life.hide()  # its clock waits for the start
+        await self.registry.visible(session, False)  # its clock waits for the start
         if session.store_id is None:
             raise ApiError(503, _("no statistics store is available"))
         store, game_id, token = self.link.store, session.store_id, secrets.token_urlsafe(12)

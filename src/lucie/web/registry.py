@@ -7,7 +7,9 @@ the page's id, a lock per game (:class:`asyncio.Lock`, so concurrent
 requests never interleave on one game), the solver calls under way.  The
 clock of a browser game runs while its page says it is shown
 (:meth:`Registry.visible`), with a lease (:data:`~lucie.session.PAGE_LEASE`)
-so that a page that goes silent stops it too.
+so that a page that goes silent stops it too.  A site's game's clock is the
+store's, not this process's: the page's word is written there, whatever
+process gets it (:meth:`lucie.session.Session.seen`).
 """
 
 from __future__ import annotations
@@ -234,13 +236,15 @@ class Registry:
         """Save the seconds played of every game in memory still being
         played and give its claim back (the server is stopping: the clock
         resumes from them after a restart); returns how many were saved.
-        Not in the event loop."""
+        A site's games are left alone: their clock is the store's already
+        (their pages go on through the other processes).  Not in the event
+        loop."""
         if self.store is None:
             return 0
         saved = 0
         for session in list(self.sessions.values()):
             life = session.life
-            if not life.recording or life.result is not None:
+            if not life.recording or life.result is not None or life.shared:
                 continue
             with contextlib.suppress(LucieError):
                 self.store.call(life.close)
@@ -309,8 +313,11 @@ class Registry:
                 await self.run(session, session.life.leave)
 
     async def visible(self, session: Session, shown: bool) -> None:
-        """The page says whether it shows the game: its clock runs only then."""
-        if shown:
-            session.life.show()
+        """The page says whether it shows the game: its clock runs only then
+        (a site's game's: one write to the store, in the store's thread; a
+        :class:`~lucie.session.NotSavedError` if it cannot be written)."""
+        life = session.life
+        if life.shared and self.store is not None and life.store is not None:
+            await self.store.run(lambda: life.seen(shown))
         else:
-            session.life.hide()
+            life.seen(shown)

@@ -80,6 +80,7 @@ from lucie.errors import LucieError, MoveError
 from lucie.i18n import N_, _
 from lucie.rules import Rules
 from lucie.store import (
+    Checked,
     Entry,
     GameRecord,
     History,
@@ -925,16 +926,22 @@ class Session:
 
     def check_version(self) -> int | None:
         """The stored game's version, read to check this copy against
-        (a shared game); the marks another process set, and the clock as
-        the page's word to any process left it, are read with it."""
+        (a shared game); what else another process left is learnt with it
+        (:meth:`learn`)."""
         if self.store is None or self.game_id is None:
             return None
-        version, marks, started, clock = self.store.checked(self.game_id)
-        if version == self.version and started is not None:
-            self.fair, self.started = marks, started
-        if self.shared and clock is not None:
-            self.clock.follow(clock)
-        return version
+        return self.learn(self.store.checked(self.game_id))
+
+    def learn(self, checked: Checked) -> int | None:
+        """Take from the store's ``checked`` view of this game what another
+        process may have changed without a new version (the marks, if the
+        version is this copy's; the clock as the page's word to any process
+        left it); returns the stored version."""
+        if checked.version == self.version and checked.started is not None:
+            self.fair, self.started = checked.marks, checked.started
+        if self.shared and checked.clock is not None:
+            self.clock.follow(checked.clock)
+        return checked.version
 
     def daily_day(self) -> datetime.date | None:
         """The (UTC) date whose deal of the day this recorded game plays:

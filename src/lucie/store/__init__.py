@@ -84,6 +84,7 @@ from __future__ import annotations
 from lucie.store import duels, limits
 from lucie.store.core import (
     POSTGRES_SCHEMES,
+    Checked,
     ExportFormat,
     Opened,
     PlayerRef,
@@ -133,6 +134,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SERIES_SIZE",
     "STATUSES",
+    "Checked",
     "Damaged",
     "Entry",
     "Export",

@@ -108,6 +108,36 @@ def _tick_params(tick: Tick) -> tuple[object, ...]:
     return (now, now - lease, lease, now, now if tick.shown else None)
 
 
+#: The columns of a game (``g``) a cache checks its copy against (:func:`_checked`).
+_CHECKED: Final = "g.version, g.origin, g.hints, g.undos, g.started, g.seconds, g.shown_at"
+
+
+class Checked(NamedTuple):
+    """What a cache of a site's game learns of it from the store at each
+    request (:meth:`Store.checked`, :meth:`Store.token_check`): its
+    version, the fair-play marks another process may have set (they leave
+    the version as it is), its start (ISO, UTC) and its clock (None if it
+    cannot be read).  A missing game: no version, no marks known."""
+
+    version: int | None
+    marks: Marks
+    started: str | None
+    clock: StoredClock | None
+
+
+def _checked(row: Sequence[object] | None) -> Checked:
+    """:class:`Checked` of the columns :data:`_CHECKED` (None: no row)."""
+    if row is None:
+        return Checked(None, Marks.of((None, None, None)), None, None)
+    version, started = row[0], row[4]
+    try:
+        clock: StoredClock | None = check_clock(row[5], row[6])
+    except RowDamageError:
+        clock = None
+    return Checked(version if isinstance(version, int) else None, Marks.of(tuple(row[1:4])),
+                   started if isinstance(started, str) else None, clock)
+
+
 class Cursor(Protocol):
     """What a backend's statement returns (sqlite3's and psycopg's cursors)."""
 
@@ -546,21 +576,12 @@ class Store:
         A missing game: None, no marks known, None."""
         return self.checked(game_id)[:3]
 
-    def checked(self, game_id: int) -> tuple[int | None, Marks, str | None, StoredClock | None]:
+    def checked(self, game_id: int) -> Checked:
         """:meth:`fair_play` and the game's clock (:meth:`clock_of`; None if
         it cannot be read), in one read: what a cache of a site's game
         learns from the other processes at each request."""
-        rows = self._read("SELECT version, origin, hints, undos, started, seconds, shown_at"
-                          " FROM games WHERE id = ?", (game_id,))
-        if not rows:
-            return None, Marks.of((None, None, None)), None, None
-        version, started = rows[0][0], rows[0][4]
-        try:
-            clock: StoredClock | None = check_clock(*rows[0][5:])
-        except RowDamageError:
-            clock = None
-        return (version if isinstance(version, int) else None, Marks.of(rows[0][1:4]),
-                started if isinstance(started, str) else None, clock)
+        rows = self._read(f"SELECT {_CHECKED} FROM games g WHERE g.id = ?", (game_id,))
+        return _checked(rows[0] if rows else None)
 
     def played_before(self, player: PlayerRef, game: Game, before: int) -> bool:
         """Whether ``player`` has a game of the same variant and deal number
@@ -682,21 +703,18 @@ class Store:
                              (new, token, old))
             return cur.rowcount == 1
 
-    def token_check(self, token: str) -> tuple[int | None, int | None, Marks, str | None]:
+    def token_check(self, token: str) -> tuple[int | None, Checked]:
         """The game the page's ``token`` names now and that game's
-        :meth:`fair_play` (version, marks, start), in one read: a process's
-        copy of the page's game is checked against both (another process
-        may have changed the game, or given the token a new game).  A token
-        that names no game: None, None, no marks known, None."""
-        rows = self._read("SELECT w.game_id, g.version, g.origin, g.hints, g.undos, g.started"
-                          " FROM web_games w JOIN games g ON g.id = w.game_id"
-                          " WHERE w.token = ?", (token,))
+        :meth:`checked` (version, marks, start, clock), in one read: a
+        process's copy of the page's game is checked against both (another
+        process may have changed the game, or given the token a new game).
+        A token that names no game: None, and nothing known."""
+        rows = self._read(f"SELECT w.game_id, {_CHECKED} FROM web_games w"
+                          " JOIN games g ON g.id = w.game_id WHERE w.token = ?", (token,))
         if not rows:
-            return None, None, Marks.of((None, None, None)), None
-        game_id, version, started = rows[0][0], rows[0][1], rows[0][5]
-        return (game_id if isinstance(game_id, int) else None,
-                version if isinstance(version, int) else None, Marks.of(rows[0][2:5]),
-                started if isinstance(started, str) else None)
+            return None, _checked(None)
+        game_id = rows[0][0]
+        return game_id if isinstance(game_id, int) else None, _checked(rows[0][1:])
 
     # -- challenges: the same deal for a friend -----------------------------
 

@@ -217,13 +217,9 @@ class Registry:
         life, store = session.life, self.store
         if not self.shared or store is None or life.store is None or life.game_id is None:
             return False
-        game_id, version, marks, started = await store.run(
-            lambda: store.store.token_check(session.id))
-        if game_id != life.game_id or version != life.version:
-            return True
-        if started is not None:  # the marks set by another process
-            life.fair, life.started = marks, started
-        return False
+        game_id, checked = await store.run(lambda: store.store.token_check(session.id))
+        # (the marks and the clock another process left come with the version)
+        return game_id != life.game_id or life.learn(checked) != life.version
 
     async def forget_player(self, player_id: int) -> None:
         """Drop the games in memory of the site's player ``player_id`` (they

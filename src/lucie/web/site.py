@@ -221,6 +221,9 @@ def load_secrets(path: Path) -> tuple[bytes, ...]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         text = ""
+    except UnicodeDecodeError:
+        raise ValueError(_("{file} is not a text file of secrets (UTF-8), one a line").format(
+            file=path)) from None
     keys = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()

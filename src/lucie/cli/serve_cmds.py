@@ -31,9 +31,10 @@ def register(sub: Any) -> None:
                    help=_("the players' database: a SQLite file or a postgresql:// URL "
                           "(default: user data dir)"))
     p.add_argument("--secret-file", metavar="PATH", default=None,
-                   help=_("the file of the secret that signs the players' cookies, made the "
-                          "first time (default: ${variable}, else site-secret in the user "
-                          "data dir)").format(variable=SECRET_FILE))
+                   help=_("the file of the secrets that sign the players' cookies, one a "
+                          "line, the first signing; made the first time (default: "
+                          "${variable}, else site-secret in the user data dir)").format(
+                              variable=SECRET_FILE))
     p.add_argument("--trusted-proxy", metavar="ADDRESS", action="append", default=[],
                    help=_("a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are "
                           "believed (may be repeated; default: none)"))

@@ -12,8 +12,10 @@ few column types that differ are named in braces and filled in per
 dialect (:data:`TYPES`): ``{id}`` (the key of a table), ``{int}`` (a
 64-bit integer) and ``{real}`` (a double).  Where SQLite cannot do what a
 migration does in plain SQL (making a new column NOT NULL), the other
-dialect gets extra statements (:attr:`Migration.extra`); every row read
-is checked anyway (:func:`lucie.store.records.check_row`).
+dialect gets extra statements (:attr:`Migration.extra`); where the
+dialects differ altogether (schema 8: SQLite rebuilds tables, PostgreSQL
+moves sequences), each has its own; every row read is checked anyway
+(:func:`lucie.store.records.check_row`).
 
 Schemas:
 

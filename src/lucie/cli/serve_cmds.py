@@ -31,9 +31,10 @@ def register(sub: Any) -> None:
                    help=_("the players' database: a SQLite file or a postgresql:// URL "
                           "(default: user data dir)"))
     p.add_argument("--secret-file", metavar="PATH", default=None,
-                   help=_("the file of the secret that signs the players' cookies, made the "
-                          "first time (default: ${variable}, else site-secret in the user "
-                          "data dir)").format(variable=SECRET_FILE))
+                   help=_("the file of the secrets that sign the players' cookies, one a "
+                          "line, the first signing; made the first time (default: "
+                          "${variable}, else site-secret in the user data dir)").format(
+                              variable=SECRET_FILE))
     p.add_argument("--trusted-proxy", metavar="ADDRESS", action="append", default=[],
                    help=_("a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are "
                           "believed (may be repeated; default: none)"))
@@ -63,6 +64,31 @@ def secret_path(given: str | None) -> Path:
     return named if named is not None else default_path().with_name("site-secret")
 
 
+def check_secrets(path: Path) -> None:
+    """The secret file can be read (made now, once, if it is not there) and
+    its secrets are long enough; else a :class:`LucieError` that says why
+    (before any worker starts: a worker that cannot start is started again
+    and again)."""
+    from lucie.web.site import load_secrets
+
+    try:
+        load_secrets(path)
+    except OSError as exc:
+        raise LucieError(_("cannot read or make the secret file {file}: {error}").format(
+            file=path, error=exc.strerror or exc)) from None
+    except ValueError as exc:
+        raise LucieError(str(exc)) from None
+
+
+def check_database(db: str | None) -> None:
+    """The database can be reached and is lucie's, of a schema this lucie
+    knows (upgraded now if it is older: the workers find it done); else
+    the store's :class:`~lucie.store.StoreError` (a :class:`LucieError`)."""
+    from lucie.session import Store
+
+    Store(db).close()
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     missing = [m for m in ("starlette", "uvicorn", "limits", "prometheus_client")
                if importlib.util.find_spec(m) is None]
@@ -73,7 +99,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     from lucie.cli.web_cmds import CANCELLED_AT_EXIT, bind
     from lucie.web.operate import rate
-    from lucie.web.site import load_secret
 
     for option, value in (("--address-limit", args.address_limit),
                           ("--player-limit", args.player_limit)):
@@ -82,12 +107,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except ValueError:
             raise LucieError(_("{option} {value}: not a rate such as 240/minute").format(
                 option=option, value=value)) from None
+    # checked before any worker starts (a worker that cannot start is
+    # started again and again): the secrets, the database, the port
     path = secret_path(args.secret_file)
-    try:
-        load_secret(path)  # made now, once, if it is not there
-    except OSError as exc:
-        raise LucieError(_("cannot read or make the secret file {file}: {error}").format(
-            file=path, error=exc.strerror)) from None
+    check_secrets(path)
+    check_database(args.db)
     settings = {"db": args.db, "secret_file": str(path),
                 "address_limit": args.address_limit, "player_limit": args.player_limit}
     sock = bind(args.host, args.port)

@@ -3,8 +3,11 @@
 The game is :func:`lucie.web.app.create_app`'s; a site adds who plays.
 Each visitor is a player of the store (:meth:`~lucie.store.Store.new_player`,
 anonymous until they choose a name), known by a cookie that holds their
-id signed with the site's secret (HMAC-SHA256: a cookie made up or
-altered is refused, and its visitor gets a new player).  The cookie is
+id, when it was issued and which of the site's secrets signed it, signed
+with that secret (HMAC-SHA256: a cookie made up or altered is refused,
+and its visitor gets a new player; so is one issued before its player
+was made).  The first secret signs, every one is believed: an operator
+rotates them without logging anyone out (:class:`Signer`).  The cookie is
 ``HttpOnly`` (the page's scripts never read it), ``SameSite=Lax`` and,
 over HTTPS, ``Secure``.
 
@@ -31,7 +34,11 @@ import logging
 import os
 import secrets
 import sys
+import time
 import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any, Final
@@ -82,48 +89,165 @@ _COMMANDS: Final = "/api/games/{game_id}/"
 _NO_PLAYER: Final = ("/static/", "/healthz", "/metrics", "/favicon.ico")
 
 
+#: The shortest secret the site signs with (bytes).
+MIN_SECRET: Final = 16
+#: How old a cookie gets before it is signed again (seconds: 30 days), so
+#: that a player who comes back keeps it for another :data:`COOKIE_AGE`.
+REFRESH_AFTER: Final = 30 * 24 * 3600
+
+
+@dataclass(frozen=True, slots=True)
+class Signed:
+    """What a signed token says: its player, when it was issued (seconds
+    since the epoch; None for a token of the format before issue times),
+    and whether it is as this site signs today (this format, the first
+    secret): else it is worth signing again."""
+
+    player_id: int
+    issued: int | None
+    current: bool
+
+
+def key_id(secret: bytes) -> str:
+    """The id a token names its secret by (a hash of it: naming a secret
+    tells nothing of it).
+
+    >>> key_id(b"0123456789abcdef")
+    'BXg0IDh9'
+    """
+    digest = hashlib.sha256(b"lucie key id\0" + secret).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii")[:8]
+
+
+def _digits(text: str, most: int) -> int | None:
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= most else None
+
+
 class Signer:
-    """Signs a player's id with the site's secret, one purpose at a time
-    (the cookie's signature is not a recovery code's)."""
+    """Signs a player's id with the site's secrets, one purpose at a time
+    (the cookie's signature is not a recovery code's).
 
-    def __init__(self, secret: bytes) -> None:
-        if len(secret) < 16:
-            raise ValueError("the site's secret is too short (16 bytes at least)")
-        self._secret = secret
+    A token is ``<player id>.<issued>.<key id>.<mac>``: the HMAC-SHA256,
+    with the secret the key id names, of the purpose and all the rest.
+    The first secret signs; every one of them is believed, so an operator
+    can put a new one first and drop the old one later (docs/hosting.md).
+    A token of the format before (``<player id>.<mac>``, no issue time, no
+    key id) is believed if one of the secrets made it, and read as not
+    :attr:`Signed.current` (the site signs it again).
+    """
 
-    def _mac(self, purpose: str, value: str) -> str:
-        digest = hmac.new(self._secret, f"{purpose}:{value}".encode(), hashlib.sha256).digest()
+    def __init__(self, secret: bytes | Sequence[bytes]) -> None:
+        keys = [secret] if isinstance(secret, bytes) else list(secret)
+        if not keys:
+            raise ValueError("the site has no secret")
+        if any(len(key) < MIN_SECRET for key in keys):
+            raise ValueError(f"the site's secret is too short ({MIN_SECRET} bytes at least)")
+        self._keys = {key_id(key): key for key in reversed(keys)}
+        self._first = key_id(keys[0])
+        self._secrets = keys
+
+    @staticmethod
+    def _mac(secret: bytes, purpose: str, value: str) -> str:
+        digest = hmac.new(secret, f"{purpose}:{value}".encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
 
-    def sign(self, purpose: str, player_id: int) -> str:
-        return f"{player_id}.{self._mac(purpose, str(player_id))}"
+    def sign(self, purpose: str, player_id: int, issued: int | None = None) -> str:
+        """A token of ``player_id`` issued at ``issued`` (default: now)."""
+        when = int(time.time()) if issued is None else issued
+        value = f"{player_id}.{when}.{self._first}"
+        return f"{value}.{self._mac(self._keys[self._first], purpose, value)}"
+
+    def read(self, purpose: str, token: str) -> Signed | None:
+        """What ``token`` says if one of the secrets signed it for
+        ``purpose``, else None."""
+        parts = token.strip().split(".")
+        if len(parts) == 2:
+            return self._read_old(purpose, *parts)
+        if len(parts) != 4:
+            return None
+        player, issued, kid, mac = parts
+        pid, when, secret = _digits(player, 18), _digits(issued, 12), self._keys.get(kid)
+        if pid is None or when is None or secret is None:
+            return None
+        value = f"{player}.{issued}.{kid}"
+        if not hmac.compare_digest(mac.encode("ascii", "replace"),
+                                   self._mac(secret, purpose, value).encode("ascii")):
+            return None
+        return Signed(pid, when, kid == self._first)
+
+    def _read_old(self, purpose: str, player: str, mac: str) -> Signed | None:
+        pid = _digits(player, 18)
+        if pid is None:
+            return None
+        given = mac.encode("ascii", "replace")
+        for secret in self._secrets:
+            if hmac.compare_digest(given, self._mac(secret, purpose, player).encode("ascii")):
+                return Signed(pid, None, False)
+        return None
 
     def unsign(self, purpose: str, token: str) -> int | None:
         """The player id ``token`` carries if its signature is right, else None."""
-        value, dot, mac = token.strip().partition(".")
-        if not dot or not value.isascii() or not value.isdigit() or len(value) > 18:
-            return None
-        if not hmac.compare_digest(mac.encode("ascii", "replace"),
-                                   self._mac(purpose, value).encode("ascii")):
-            return None
-        return int(value)
+        signed = self.read(purpose, token)
+        return None if signed is None else signed.player_id
+
+
+def issued_after_creation(signed: Signed, player: Player) -> bool:
+    """Whether ``signed`` can be ``player``'s: not issued before the player
+    was made (a token of an id given again to a newer player is not theirs;
+    ids are never given twice since schema 8, this is a second guard).  A
+    token from before issue times cannot tell: believed."""
+    if signed.issued is None:
+        return True
+    created = created_at(player)
+    return created is not None and signed.issued >= created
+
+
+def created_at(player: Player) -> int | None:
+    """When ``player`` was made (seconds since the epoch), if it can be read."""
+    try:
+        created = datetime.fromisoformat(player.created)
+    except ValueError:
+        return None
+    return int((created if created.tzinfo else created.replace(tzinfo=UTC)).timestamp())
+
+
+def load_secrets(path: Path) -> tuple[bytes, ...]:
+    """The site's secrets, one a line in ``path`` (blank lines and lines
+    starting with ``#`` skipped), the first the one that signs; a new
+    secret is made there (readable by its owner only) when the file is
+    missing or holds none.  ValueError (its message for the operator) for
+    a secret shorter than :data:`MIN_SECRET` bytes."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    except UnicodeDecodeError:
+        raise ValueError(_("{file} is not a text file of secrets (UTF-8), one a line").format(
+            file=path)) from None
+    keys = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if len(line.encode("utf-8")) < MIN_SECRET:
+            raise ValueError(_("the secret on line {line} of {file} is too short ({n} bytes "
+                               "at least)").format(line=number, file=path, n=MIN_SECRET))
+        keys.append(line.encode("utf-8"))
+    if keys:
+        return tuple(keys)
+    if text.strip():  # comments only: never replaced
+        raise ValueError(_("{file} holds no secret").format(file=path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    made = secrets.token_urlsafe(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(made + "\n")
+    return (made.encode("utf-8"),)
 
 
 def load_secret(path: Path) -> bytes:
-    """The site's secret, kept in ``path`` (made there, readable by its
-    owner only, the first time)."""
-    try:
-        text = path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        text = ""
-    if text:
-        return text.encode("utf-8")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = secrets.token_urlsafe(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(text + "\n")
-    return text.encode("utf-8")
+    """The secret that signs (:func:`load_secrets`' first)."""
+    return load_secrets(path)[0]
 
 
 def _cookie_header(value: str, *, secure: bool, max_age: int = COOKIE_AGE) -> bytes:
@@ -149,23 +273,30 @@ class PlayerMiddleware:
         self.signer = signer
 
     async def _player(self, request: Request) -> tuple[Player, bool]:
-        """The request's player, and whether it was made for it."""
+        """The request's player, and whether the answer sets its cookie (a
+        new player's; one signed again: by an older secret, in the format
+        before issue times, or more than :data:`REFRESH_AFTER` ago)."""
         token = request.cookies.get(PLAYER_COOKIE)
-        player_id = self.signer.unsign("cookie", token) if token else None
+        signed = self.signer.read("cookie", token) if token else None
         store = self.link.store
-        if player_id is not None and request.method == "POST" \
+        fresh = signed is not None and signed.current and signed.issued is not None \
+            and signed.issued > time.time() - REFRESH_AFTER
+        if signed is not None and fresh and request.method == "POST" \
                 and GAME_COMMAND.match(request.scope["path"]):
             # a command of a game (a move...): the cookie's signature is
             # enough, the store is not asked (a trip less a move).  The game
             # is only ever served to the player it names, and its change is
             # written on the game as stored: a player deleted meanwhile has
             # no game left to change (404), whichever process has a copy.
-            # (Only the site signs cookies, and only for its own players.)
-            return Player(player_id, "", ""), False
-        if player_id is not None:
-            found = await self.link.run(lambda: store.player(player_id))
-            if found is not None and found.login is None:
-                return found, False
+            # (Only the site signs cookies, only for its own players, and
+            # a player's id is never given again.)
+            return Player(signed.player_id, "", ""), False
+        if signed is not None:
+            pid = signed.player_id
+            found = await self.link.run(lambda: store.player(pid))
+            if found is not None and found.login is None \
+                    and issued_after_creation(signed, found):
+                return found, not fresh
         return await self.link.run(lambda: store.new_player("")), True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -174,7 +305,7 @@ class PlayerMiddleware:
             return
         player, made = await self._player(Request(scope))
 
-        async def sending(message: Message) -> None:  # a new player's cookie
+        async def sending(message: Message) -> None:  # the player's cookie, (re)made
             if message["type"] == "http.response.start":
                 header = _cookie_header(self.signer.sign("cookie", player.id),
                                         secure=scope.get("scheme") == "https")
@@ -223,8 +354,10 @@ class Account:
         self.registry = registry
 
     def _json(self, player: Player) -> dict[str, Any]:
+        # issued when the player was made: one code per player and secret,
+        # and none of an id given again would be believed for the new player
         return {"id": player.id, "name": player.name,
-                "recovery_code": self.signer.sign("recover", player.id)}
+                "recovery_code": self.signer.sign("recover", player.id, created_at(player))}
 
     async def me(self, request: Request) -> Any:
         return self._json(_request_player())
@@ -241,11 +374,12 @@ class Account:
         """The player of a recovery code becomes this browser's."""
         data = await read_object(request)
         code = text_field(data, "code")
-        player_id = self.signer.unsign("recover", code)
+        signed = self.signer.read("recover", code)
         store = self.link.store
-        found = (await self.link.run(lambda: store.player(player_id))
-                 if player_id is not None else None)
-        if found is None or found.login is not None:
+        found = (await self.link.run(lambda: store.player(signed.player_id))
+                 if signed is not None else None)
+        if found is None or found.login is not None or signed is None \
+                or not issued_after_creation(signed, found):
             raise ApiError(404, _("no player has the recovery code {code}").format(
                 code=excerpt(code)))
         await self._leave(_request_player(), found)
@@ -305,13 +439,15 @@ def _operator_only(endpoint: Any) -> Any:
     return guarded
 
 
-def create_site(link: StoreLink, secret: bytes, *, solver_workers: int = 2,
+def create_site(link: StoreLink, secret: bytes | Sequence[bytes], *, solver_workers: int = 2,
                 address_limit: str = ADDRESS_LIMIT,
                 player_limit: str = PLAYER_LIMIT) -> Starlette:
     """The browser game for many players on the store of ``link`` (each
     request's player from its cookie, signed with ``secret``), with rate
     limits per address and per player (``limits``' notation, e.g.
-    ``240/minute``), ``/healthz``, ``/metrics`` and the access log."""
+    ``240/minute``), ``/healthz``, ``/metrics`` and the access log.
+    ``secret``: the site's secret, or its secrets, the first signing
+    (:class:`Signer`)."""
     signer = Signer(secret)
     app = create_app(store=link, solver_workers=solver_workers, shared=True)
     account = Account(link, signer, app.state.registry)
@@ -369,7 +505,7 @@ def site_from_settings(settings: dict[str, Any]) -> Starlette:
         ACCESS_LOG.setLevel(logging.INFO)
         ACCESS_LOG.propagate = False
     link = StoreLink.open(settings["db"])
-    return create_site(link, load_secret(Path(settings["secret_file"])),
+    return create_site(link, load_secrets(Path(settings["secret_file"])),
                        address_limit=settings["address_limit"],
                        player_limit=settings["player_limit"])
 
@@ -384,6 +520,7 @@ def site_from_environment() -> Starlette:
     return site_from_settings(settings)
 
 
-__all__ = ["COOKIE_AGE", "MAX_NAME", "PLAYER_COOKIE", "Account", "PlayerMiddleware", "Signer",
-           "check_name", "create_site", "duel_routes", "load_secret", "site_from_environment",
-           "site_from_settings"]
+__all__ = ["COOKIE_AGE", "MAX_NAME", "MIN_SECRET", "PLAYER_COOKIE", "REFRESH_AFTER", "Account",
+           "PlayerMiddleware", "Signed", "Signer", "check_name", "create_site", "created_at",
+           "duel_routes", "issued_after_creation", "key_id", "load_secret", "load_secrets",
+           "site_from_environment", "site_from_settings"]

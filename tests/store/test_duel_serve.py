@@ -34,6 +34,8 @@ def _next_progress(ws: Any, side: str, moves: int) -> float:
     deadline = time.monotonic() + 5
     while True:
         message = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        if message["type"] == "progress":  # numbered, NOTIFY or SQLite
+            assert isinstance(message["seq"], int), message
         if message["type"] == "progress" and message["side"] == side \
                 and message["progress"]["moves"] >= moves:
             return time.monotonic()

@@ -231,6 +231,8 @@ class PostgresHub(LocalHub):
                          channel=CHANNEL, keep=False)
 
     def close(self) -> None:
+        self._listener.cancel()
+
         async def stop() -> None:  # the listener stopped, its connection closed
             others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
             for task in others:

@@ -17,12 +17,16 @@ same time, each seeing the other's progress live (docs/duel.md).
 
 The games are played through the game's own endpoints
 (``/api/games/<id>/move``...), so through the session and the engine
-like any game; :class:`DuelGuard` stands in front of them for a duel's
-games: it refuses what the duel's settings forbid (hints, undo, a
-restart, moves before the start or after the time limit) and tells the
-hub each change that went through.  A duel's state is the store's (schema
-5, :mod:`lucie.store.duels`): a reload, a lost socket or a restarted
-server finds it there.
+like any game.  A duel's rules are a :class:`DuelPolicy` read from its
+row in the store (hints, undo, the review of a game in play, leaving it,
+a restart, moves before the start or after the time limit), asked by
+every endpoint that helps with a duel's game or changes it:
+:class:`DuelGuard` stands in front of the game's commands, asks the
+policy and tells the hub each change that went through; the statistics'
+review of a stored game asks it through ``Api.policies``.  Each news is
+numbered by the store (``seq``, :mod:`lucie.web.duel_hub`).  A duel's
+state is the store's (schema 5 and 8, :mod:`lucie.store.duels`): a
+reload, a lost socket or a restarted server finds it there.
 """
 
 from __future__ import annotations
@@ -178,6 +182,9 @@ class Duels:
             last = self.heard.get(duel_id)
             if last is not None and seq != last + 1:  # news missed: the duel is read again
                 self.stale.add(duel_id)
+                if len(self.stale) > KNOWN_PAGES:  # every running duel is read again
+                    self.stale.clear()
+                    self.resyncs += 1
             self.heard[duel_id] = max(seq, last or 0)
             if len(self.heard) > KNOWN_PAGES:
                 self.heard.clear()

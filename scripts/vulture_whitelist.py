@@ -103,3 +103,4 @@ _._proof_deadlock
 _._proof_reach
 _._proof_merci_reach
 _._proof_room
+_.rereads  # tui.duel: the times a duel was read again for news missed (read by its tests)

@@ -10,6 +10,7 @@ are read.
 ``LUCIE_PURE``   ``1``: ignore the compiled search (:mod:`lucie.solver._native`)
 ``LUCIE_SECRET_FILE`` the secret of ``lucie serve``'s cookies (``--secret-file``)
 ``LUCIE_SERVE``  set by ``lucie serve --workers`` for its processes: their settings (JSON)
+``LUCIE_DUEL_NEWS_KEEP`` seconds a SQLite site keeps duels' news (60; :mod:`lucie.web.duel_hub`)
 ============== ===========================================================
 
 >>> setting(DB, {"LUCIE_DB": "  "}) is None
@@ -35,6 +36,7 @@ SITES: Final = "LUCIE_SITES"
 PURE: Final = "LUCIE_PURE"
 SECRET_FILE: Final = "LUCIE_SECRET_FILE"
 SERVE: Final = "LUCIE_SERVE"
+DUEL_NEWS_KEEP: Final = "LUCIE_DUEL_NEWS_KEEP"
 
 
 def setting(name: str, environ: Mapping[str, str] | None = None) -> str | None:
@@ -54,5 +56,6 @@ def flag(name: str, environ: Mapping[str, str] | None = None) -> bool:
     return setting(name, environ) not in {None, "0"}
 
 
-__all__ = ["CACHE", "CONFIG", "DB", "PLAYER", "PURE", "SECRET_FILE", "SERVE", "SITES", "flag",
+__all__ = ["CACHE", "CONFIG", "DB", "DUEL_NEWS_KEEP", "PLAYER", "PURE", "SECRET_FILE", "SERVE",
+           "SITES", "flag",
            "path_setting", "setting"]

@@ -184,6 +184,34 @@ async def test_each_side_sees_the_other(host: Callable[..., Host], tmp_path: Pat
         await pilot.press("ctrl+q")
 
 
+async def test_a_gap_in_the_news_has_the_duel_read_again(host: Callable[..., Host],
+                                                         tmp_path: Path) -> None:
+    """The duel's news is numbered (``seq``): the terminal applies the next
+    one only; one after a gap has the duel read again from the site (its
+    whole state, at the number the site stands at), one already read is
+    left."""
+    duel = host()
+    app = DuelApp(open_duel(DuelLink.parse(duel.link), tmp_path / "sites.json"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: app.online)
+        moves = len(duel.play_one()["moves"])
+        await until(pilot, lambda: (app.them or {}).get("moves") == moves)
+        seq = app.order.seq
+        assert isinstance(seq, int) and seq >= 1 and duel.view()["seq"] == seq
+        app.them = {"moves": -1}  # as if shown wrong: the read below puts it right
+        fake = {"type": "progress", "side": "host", "seq": seq + 2, "progress": {"moves": 99}}
+        app.heard(fake)  # news missed: not applied, the duel is read again
+        assert app.rereads == 1
+        await until(pilot, lambda: (app.them or {}).get("moves") == moves)
+        assert app.order.seq == seq
+        app.heard(dict(fake, seq=seq))  # in the duel as read already: left
+        assert (app.them or {}).get("moves") == moves and app.rereads == 1
+        moves = len(duel.play_one()["moves"])  # the next news, in order: applied
+        await until(pilot, lambda: (app.them or {}).get("moves") == moves)
+        assert app.order.seq == seq + 1 == duel.view()["seq"] and app.rereads == 1
+        await pilot.press("ctrl+q")
+
+
 async def test_the_site_refuses_undo_and_hints(host: Callable[..., Host],
                                                tmp_path: Path) -> None:
     duel = host(hints=False, undo=False)

@@ -100,7 +100,19 @@ def test_a_duel_from_link_to_result(site_url: str) -> None:
             assert b.evaluate("window.lucie.state.moves.length") == theirs
             moves = _play_one(a)
             _sees(b, moves, timeout=5000)  # (the socket opens after the page)
-            _sees(b, _play_one(a))
+            moves = _play_one(a)
+            _sees(b, moves)
+            # a news numbered after a gap is not applied: the duel is read again
+            seq = b.evaluate("window.lucie.duel.seq")
+            assert isinstance(seq, int) and seq >= 1
+            b.evaluate("(seq) => { const d = window.lucie.duel; d.them = {moves: -1};"
+                       " d.socket.onmessage({data: JSON.stringify({type: 'progress',"
+                       " side: 'host', seq: seq + 2, progress: {moves: 99}})}); }", seq)
+            b.wait_for_function(f"window.lucie.duel.rereads === 1 && "
+                                f"window.lucie.duel.them.moves === {moves}", timeout=5000)
+            assert b.evaluate("window.lucie.duel.seq") == seq
+            _sees(b, _play_one(a))  # the next news, in order, applied
+            assert b.evaluate("window.lucie.duel.seq") == seq + 1
             # a resigns: both see the result screen
             a.click("#b-resign")
             for page in (a, b):

@@ -37,6 +37,7 @@ False
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, Literal
@@ -52,7 +53,10 @@ END_REASONS: Final = ("finished", "resigned", "time")
 
 _COLUMNS: Final = (
     "id, token, variant, deal, hints, undo, time_limit, created, started, ended, end_reason, "
-    "host_id, host_game, host_page, guest_id, guest_game, guest_page, host_end, guest_end")
+    "host_id, host_game, host_page, guest_id, guest_game, guest_page, host_end, guest_end, "
+    "news_seq")
+#: The longest payload PostgreSQL's ``NOTIFY`` takes (bytes, less a margin).
+MAX_PAYLOAD: Final = 7900
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +94,8 @@ class Duel:
     guest_page: str | None
     host_end: dict[str, Any] | None
     guest_end: dict[str, Any] | None
+    #: the number of the duel's last news (0: none yet; see :func:`post_news`)
+    news_seq: int = 0
 
     def side_of(self, player_id: int) -> Side | None:
         """The side of player ``player_id`` in this duel, None if not in it."""
@@ -130,14 +136,15 @@ def _end_json(value: object) -> dict[str, Any] | None:
 
 def _duel(row: tuple[Any, ...]) -> Duel:
     (did, token, variant, deal, hints, undo, limit, created, started, ended, reason,
-     host_id, host_game, host_page, guest_id, guest_game, guest_page, host_end, guest_end) = row
+     host_id, host_game, host_page, guest_id, guest_game, guest_page, host_end, guest_end,
+     news_seq) = row
     settings = DuelSettings(str(variant), int(deal), bool(hints), bool(undo),
                             None if limit is None else int(limit))
     return Duel(int(did), str(token), settings, str(created), started, ended, reason,
                 int(host_id), int(host_game), str(host_page),
                 None if guest_id is None else int(guest_id),
                 None if guest_game is None else int(guest_game), guest_page,
-                _end_json(host_end), _end_json(guest_end))
+                _end_json(host_end), _end_json(guest_end), int(news_seq or 0))
 
 
 def _one(store: Store, where: str, params: tuple[object, ...]) -> Duel | None:
@@ -179,6 +186,11 @@ def duel_by_token(store: Store, token: str) -> Duel | None:
 def duel_by_page(store: Store, page: str) -> Duel | None:
     """The duel one of whose games the page token ``page`` names."""
     return _one(store, "host_page = ? OR guest_page = ?", (page, page))
+
+
+def duel_by_game(store: Store, game_id: int) -> Duel | None:
+    """The duel one of whose games is the stored game ``game_id``."""
+    return _one(store, "host_game = ? OR guest_game = ?", (game_id, game_id))
 
 
 def end_duel(store: Store, duel_id: int, reason: str, ends: dict[Side, dict[str, Any]]) -> bool:
@@ -239,44 +251,86 @@ def side_end(store: Store, duel: Duel, side: Side, at: str | None = None) -> dic
     return data
 
 
-# -- news between processes on one SQLite file (schema 7) ---------------------
+# -- a duel's news (schema 7 and 8) ---------------------------------------------
 #
-# PostgreSQL's processes tell each other a duel's news by ``NOTIFY``
-# (lucie.web.duel_hub.PostgresHub); SQLite has no such thing, so the news is
-# written as a row that every process reads when the file changes
-# (lucie.web.duel_hub.SqliteHub).
+# Each piece of a duel's news has a number of its own, the next of that duel
+# (``duels.news_seq``), given in the write that tells it: two processes never
+# give the same, and a page that sees one missing (a gap) reads the duel again.
+# PostgreSQL's processes tell each other a duel's news by ``NOTIFY``, sent by
+# that same write (lucie.web.duel_hub.PostgresHub: a notification goes out at
+# the commit, so in the order of the numbers); SQLite has no such thing, so
+# the news is written as a row that every process reads when the file changes
+# (lucie.web.duel_hub.SqliteHub), in the order of ``duel_news.number``, a
+# count of the store's own (``news_counter``) that only grows.
 
 
-def post_news(store: Store, duel_id: int, origin: str, message: str, made: float) -> int:
-    """Write a duel's news (``message``: JSON) said by process ``origin``;
-    its number (news numbers only grow)."""
+def post_news(store: Store, duel_id: int, origin: str, message: dict[str, Any], made: float,
+              *, channel: str | None = None, keep: bool = True) -> dict[str, Any] | None:
+    """Tell duel ``duel_id``'s news ``message`` said by process ``origin``
+    at ``made`` (seconds since the epoch), in one write: the message with
+    its number (``seq``), None if there is no such duel.  ``channel``: the
+    PostgreSQL channel to ``NOTIFY`` it on (its payload: the duel, the
+    origin and the message; a message too long for it goes as ``resync``
+    with its number); ``keep``: write it as a row of ``duel_news`` for the
+    other processes on a SQLite file."""
     with store._write() as tx:
-        row = tx.execute("INSERT INTO duel_news (duel, origin, message, made)"
-                         " VALUES (?, ?, ?, ?) RETURNING id",
-                         (duel_id, origin, message, made)).fetchone()
-    return int(row[0])
+        row = tx.execute("UPDATE duels SET news_seq = news_seq + 1 WHERE id = ?"
+                         " RETURNING news_seq", (duel_id,)).fetchone()
+        if row is None:
+            return None
+        told = {**message, "seq": int(row[0])}
+        text = json.dumps(told)
+        if channel is not None:
+            payload = json.dumps({"duel": duel_id, "from": origin, "message": told})
+            if len(payload.encode("utf-8")) > MAX_PAYLOAD:
+                payload = json.dumps({"duel": duel_id, "from": origin,
+                                      "message": {"type": "resync", "seq": told["seq"]}})
+            tx.execute("SELECT pg_notify(?, ?)", (channel, payload))
+        if keep:
+            number = tx.execute("UPDATE news_counter SET last = last + 1 WHERE id = 1"
+                                " RETURNING last").fetchone()
+            tx.execute("INSERT INTO duel_news (duel, origin, message, made, seq, number)"
+                       " VALUES (?, ?, ?, ?, ?, ?)",
+                       (duel_id, origin, text, made, told["seq"], int(number[0])))
+    return told
 
 
 def news_after(store: Store, last: int, most: int = 1000) -> list[tuple[int, int, str, str]]:
-    """The news numbered after ``last``, oldest first (``most`` of them):
-    ``(number, duel, origin, message)``."""
-    rows = store._read("SELECT id, duel, origin, message FROM duel_news WHERE id > ?"
-                       " ORDER BY id LIMIT ?", (last, most))
+    """The news numbered after ``last`` (``duel_news.number``), oldest
+    first, ``most`` of them: ``(number, duel, origin, message)``.  (Every
+    one waiting: :func:`all_news_after`.)"""
+    rows = store._read("SELECT number, duel, origin, message FROM duel_news WHERE number > ?"
+                       " ORDER BY number LIMIT ?", (last, most))
     return [(int(i), int(d), str(o), str(m)) for i, d, o, m in rows]
 
 
+def all_news_after(store: Store, last: int,
+                   page: int = 1000) -> Iterator[tuple[int, int, str, str]]:
+    """Every news numbered after ``last``, oldest first, read ``page`` at a
+    time until none is left."""
+    while True:
+        found = news_after(store, last, page)
+        yield from found
+        if len(found) < page:
+            return
+        last = found[-1][0]
+
+
 def last_news(store: Store) -> int:
-    """The number of the latest news (0 if none)."""
-    rows = store._read("SELECT MAX(id) FROM duel_news")
-    return int(rows[0][0] or 0)
+    """The number of the latest news (0 if none): the count only grows,
+    whatever was forgotten."""
+    rows = store._read("SELECT last FROM news_counter WHERE id = 1")
+    return int(rows[0][0] or 0) if rows else 0
 
 
 def forget_news(store: Store, before: float) -> int:
-    """Delete the news made before ``before``; how many went."""
+    """Delete the news made before ``before``; how many went (the numbers
+    go on from the last one given)."""
     with store._write() as tx:
         return int(tx.execute("DELETE FROM duel_news WHERE made < ?", (before,)).rowcount)
 
 
-__all__ = ["END_REASONS", "Duel", "DuelSettings", "Side", "duel_by_page", "duel_by_token",
-           "end_duel", "forget_news", "join_duel", "last_news", "news_after", "open_duel",
-           "post_news", "progress", "side_end", "table_of"]
+__all__ = ["END_REASONS", "MAX_PAYLOAD", "Duel", "DuelSettings", "Side", "all_news_after",
+           "duel_by_game", "duel_by_page", "duel_by_token", "end_duel", "forget_news",
+           "join_duel", "last_news", "news_after", "open_duel", "post_news", "progress",
+           "side_end", "table_of"]

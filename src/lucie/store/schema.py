@@ -64,6 +64,14 @@ Schemas:
    when the page last said it showed the game (seconds since the epoch),
    NULL while it is hidden, not shown yet or over; ``games.seconds`` is
    then the time accrued up to that moment.
+10. A duel's news in order: ``duels.news_seq`` (the number of the duel's
+    last news: each piece of a duel's news has the next, given in the
+    write that tells it), ``duel_news.seq`` (that number) and
+    ``duel_news.number`` (the order of all the news, from the one row of
+    ``news_counter``: it only grows, however much news is forgotten, so a
+    process that remembers the last number it read never skips one);
+    ``duels`` found by a side's game (``duels_by_host_game``,
+    ``duels_by_guest_game``).
 
 >>> [m.version for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
 True
@@ -228,6 +236,17 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     }),
     Migration(9, "a site's clock in the store", (
         "ALTER TABLE games ADD COLUMN shown_at {real}",
+    )),
+    Migration(10, "a duel's news in order", (
+        "ALTER TABLE duels ADD COLUMN news_seq {int} NOT NULL DEFAULT 0",
+        "ALTER TABLE duel_news ADD COLUMN seq {int} NOT NULL DEFAULT 0",
+        "ALTER TABLE duel_news ADD COLUMN number {int} NOT NULL DEFAULT 0",
+        "UPDATE duel_news SET number = id",
+        "CREATE INDEX duel_news_by_number ON duel_news (number)",
+        "CREATE TABLE news_counter (id {int} PRIMARY KEY, last {int} NOT NULL)",
+        "INSERT INTO news_counter (id, last) SELECT 1, COALESCE(MAX(id), 0) FROM duel_news",
+        "CREATE INDEX duels_by_host_game ON duels (host_game)",
+        "CREATE INDEX duels_by_guest_game ON duels (guest_game)",
     )),
 )
 #: The schema this lucie writes; a database of a higher one is refused.

@@ -37,6 +37,7 @@ from lucie.tui.app import LucieApp
 from lucie.tui.controller import moves_count
 from lucie.tui.remote import (
     DuelStart,
+    NewsOrder,
     RemoteSession,
     SiteDown,
     SiteRefused,
@@ -137,6 +138,10 @@ class DuelApp(LucieApp):
         self.them: dict[str, Any] | None = None
         #: whether the duel's socket is connected
         self.online = False
+        #: the order of the duel's news (a gap: the duel is read again)
+        self.order = NewsOrder()
+        #: how many times the duel was read again for news missed
+        self.rereads = 0
         self._asked_end = False
         self._result_shown = False
         self._last_visible = 0.0
@@ -178,6 +183,8 @@ class DuelApp(LucieApp):
         return self.elapsed()
 
     def _heard_view(self, view: dict[str, Any]) -> None:
+        if not self.order.view(view):  # older than the news heard since
+            return
         before = self.view.get("state")
         self.view, self.at = view, time.monotonic()
         theirs = (view.get("players") or {}).get(_other(self.you))
@@ -197,7 +204,13 @@ class DuelApp(LucieApp):
             return
         if message.get("type") == "duel" and plausible_view(message.get("duel")):
             self._heard_view(message["duel"])
-        elif message.get("type") == "progress" and message.get("side") == _other(self.you) \
+            return
+        order = self.order.news(message)
+        if order == "gap":  # news missed: the duel as it is now, not this one
+            self.rereads += 1
+            self.fetch_duel()
+        elif order == "apply" and message.get("type") == "progress" \
+                and message.get("side") == _other(self.you) \
                 and isinstance(message.get("progress"), dict):
             self.them = message["progress"]
             self.draw_duel()

@@ -163,6 +163,58 @@ def plausible_view(view: Any) -> bool:
                for p in view["players"].values())
 
 
+class NewsOrder:
+    """The order of a duel's news as the site numbers it (``seq``: 1, 2,
+    3... for each duel; docs/duel.md): the duel as read (its ``seq``: the
+    last news it holds) is taken unless it is older than what was heard
+    already; a news is applied only if it is the next one.  One numbered
+    after it means news was missed: the duel is read again instead (its
+    whole state); one numbered before it is in the duel as read already.
+
+    >>> order = NewsOrder()
+    >>> order.view({"seq": 4}), order.news({"seq": 5}), order.news({"seq": 5})
+    (True, 'apply', 'old')
+    >>> order.news({"seq": 7}), order.seq
+    ('gap', 5)
+    >>> order.view({"seq": 3}), order.view({"seq": 7}), order.news({"seq": 8})
+    (False, True, 'apply')
+    """
+
+    def __init__(self) -> None:
+        #: the number of the last news applied (None: none read yet)
+        self.seq: int | None = None
+
+    @staticmethod
+    def _number(data: dict[str, Any]) -> int | None:
+        seq = data.get("seq")
+        return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+    def view(self, view: dict[str, Any]) -> bool:
+        """Whether to take the duel as read (``view``), not older than the
+        news applied; it then stands for every news up to its ``seq``."""
+        seq = self._number(view)
+        if seq is None:  # a site that numbers nothing: every view is taken
+            return True
+        if self.seq is not None and seq < self.seq:
+            return False
+        self.seq = seq
+        return True
+
+    def news(self, message: dict[str, Any]) -> str:
+        """What to do with a news ``message``: ``apply`` it (the next one),
+        leave it (``old``: the duel as read holds it), or read the duel
+        again (``gap``: news was missed, or came out of order)."""
+        seq = self._number(message)
+        if seq is None or self.seq is None:
+            return "apply"
+        if seq <= self.seq:
+            return "old"
+        if seq != self.seq + 1:
+            return "gap"
+        self.seq = seq
+        return "apply"
+
+
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     """Follow no redirect: the client talks to the link's site only."""
 
@@ -500,6 +552,6 @@ def open_duel(link: DuelLink, cookies: Path | None) -> DuelStart:
     return DuelStart(link, client, view, session)
 
 
-__all__ = ["DuelLink", "DuelLinkError", "DuelStart", "NotSent", "RemoteSession", "SiteClient",
-           "SiteDown", "SiteMismatch", "SiteRefused", "answer_json", "mirror", "number",
-           "open_duel", "plausible_view", "sites_path"]
+__all__ = ["DuelLink", "DuelLinkError", "DuelStart", "NewsOrder", "NotSent", "RemoteSession",
+           "SiteClient", "SiteDown", "SiteMismatch", "SiteRefused", "answer_json", "mirror",
+           "number", "open_duel", "plausible_view", "sites_path"]

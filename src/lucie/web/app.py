@@ -195,6 +195,6 @@ def create_app(
 
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={HTTPException: _http_error})
-    app.state.registry = registry
-    app.state.solver = pool
+    # its game's endpoints (a site's duels ask them), registry and solver
+    app.state.api, app.state.registry, app.state.solver = a, registry, pool
     return app

@@ -17,12 +17,16 @@ same time, each seeing the other's progress live (docs/duel.md).
 
 The games are played through the game's own endpoints
 (``/api/games/<id>/move``...), so through the session and the engine
-like any game; :class:`DuelGuard` stands in front of them for a duel's
-games: it refuses what the duel's settings forbid (hints, undo, a
-restart, moves before the start or after the time limit) and tells the
-hub each change that went through.  A duel's state is the store's (schema
-5, :mod:`lucie.store.duels`): a reload, a lost socket or a restarted
-server finds it there.
+like any game.  A duel's rules are a :class:`DuelPolicy` read from its
+row in the store (hints, undo, the review of a game in play, leaving it,
+a restart, moves before the start or after the time limit), asked by
+every endpoint that helps with a duel's game or changes it:
+:class:`DuelGuard` stands in front of the game's commands, asks the
+policy and tells the hub each change that went through; the statistics'
+review of a stored game asks it through ``Api.policies``.  Each news is
+numbered by the store (``seq``, :mod:`lucie.web.duel_hub`).  A duel's
+state is the store's (schema 5 and 8, :mod:`lucie.store.duels`): a
+reload, a lost socket or a restarted server finds it there.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
@@ -55,7 +60,6 @@ from lucie.web.headers import SECURITY, with_headers
 from lucie.web.inputs import (
     _OWN_SITE,
     MAX_BODY,
-    client_key,
     deal_from,
     difficulty_from,
     flag,
@@ -64,16 +68,8 @@ from lucie.web.inputs import (
     rules_from,
 )
 from lucie.web.registry import Registry
+from lucie.web.routes import Api
 from lucie.web.store_link import REQUEST_PLAYER, StoreLink
-from lucie.web.thinking import (
-    PoolBudgetError,
-    PoolFullError,
-    SolverFailedError,
-    SolverPool,
-    pick_job,
-    review_job,
-)
-from lucie.web.views import deals_as_text
 
 Side = duels.Side
 #: The longest time limit (minutes).
@@ -143,13 +139,14 @@ def winner(ends: dict[str, dict[str, Any]]) -> str | None:
 
 
 class Duels:
-    """The duels of a site: their endpoints, their socket, their guard."""
+    """The duels of a site: their endpoints, their socket, their rules for
+    the game endpoints of ``api`` (:class:`DuelPolicy`)."""
 
-    def __init__(self, registry: Registry, link: StoreLink, pool: SolverPool, hub: LocalHub,
+    def __init__(self, api: Api, link: StoreLink, hub: LocalHub,
                  player_of: Callable[[str], int | None]) -> None:
-        self.registry = registry
+        self.api = api
+        self.registry: Registry = api.registry
         self.link = link
-        self.pool = pool
         self.hub = hub
         #: the player a cookie names (the site's signed cookie)
         self.player_of = player_of
@@ -161,9 +158,14 @@ class Duels:
         #: writes them: a set's add and an int's are atomic)
         self.over: set[int] = set()
         self.resyncs = 0
+        #: the number of the last news heard of each duel, and the duels
+        #: whose news was heard with a number missing (read again)
+        self.heard: dict[int, int] = {}
+        self.stale: set[int] = set()
         hub.watchers.append(self._heard)
         #: the reviews being worked out
         self.reviewing: set[str] = set()
+        api.policies = self  # the game endpoints ask the duel's rules
 
     # -- the store ----------------------------------------------------------
 
@@ -175,6 +177,17 @@ class Duels:
         return found
 
     def _heard(self, duel_id: int | None, message: dict[str, Any]) -> None:
+        seq = message.get("seq")
+        if duel_id is not None and isinstance(seq, int):
+            last = self.heard.get(duel_id)
+            if last is not None and seq != last + 1:  # news missed: the duel is read again
+                self.stale.add(duel_id)
+                if len(self.stale) > KNOWN_PAGES:  # every running duel is read again
+                    self.stale.clear()
+                    self.resyncs += 1
+            self.heard[duel_id] = max(seq, last or 0)
+            if len(self.heard) > KNOWN_PAGES:
+                self.heard.clear()
         if message.get("type") == "over" and duel_id is not None:
             self.over.add(duel_id)
             if len(self.over) > KNOWN_PAGES:  # forget them: every running duel is read again
@@ -190,10 +203,13 @@ class Duels:
         if page in self.pages and self.pages[page] is None:
             return None
         kept = self.running.get(page)
-        if kept is not None and kept[0].id not in self.over and kept[1] == self.resyncs:
+        if kept is not None and kept[0].id not in self.over and kept[1] == self.resyncs \
+                and kept[0].id not in self.stale:
             return kept[0]
         resyncs, store = self.resyncs, self.link.store
         found = await self.link.run(lambda: duels.duel_by_page(store, page))
+        if found is not None:
+            self.stale.discard(found.id)
         self.pages[page] = found.id if found is not None else None
         self.running.pop(page, None)
         if found is not None and found.started is not None and found.ended is None:
@@ -210,6 +226,32 @@ class Duels:
             await self.end(duel, "time")
             duel = await self._by_token(duel.token)
         return duel
+
+    async def policy_of_page(self, page: str) -> DuelPolicy | None:
+        """The rules of the duel whose game the page token ``page`` names
+        (its time limit checked first), None if it is no duel's."""
+        duel = await self.duel_of_page(page)
+        if duel is not None and duel.ended is None:
+            duel = await self.current(duel)
+        return DuelPolicy(duel) if duel is not None else None
+
+    async def policy_of_game(self, game_id: int) -> DuelPolicy | None:
+        """The rules of the duel of the stored game ``game_id`` (read from
+        the store: a game of the statistics may be any process's duel's)."""
+        store = self.link.store
+        duel = await self.link.run(lambda: duels.duel_by_game(store, game_id))
+        if duel is not None and duel.ended is None:
+            duel = await self.current(duel)
+        return DuelPolicy(duel) if duel is not None else None
+
+    async def check_stored(self, game_id: int, action: str) -> None:
+        """Refuse (an :class:`ApiError`) ``action`` on the stored game
+        ``game_id`` where its duel's rules forbid it (the statistics'
+        review of a duel's game in play)."""
+        policy = await self.policy_of_game(game_id)
+        why = policy.refusal(action) if policy is not None else None
+        if why is not None:
+            raise ApiError(*why)
 
     async def end(self, duel: duels.Duel, reason: str) -> None:
         """End the duel for ``reason`` (once, whoever gets there first) and
@@ -260,7 +302,7 @@ class Duels:
             "game": duel.page_of(you) if you is not None else None,
             "variant_name": Rules.parse(duel.settings.variant).name(),
             "elapsed": duel.elapsed(duel.ended), "time_left": _time_left(duel),
-            "players": sides, "end_reason": duel.end_reason}
+            "players": sides, "end_reason": duel.end_reason, "seq": duel.news_seq}
         if duel.ended and duel.host_end is not None and duel.guest_end is not None:
             data["winner"] = winner({"host": duel.host_end, "guest": duel.guest_end})
         return data
@@ -277,10 +319,8 @@ class Duels:
                                   "'daily'"))
         if daily:
             deal = daily_deal(rules, today())
-        elif difficulty is not None:
-            pick = await self._think(request, "pick", pick_job, rules.spec(), difficulty,
-                                     think=20.0)
-            deal = pick.deal
+        elif difficulty is not None:  # the game's own way to pick one
+            deal, _rated = await self.api._pick(request, rules, difficulty)
         try:
             return Game(rules, deal)
         except LucieError as exc:
@@ -360,31 +400,13 @@ class Duels:
         if end is None or not isinstance(end.get("saved"), str) or end.get("moves", 0) == 0:
             raise ApiError(422, _("no move to review yet"))
         seconds = float_param(request, "seconds", 20.0, 1.0, 60.0)
-        data = await self._think(request, f"{duel.token}/{side}", review_job, end["saved"],
-                                 think=seconds, slack=3.0)
-        deals_as_text(data)
+        game_id = duel.host_game if side == "host" else duel.guest_game
+        assert game_id is not None
+        # the game's own review: one at a time per game, stopped if the client goes
+        data = await self.api._review(request, self.reviewing, end["saved"], seconds,
+                                      key=game_id)
         data["lost_at"] = lost_at(data)
         return data
-
-    async def _think(self, request: Request, key: str, job: Callable[..., Any], *args: Any,
-                     think: float, slack: float = 0.0) -> Any:
-        if key in self.reviewing:
-            raise ApiError(429, _("this is already being worked out for this game: "
-                                  "wait for the answer"))
-        self.reviewing.add(key)
-        try:
-            answer = await self.pool.call(job, *args, budget=think + slack,
-                                          client=client_key(request), think=think)
-        except PoolBudgetError as exc:
-            raise ApiError(503, _("the review did not finish in time ({reason})").format(
-                reason=exc)) from None
-        except SolverFailedError as exc:
-            raise ApiError(503, str(exc)) from None
-        except PoolFullError as exc:
-            raise ApiError(429, str(exc), retry_after=exc.retry_after) from None
-        finally:
-            self.reviewing.discard(key)
-        return answer.value
 
     # -- the socket ---------------------------------------------------------
 
@@ -508,9 +530,77 @@ def _same_origin(ws: WebSocket) -> bool:
             and parts[1].rstrip("/") == ws.headers.get("host", "").strip().lower())
 
 
+@dataclass(frozen=True, slots=True)
+class DuelPolicy:
+    """A duel's rules for its two games, as the duel's row in the store
+    says (read by whichever process serves the request): hints, undo,
+    the review of a game in play, leaving it for another game, restarting
+    it, moves before the start.  Every endpoint that helps with a game or
+    changes it asks :meth:`refusal` (the game's commands through
+    :class:`DuelGuard`, the statistics' review of a stored game through
+    :meth:`Duels.check_stored`).  Once the duel is over, nothing is
+    refused: its games are anyone's to review."""
+
+    duel: duels.Duel
+
+    @property
+    def running(self) -> bool:
+        """Whether the duel is not over (waiting for its guest, or played)."""
+        return self.duel.ended is None
+
+    @property
+    def hints(self) -> bool:
+        """Whether the solver may help (a hint, the odds)."""
+        return not self.running or self.duel.settings.hints
+
+    @property
+    def undo(self) -> bool:
+        return not self.running or self.duel.settings.undo
+
+    @property
+    def review(self) -> bool:
+        """Whether the game may be reviewed move by move (the winning
+        chance and the solver's move after each): once the duel is over."""
+        return not self.running
+
+    @property
+    def leave(self) -> bool:
+        """Whether a new game may leave this one (resign it): not while
+        the duel runs (it would end without the duel hearing of it)."""
+        return not self.running
+
+    def refusal(self, action: str) -> tuple[int, str] | None:
+        """Why ``action`` (a game command: ``move``, ``hint``, ``review``...)
+        on a game of the duel is refused (HTTP status, message), None if
+        it is not."""
+        if not self.running:
+            return None
+        if action == "review" and not self.review:
+            return 409, _("the reviews are shown once the duel is over")
+        if action in SOLVER and not self.hints:
+            return 403, _("hints are not allowed in this duel")
+        if action in SOLVER:
+            return None
+        if self.duel.started is None:
+            return 409, _("the duel has not started: your opponent has not joined yet")
+        if action == "restart":
+            return 409, _("a duel's deal cannot be dealt again")
+        if action in ("undo", "redo") and not self.undo:
+            return 403, _("undo is not allowed in this duel")
+        return None
+
+
+def refusal(duel: duels.Duel, action: str) -> tuple[int, str] | None:
+    """Why ``action`` on a game of ``duel`` is refused (:meth:`DuelPolicy.refusal`)."""
+    return DuelPolicy(duel).refusal(action)
+
+
 class DuelGuard:
-    """Stands in front of the game endpoints for a duel's games: enforces
-    the duel's settings, then tells the hub each change that went through."""
+    """Stands in front of the game endpoints for a duel's games: asks the
+    duel's :class:`DuelPolicy` about each command, then tells the hub each
+    change that went through.  (It stays a middleware for what the game's
+    endpoints do not know of: the news a change makes, and a new game's
+    ``abandon`` of a duel's game.)"""
 
     def __init__(self, app: ASGIApp, *, duels_: Duels) -> None:
         self.app = app
@@ -526,13 +616,11 @@ class DuelGuard:
             await self.app(scope, receive, send)
             return
         page = matched.group(1)
-        duel = await self.duels.duel_of_page(page)
-        if duel is not None and duel.ended is None:
-            duel = await self.duels.current(duel)
-        if duel is None or duel.ended is not None:
+        policy = await self.duels.policy_of_page(page)
+        if policy is None or not policy.running:
             await self.app(scope, receive, send)
             return
-        why = refusal(duel, action)
+        why = policy.refusal(action)
         if why is not None:
             answer = JSONAnswer({"error": why[1]}, status_code=why[0])
             await answer(scope, receive, with_headers(send, SECURITY))
@@ -547,13 +635,13 @@ class DuelGuard:
 
         await self.app(scope, receive, sending)
         if action in CHANGES and 200 <= status < 300:
-            await self.duels.changed(duel, page)
-
+            await self.duels.changed(policy.duel, page)
 
     async def _keep_duel_game(self, receive: Receive) -> Receive:
         """A new game asked for from a page that shows a running duel's
-        game does not leave that game (it would count as resigned, without
-        the duel hearing of it): its ``abandon`` is taken out."""
+        game does not leave that game (its policy says it may not: it
+        would count as resigned, without the duel hearing of it): its
+        ``abandon`` is taken out."""
         messages: list[Message] = []
         size = 0
         while True:
@@ -570,8 +658,8 @@ class DuelGuard:
             data = None
         page = data.get("abandon") if isinstance(data, dict) else None
         if isinstance(page, str) and 10 <= len(page) <= 64:
-            duel = await self.duels.duel_of_page(page)
-            if duel is not None and duel.ended is None and isinstance(data, dict):
+            policy = await self.duels.policy_of_page(page)
+            if policy is not None and not policy.leave and isinstance(data, dict):
                 data["abandon"] = None
                 messages = [{"type": "http.request", "body": json.dumps(data).encode(),
                              "more_body": False}]
@@ -582,31 +670,13 @@ class DuelGuard:
         return replay
 
 
-def refusal(duel: duels.Duel, action: str) -> tuple[int, str] | None:
-    """Why ``action`` on a game of the running ``duel`` is refused (HTTP
-    status, message), None if it is not."""
-    settings = duel.settings
-    if action in SOLVER:
-        if action == "review":
-            return 409, _("the reviews are shown once the duel is over")
-        if not settings.hints:
-            return 403, _("hints are not allowed in this duel")
-        return None
-    if duel.started is None:
-        return 409, _("the duel has not started: your opponent has not joined yet")
-    if action == "restart":
-        return 409, _("a duel's deal cannot be dealt again")
-    if action in ("undo", "redo") and not settings.undo:
-        return 403, _("undo is not allowed in this duel")
-    return None
-
-
 __all__ = [
     "CLOSE_NOT_YOURS",
     "CLOSE_NO_DUEL",
     "CLOSE_NO_PLAYER",
     "GAME_COMMAND",
     "DuelGuard",
+    "DuelPolicy",
     "Duels",
     "lost_at",
     "refusal",

@@ -1,32 +1,44 @@
 """How a duel's news reaches the sockets of both its players, whichever
-process or machine serves each of them.
+process or machine serves each of them, in order.
+
+Each piece of a duel's news is numbered (``seq``: 1, 2, 3... for each
+duel) by the store, in the write that tells it (``duels.news_seq``,
+:func:`lucie.store.duels.post_news`), so two processes never give the
+same number.  A page or a terminal that sees a number that is not the
+next it expects reads the duel again (its whole state, with the number it
+stands at) instead of applying news out of order: news lost on the way,
+or come late, costs a read, never a wrong page.
 
 - :class:`LocalHub`: the sockets of this process only (a store in
   memory, and the base of the two others).
 - :class:`SqliteHub`: the processes on one SQLite file (``lucie serve
   --workers N``, or several servers on one machine).  A change is written
-  as a row of ``duel_news`` (schema 7, :mod:`lucie.store.duels`); each
-  process has a thread that asks SQLite every :data:`POLL` seconds whether
-  another connection changed the file (``PRAGMA data_version``, read from
-  shared memory: no query of a table) and only then reads the news it has
-  not seen.  So no page polls the database, and each process looks at one
-  number twenty times a second.  The news is kept :data:`KEEP` seconds; a
-  process that could not look for longer (its file unreadable, the
-  machine stalled) tells its sockets ``resync``.
+  as a row of ``duel_news`` (schema 7 and 8, :mod:`lucie.store.duels`);
+  each process has a thread that asks SQLite every :data:`POLL` seconds
+  whether another connection changed the file (``PRAGMA data_version``,
+  read from shared memory: no query of a table) and only then reads every
+  news it has not seen, by ``duel_news.number``: a count kept by the
+  store that only grows, so news forgotten (the table emptied after a
+  quiet minute) never makes a process skip the next.  So no page polls
+  the database, and each process looks at one number twenty times a
+  second.  The news is kept :data:`KEEP` seconds; a process that could
+  not look for longer (its file unreadable, the machine stalled) tells its
+  sockets ``resync``.
 - :class:`PostgresHub`: PostgreSQL's ``LISTEN``/``NOTIFY``.  Each process
   keeps one listening connection (channel :data:`CHANNEL`) and fans each
-  notification out to its own sockets of that duel; a move made through
-  any process is told to every other with one ``NOTIFY``.  Nothing polls
-  the database.  A notification holds the news itself (a side's progress,
-  a few hundred bytes); one too long for ``NOTIFY`` (8000 bytes) is sent
-  as ``resync``, which tells the sockets to read the duel again from the
-  store.  When the listening connection breaks (the server restarted), it
-  is opened again and every socket is told ``resync``: what was said
-  meanwhile is read from the store.
+  notification out to its own sockets of that duel; the write that
+  numbers a duel's news sends its ``NOTIFY`` (delivered at the commit,
+  so in the order of the numbers).  Nothing polls the database.  A
+  notification holds the news itself (a side's progress, a few hundred
+  bytes, and its number); one too long for ``NOTIFY`` (8000 bytes) is
+  sent as ``resync``, which tells the sockets to read the duel again from
+  the store.  When the listening connection breaks (the server
+  restarted), it is opened again and every socket is told ``resync``:
+  what was said meanwhile is read from the store.
 
-The hubs run the database's connections in a thread of their own, with
-its own event loop, and deliver each message into the event loop of the
-socket that listens (a test's clients may each have their own loop).
+The hubs read in a thread of their own and deliver each message into the
+event loop of the socket that listens (a test's clients may each have
+their own loop).
 """
 
 from __future__ import annotations
@@ -35,7 +47,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import queue
 import threading
 import time
 import uuid
@@ -43,13 +54,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from lucie.environment import DUEL_NEWS_KEEP, setting
+from lucie.session import duels
+
 if TYPE_CHECKING:
     from lucie.session import Store
 
+MAX_PAYLOAD: Final = duels.MAX_PAYLOAD
+post_news, all_news_after = duels.post_news, duels.all_news_after
+last_news, forget_news = duels.last_news, duels.forget_news
+
 #: The PostgreSQL channel of the duels' news.
 CHANNEL: Final = "lucie_duels"
-#: The longest payload ``NOTIFY`` takes (bytes, less a margin).
-MAX_PAYLOAD: Final = 7900
 #: The messages a socket may have waiting before it is told to resync.
 QUEUE_SIZE: Final = 256
 #: The message that tells a socket to read its duel again from the store.
@@ -86,11 +102,16 @@ class Subscription:
 
 
 class LocalHub:
-    """The duels' news among the sockets of this process."""
+    """The duels' news among the sockets of this process, numbered by the
+    duel's row in ``store`` (None: by this process, a test's hub)."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: Store | None = None) -> None:
+        self.store = store
+        #: tells this process's own news apart (its sockets have it)
+        self.origin = uuid.uuid4().hex
         self._subscribers: dict[int, set[Subscription]] = {}
         self._lock = threading.Lock()
+        self._numbers: dict[int, int] = {}  # the last number of each duel (no store)
         #: called with every message this process hears (duel id, or None
         #: for every duel), in the thread that hears it
         self.watchers: list[Callable[[int | None, dict[str, Any]], None]] = []
@@ -126,28 +147,45 @@ class LocalHub:
         for sub in self._of(duel_id):
             sub.deliver(message)
 
+    def _post(self, duel_id: int, message: dict[str, Any]) -> dict[str, Any] | None:
+        """Number ``message`` (and tell the other processes): the message
+        with its number, None if there is no such duel."""
+        if self.store is not None:
+            return post_news(self.store, duel_id, self.origin, message, time.time(),
+                             keep=False)
+        with self._lock:
+            self._numbers[duel_id] = number = self._numbers.get(duel_id, 0) + 1
+        return {**message, "seq": number}
+
     async def publish(self, duel_id: int, message: dict[str, Any]) -> None:
-        """Tell ``message`` to every socket of duel ``duel_id``."""
-        self.fan_out(duel_id, message)
+        """Tell ``message`` to every socket of duel ``duel_id``, with the
+        duel's next number (``seq``).  If it cannot be told (the database
+        refused the write), this process's sockets read the duel again; the
+        others' see the number missing at the next news, and do so too."""
+        try:
+            told = await asyncio.to_thread(self._post, duel_id, message)
+        except Exception as exc:  # a full disk, a lost server: the news is lost, not the duel
+            LOG.warning("duel news: cannot tell duel %s's news (%s)", duel_id, exc)
+            told = RESYNC
+        if told is not None:
+            self.fan_out(duel_id, told)
 
     def close(self) -> None:
         """Stop (nothing to stop here)."""
 
 
 class PostgresHub(LocalHub):
-    """The duels' news among every process on the PostgreSQL database at
-    ``url`` (see the module doc)."""
+    """The duels' news among every process on the PostgreSQL database of
+    ``store`` (see the module doc)."""
 
-    def __init__(self, url: str) -> None:
-        super().__init__()
-        self.url = url
-        #: tells this process's own notifications apart (its sockets have them)
-        self.origin = uuid.uuid4().hex
+    def __init__(self, store: Store) -> None:
+        super().__init__(store)
+        assert store.url is not None, "a PostgreSQL store"
+        self.db, self.url = store, store.url
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="lucie-duel-hub",
                                         daemon=True)
         self._thread.start()
-        self._publisher: Any = None
         self.listening = threading.Event()
         self._listener = asyncio.run_coroutine_threadsafe(self._listen(), self._loop)
 
@@ -188,34 +226,18 @@ class PostgresHub(LocalHub):
         except (ValueError, KeyError, TypeError, AttributeError):
             LOG.warning("duel news: a notification that is not ours: %.80s", payload)
 
-    async def _notify(self, payload: str) -> None:
-        import psycopg
-
-        for _attempt in range(2):
-            try:
-                if self._publisher is None or self._publisher.closed:
-                    self._publisher = await self._connect()
-                await self._publisher.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
-                return
-            except (psycopg.Error, OSError) as exc:
-                LOG.warning("duel news: cannot notify (%s)", exc)
-                self._publisher = None
-
-    async def publish(self, duel_id: int, message: dict[str, Any]) -> None:
-        self.fan_out(duel_id, message)
-        payload = json.dumps({"duel": duel_id, "from": self.origin, "message": message})
-        if len(payload.encode("utf-8")) > MAX_PAYLOAD:
-            payload = json.dumps({"duel": duel_id, "from": self.origin, "message": RESYNC})
-        done = asyncio.run_coroutine_threadsafe(self._notify(payload), self._loop)
-        await asyncio.wrap_future(done)
+    def _post(self, duel_id: int, message: dict[str, Any]) -> dict[str, Any] | None:
+        return post_news(self.db, duel_id, self.origin, message, time.time(),
+                         channel=CHANNEL, keep=False)
 
     def close(self) -> None:
         self._listener.cancel()
-        publisher = self._publisher
 
-        async def stop() -> None:
-            if publisher is not None:
-                await publisher.close()
+        async def stop() -> None:  # the listener stopped, its connection closed
+            others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in others:
+                task.cancel()
+            await asyncio.gather(*others, return_exceptions=True)
 
         with contextlib.suppress(Exception):
             asyncio.run_coroutine_threadsafe(stop(), self._loop).result(5)
@@ -225,50 +247,53 @@ class PostgresHub(LocalHub):
 
 class SqliteHub(LocalHub):
     """The duels' news among every process on the SQLite file of ``store``
-    (see the module doc): written to ``duel_news`` and read by a thread of
-    this process when the file changed.  The thread uses the process's own
-    :class:`~lucie.store.Store` (its connection is shared under a lock)."""
+    (see the module doc): written to ``duel_news`` by the write that
+    numbers it, and read by a thread of this process when the file
+    changed.  The thread uses the process's own :class:`~lucie.store.Store`
+    (its connection is shared under a lock).  ``keep``: how long the news
+    is kept (seconds; :data:`KEEP`, or ``$LUCIE_DUEL_NEWS_KEEP``);
+    ``clock``: the time (seconds since the epoch) news is made and
+    forgotten by."""
 
-    def __init__(self, store: Store) -> None:
-        super().__init__()
-        self.store = store
-        #: tells this process's own news apart (its sockets have it)
-        self.origin = uuid.uuid4().hex
-        self._outbox: queue.SimpleQueue[tuple[int, str]] = queue.SimpleQueue()
-        self._wake = threading.Event()
+    def __init__(self, store: Store, *, keep: float | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        super().__init__(store)
+        self.db = store
+        self.keep = keep if keep is not None else news_keep()
+        self.clock = clock
         self._stop = threading.Event()
         #: set once the thread has read where the news stands
         self.listening = threading.Event()
         self._version: object = None  # the file's data_version when last read
+        #: the number (``duel_news.number``) of the last news read
+        self.last: int | None = None
         self._thread = threading.Thread(target=self._run, name="lucie-duel-hub", daemon=True)
         self._thread.start()
 
+    def _post(self, duel_id: int, message: dict[str, Any]) -> dict[str, Any] | None:
+        return post_news(self.db, duel_id, self.origin, message, self.clock())
+
     def _run(self) -> None:
-        """Write this process's news, read the others' when the file
-        changed, forget old news; until :meth:`close`."""
-        from lucie.session import duels
-
-        forget_news, last_news = duels.forget_news, duels.last_news
-
-        store = self.store
-        last: int | None = None
+        """Read the others' news when the file changed, forget old news;
+        until :meth:`close`."""
+        store = self.db
         broken = False
         looked = time.monotonic()
         forgot = 0.0
         while not self._stop.is_set():
             try:
-                if last is None:
-                    last = last_news(store)
+                if self.last is None:
+                    self.last = last_news(store)
                     self.listening.set()
-                missed = broken or time.monotonic() - looked > KEEP / 2
-                last = self._turn(store, last)
+                missed = broken or time.monotonic() - looked > self.keep / 2
+                self.last = self._turn(store, self.last)
                 looked = time.monotonic()
                 if missed:  # news may have been missed, or forgotten unread
                     self.fan_out(None, RESYNC)
                     broken = False
-                if time.time() - forgot > KEEP / 4:
-                    forget_news(store, time.time() - KEEP)
-                    forgot = time.time()
+                if self.clock() - forgot > self.keep / 4:
+                    forget_news(store, self.clock() - self.keep)
+                    forgot = self.clock()
             except Exception as exc:  # the thread's last resort: log, try again
                 if self._stop.is_set():
                     break
@@ -276,27 +301,16 @@ class SqliteHub(LocalHub):
                     LOG.warning("duel news: cannot use %s (%s)", store.path, exc)
                 broken = True
                 self._stop.wait(1.0)
-            self._wake.wait(POLL)
-            self._wake.clear()
+            self._stop.wait(POLL)
 
     def _turn(self, store: Store, last: int) -> int:
-        """Write the news waiting, read what other processes said since
-        news number ``last``; the last number read."""
-        from lucie.session import duels
-
-        news_after, post_news = duels.news_after, duels.post_news
-
-        while True:
-            try:
-                duel_id, message = self._outbox.get_nowait()
-            except queue.Empty:
-                break
-            post_news(store, duel_id, self.origin, message, time.time())
+        """Read every news other processes told since news number ``last``
+        (all of it, however much is waiting); the last number read."""
         changed = store._read("PRAGMA data_version")[0][0]
         if changed == self._version:
             return last
         self._version = changed
-        for number, duel_id, origin, message in news_after(store, last):
+        for number, duel_id, origin, message in all_news_after(store, last):
             last = number
             if origin == self.origin:
                 continue  # this process's sockets were told already
@@ -306,26 +320,31 @@ class SqliteHub(LocalHub):
                 LOG.warning("duel news: news that is not ours: %.80s", message)
         return last
 
-    async def publish(self, duel_id: int, message: dict[str, Any]) -> None:
-        self.fan_out(duel_id, message)
-        self._outbox.put((duel_id, json.dumps(message)))
-        self._wake.set()
-
     def close(self) -> None:
         self._stop.set()
-        self._wake.set()
         self._thread.join(5)
+
+
+def news_keep() -> float:
+    """How long a SQLite file keeps the duels' news: :data:`KEEP` seconds,
+    or ``$LUCIE_DUEL_NEWS_KEEP`` (a test's quiet minute made short)."""
+    given = setting(DUEL_NEWS_KEEP)
+    try:
+        value = float(given) if given is not None else KEEP
+    except ValueError:
+        value = KEEP
+    return value if value > 0 else KEEP
 
 
 def hub_for(store: Store) -> LocalHub:
     """The hub of a store: :class:`PostgresHub` on PostgreSQL,
     :class:`SqliteHub` on a SQLite file, else :class:`LocalHub`."""
     if store.url is not None:
-        return PostgresHub(store.url)
+        return PostgresHub(store)
     if store.path is not None:
         return SqliteHub(store)
-    return LocalHub()
+    return LocalHub(store)
 
 
-__all__ = ["CHANNEL", "KEEP", "POLL", "RESYNC", "LocalHub", "PostgresHub", "SqliteHub",
-           "Subscription", "hub_for"]
+__all__ = ["CHANNEL", "KEEP", "MAX_PAYLOAD", "POLL", "RESYNC", "LocalHub", "PostgresHub",
+           "SqliteHub", "Subscription", "hub_for", "news_keep"]

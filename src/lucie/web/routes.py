@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
@@ -170,8 +170,20 @@ def change_json(session: Session, step: Step | None,
     return data
 
 
+class GamePolicies(Protocol):
+    """The rules a game is played under beyond the game's own (a site's
+    duels: :class:`lucie.web.duel.Duels`)."""
+
+    async def check_stored(self, game_id: int, action: str) -> None:
+        """Refuse (an :class:`ApiError`) ``action`` on the stored game
+        ``game_id`` where its rules forbid it."""
+
+
 class Api:
     """The endpoints, sharing one :class:`Registry`."""
+
+    #: the rules of games played under more than the game's (a site's duels)
+    policies: GamePolicies | None = None
 
     def __init__(self, registry: Registry, pool: SolverPool) -> None:
         self.registry = registry
@@ -560,6 +572,8 @@ class Api:
         if saved is None:
             raise ApiError(404, _("no game {number} of yours in the statistics").format(
                 number=number))
+        if self.policies is not None:  # a duel's game in play is not reviewed
+            await self.policies.check_stored(number, "review")
         # a game still in play: marked as helped first (fair play)
         await store.run(lambda: review_asked(store.store, number,
                                              store.player or default_player()))

@@ -452,7 +452,7 @@ def create_site(link: StoreLink, secret: bytes | Sequence[bytes], *, solver_work
     app = create_app(store=link, solver_workers=solver_workers, shared=True)
     account = Account(link, signer, app.state.registry)
     metrics = Metrics.make(app.state.solver)
-    duels = Duels(app.state.registry, link, app.state.solver, hub_for(link.store),
+    duels = Duels(app.state.api, link, hub_for(link.store),
                   lambda token: signer.unsign("cookie", token))
     app.router.routes[:0] = [
         *duel_routes(duels),
@@ -466,7 +466,7 @@ def create_site(link: StoreLink, secret: bytes | Sequence[bytes], *, solver_work
     # a request is matched route by route: a game's commands (most of a
     # site's requests) first, the rest in its order
     app.router.routes.sort(key=lambda r: not getattr(r, "path", "").startswith(_COMMANDS))
-    # innermost: a duel's games keep to its settings, their changes are told
+    # innermost: a duel's games keep to its rules, their changes are told
     app.user_middleware.append(Middleware(DuelGuard, duels_=duels))
     # outermost last: the log and metrics see every answer, the address's
     # limit comes before a player is made, the player's after

@@ -4,7 +4,9 @@
 // progress over a WebSocket, which reconnects by itself (the server sends
 // the duel as it is on each connection). The server keeps the duel's rules
 // (hints, undo, the time limit) and says when it is over; the page knows no
-// rule of the game.
+// rule of the game. Each news of the duel is numbered (seq: 1, 2, 3...), and
+// the duel as read says the number it stands at: a news that is not the next
+// one means news was missed, and the duel is read again instead.
 
 import { $, page } from "./model.js";
 import { _, ngettext, format, cardName, rankLabel, suitName } from "./i18n.js";
@@ -22,6 +24,8 @@ export const duel = {
   retry: 500,
   shownOver: false,
   reviews: {},
+  seq: null,         // the number of the last news applied (docs/duel.md)
+  rereads: 0,        // the times the duel was read again for news missed
 };
 
 // The duel's link on this page, if it is a duel's.
@@ -152,6 +156,10 @@ function drawTools() {
 }
 
 async function show(view) {
+  if (typeof view.seq === "number") {
+    if (duel.seq !== null && view.seq < duel.seq) return;  // older than the news heard since
+    duel.seq = view.seq;
+  }
   const before = duel.view ? duel.view.state : null;
   duel.view = view;
   duel.at = performance.now();
@@ -173,9 +181,24 @@ async function show(view) {
   }
 }
 
+// A news in its order: the next one is applied; one already in the duel as
+// read is left; one after a gap has the duel read again (its whole state).
+function inOrder(message) {
+  if (typeof message.seq !== "number" || duel.seq === null) return true;
+  if (message.seq <= duel.seq) return false;
+  if (message.seq !== duel.seq + 1) {
+    duel.rereads += 1;
+    call("GET", `/api/duels/${encodeURIComponent(duel.view.token)}`).then(show, () => {});
+    return false;
+  }
+  duel.seq = message.seq;
+  return true;
+}
+
 function hear(message) {
   if (message.type === "duel") { show(message.duel); return; }
-  if (message.type !== "progress" || !duel.view) return;
+  if (!duel.view || !inOrder(message)) return;
+  if (message.type !== "progress") return;
   if (message.side !== duel.view.you) {
     duel.them = message.progress;
     drawBar();

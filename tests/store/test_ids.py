@@ -20,8 +20,10 @@ _SETTINGS = DuelSettings("classic", 7, True, True, None)
 
 
 def _news(store: Store, duel: int) -> int:
-    """A new piece of news of ``duel``: its number."""
-    return post_news(store, duel, "here", "{}", 1.0)
+    """A new piece of news of ``duel``: the id of its row."""
+    assert post_news(store, duel, "here", {}, 1.0) is not None
+    rows = store._read("SELECT MAX(id) FROM duel_news")
+    return int(rows[0][0])
 
 
 def _player_with_all(store: Store, n: int) -> tuple[int, int, int]:

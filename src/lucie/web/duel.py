@@ -625,17 +625,25 @@ class DuelGuard:
             answer = JSONAnswer({"error": why[1]}, status_code=why[0])
             await answer(scope, receive, with_headers(send, SECURITY))
             return
-        status = 0
+        if action not in CHANGES:
+            await self.app(scope, receive, send)
+            return
+        # a change's answer waits for its news and, if it ended the duel,
+        # for the duel's end to be written: a player told "resigned" reads
+        # the duel over, whatever process they ask next
+        held: list[Message] = []
 
-        async def sending(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
+        async def holding(message: Message) -> None:
+            held.append(message)
 
-        await self.app(scope, receive, sending)
-        if action in CHANGES and 200 <= status < 300:
-            await self.duels.changed(policy.duel, page)
+        await self.app(scope, receive, holding)
+        status = held[0].get("status", 0) if held else 0
+        try:
+            if 200 <= status < 300:
+                await self.duels.changed(policy.duel, page)
+        finally:
+            for message in held:
+                await send(message)
 
     async def _keep_duel_game(self, receive: Receive) -> Receive:
         """A new game asked for from a page that shows a running duel's

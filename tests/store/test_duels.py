@@ -30,8 +30,8 @@ from lucie.store.duels import (
     side_end,
 )
 from lucie.web.app import stop_app
-from lucie.web.duel import CLOSE_NO_DUEL, CLOSE_NO_PLAYER, CLOSE_NOT_YOURS
 from lucie.web.site import create_site
+from lucie.web.site.duel import CLOSE_NO_DUEL, CLOSE_NO_PLAYER, CLOSE_NOT_YOURS
 from lucie.web.store_link import StoreLink
 
 Where = Path | str

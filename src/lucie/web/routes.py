@@ -172,7 +172,7 @@ def change_json(session: Session, step: Step | None,
 
 class GamePolicies(Protocol):
     """The rules a game is played under beyond the game's own (a site's
-    duels: :class:`lucie.web.duel.Duels`)."""
+    duels: :class:`lucie.web.site.duel.Duels`)."""
 
     async def check_stored(self, game_id: int, action: str) -> None:
         """Refuse (an :class:`ApiError`) ``action`` on the stored game

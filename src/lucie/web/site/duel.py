@@ -11,7 +11,7 @@ same time, each seeing the other's progress live (docs/duel.md).
   the duel is over (both players may read both).
 - ``/api/duels/<token>/socket`` (WebSocket): the duel now, then each
   side's progress as it changes and the duel again when it starts or
-  ends.  News goes through a hub (:mod:`lucie.web.duel_hub`): PostgreSQL's
+  ends.  News goes through a hub (:mod:`lucie.site.duel_hub`): PostgreSQL's
   ``LISTEN``/``NOTIFY`` across processes and machines, the process itself
   on SQLite.
 
@@ -24,7 +24,7 @@ every endpoint that helps with a duel's game or changes it:
 :class:`DuelGuard` stands in front of the game's commands, asks the
 policy and tells the hub each change that went through; the statistics'
 review of a stored game asks it through ``Api.policies``.  Each news is
-numbered by the store (``seq``, :mod:`lucie.web.duel_hub`).  A duel's
+numbered by the store (``seq``, :mod:`lucie.site.duel_hub`).  A duel's
 state is the store's (schema 5 and 8, :mod:`lucie.store.duels`): a
 reload, a lost socket or a restarted server finds it there.
 """
@@ -52,9 +52,9 @@ from lucie.errors import LucieError
 from lucie.i18n import _
 from lucie.parsing import excerpt
 from lucie.rules import Rules
-from lucie.session import duels
+from lucie.site import duels
+from lucie.site.duel_hub import LocalHub
 from lucie.web.answers import JSONAnswer
-from lucie.web.duel_hub import LocalHub
 from lucie.web.errors import ApiError
 from lucie.web.headers import SECURITY, with_headers
 from lucie.web.inputs import (
@@ -171,7 +171,7 @@ class Duels:
 
     async def _by_token(self, token: str) -> duels.Duel:
         store = self.link.store
-        found = await self.link.run(lambda: duels.duel_by_token(store, token))
+        found = await self.link.run(lambda: duels.by_token(store, token))
         if found is None:
             raise _missing(token)
         return found
@@ -207,7 +207,7 @@ class Duels:
                 and kept[0].id not in self.stale:
             return kept[0]
         resyncs, store = self.resyncs, self.link.store
-        found = await self.link.run(lambda: duels.duel_by_page(store, page))
+        found = await self.link.run(lambda: duels.by_page(store, page))
         if found is not None:
             self.stale.discard(found.id)
         self.pages[page] = found.id if found is not None else None
@@ -239,7 +239,7 @@ class Duels:
         """The rules of the duel of the stored game ``game_id`` (read from
         the store: a game of the statistics may be any process's duel's)."""
         store = self.link.store
-        duel = await self.link.run(lambda: duels.duel_by_game(store, game_id))
+        duel = await self.link.run(lambda: duels.by_game(store, game_id))
         if duel is not None and duel.ended is None:
             duel = await self.current(duel)
         return DuelPolicy(duel) if duel is not None else None
@@ -258,14 +258,8 @@ class Duels:
         tell both sockets."""
         store = self.link.store
 
-        def work() -> bool:
-            stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
-            ends: dict[Side, dict[str, Any]] = {
-                "host": duels.side_end(store, duel, "host", stamp),
-                "guest": duels.side_end(store, duel, "guest", stamp)}
-            return duels.end_duel(store, duel.id, reason, ends)
-
-        if await self.link.run(work):
+        stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
+        if await self.link.run(lambda: duels.end(store, duel, reason, stamp)):
             await self.hub.publish(duel.id, {"type": "over"})
 
     # -- what a player sees ---------------------------------------------------
@@ -353,7 +347,7 @@ class Duels:
         if session.store_id is None:
             raise ApiError(503, _("no statistics store is available"))
         store, game_id, token = self.link.store, session.store_id, secrets.token_urlsafe(12)
-        duel = await self.link.run(lambda: duels.open_duel(
+        duel = await self.link.run(lambda: duels.start(
             store, settings, token=token, host=host, game=game_id, page=session.id))
         self.pages[session.id] = duel.id
         return await self.view(duel, host)
@@ -377,7 +371,7 @@ class Duels:
         session = await self.registry.add(game)
         store, game_id = self.link.store, session.store_id
         assert game_id is not None
-        joined = await self.link.run(lambda: duels.join_duel(
+        joined = await self.link.run(lambda: duels.join(
             store, duel.token, guest=guest, game=game_id, page=session.id))
         if not joined:  # another visitor got in first
             await self.registry.abandon(session.id)
@@ -421,7 +415,7 @@ class Duels:
             await ws.close(CLOSE_NOT_YOURS, _("refused: a request from another site"))
             return
         store, token = self.link.store, ws.path_params["token"]
-        duel = await self.link.run(lambda: duels.duel_by_token(store, token))
+        duel = await self.link.run(lambda: duels.by_token(store, token))
         if duel is None:
             await ws.close(CLOSE_NO_DUEL, _("no duel has this link"))
             return

@@ -23,7 +23,6 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from lucie.i18n import _
-from lucie.parsing import excerpt
 from lucie.standings import (
     challenge_game,
     challenge_join,
@@ -31,6 +30,7 @@ from lucie.standings import (
     challenge_saved,
     challenge_view,
 )
+from lucie.web.access import unknown
 from lucie.web.errors import ApiError
 from lucie.web.inputs import int_param_text, read_object
 from lucie.web.routes import REVIEW_SECONDS, Api, api
@@ -41,7 +41,7 @@ from lucie.web.views import state_json
 def _token(request: Request) -> str:
     token = str(request.path_params["token"])
     if not 10 <= len(token) <= 64 or not token.replace("-", "").replace("_", "").isalnum():
-        raise ApiError(404, _("no such challenge: {token}").format(token=excerpt(token)))
+        raise unknown("challenge", token)
     return token
 
 
@@ -78,7 +78,7 @@ class ChallengeApi:
         token = _token(request)
         view = await link.run(lambda: challenge_view(link.store, token, link.player))
         if view is None:
-            raise ApiError(404, _("no such challenge: {token}").format(token=excerpt(token)))
+            raise unknown("challenge", token)
         return view
 
     async def play(self, request: Request) -> Any:
@@ -87,7 +87,7 @@ class ChallengeApi:
         await read_object(request)  # (nothing in it is used: the player is the cookie's)
         view = await link.run(lambda: challenge_view(link.store, token, link.player))
         if view is None:
-            raise ApiError(404, _("no such challenge: {token}").format(token=excerpt(token)))
+            raise unknown("challenge", token)
         if not view["can_play"]:
             raise ApiError(409, _("you have already played this challenge"))
         game = await link.run(lambda: challenge_game(link.store, token))

@@ -55,6 +55,7 @@ from lucie.parsing import excerpt
 from lucie.site import players
 from lucie.site.duel_hub import hub_for
 from lucie.site.players import Player
+from lucie.web import access
 from lucie.web.answers import JSONAnswer
 from lucie.web.app import create_app
 from lucie.web.errors import ApiError
@@ -321,7 +322,7 @@ class PlayerMiddleware:
 
 
 def _request_player() -> Player:
-    player = REQUEST_PLAYER.get()
+    player = access.request_player()
     assert player is not None, "PlayerMiddleware sets it"
     return player
 

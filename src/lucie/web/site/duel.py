@@ -50,10 +50,12 @@ from lucie.daily import daily_deal, today
 from lucie.engine import Game, status_name
 from lucie.errors import LucieError
 from lucie.i18n import _
-from lucie.parsing import excerpt
 from lucie.rules import Rules
 from lucie.site import duels
 from lucie.site.duel_hub import LocalHub
+from lucie.web import access
+from lucie.web.access import site_player_id as _player_id
+from lucie.web.access import unknown
 from lucie.web.answers import JSONAnswer
 from lucie.web.errors import ApiError
 from lucie.web.headers import SECURITY, with_headers
@@ -69,7 +71,7 @@ from lucie.web.inputs import (
 )
 from lucie.web.registry import Registry
 from lucie.web.routes import Api
-from lucie.web.store_link import REQUEST_PLAYER, StoreLink
+from lucie.web.store_link import StoreLink
 
 Side = duels.Side
 #: The longest time limit (minutes).
@@ -87,17 +89,6 @@ CLOSE_NO_DUEL: Final = 4404
 
 #: A game's command (``/api/games/<page>/<action>``): its page and action.
 GAME_COMMAND: Final = re.compile(r"^/api/games/([A-Za-z0-9_-]{10,64})/([a-z]+)$")
-
-
-def _player_id() -> int:
-    player = REQUEST_PLAYER.get()
-    if player is None:
-        raise ApiError(403, _("duels are played on a site (lucie serve)"))
-    return player.id
-
-
-def _missing(token: str) -> ApiError:
-    return ApiError(404, _("no duel has the link {token}").format(token=excerpt(token)))
 
 
 def _deadline(duel: duels.Duel) -> datetime | None:
@@ -173,7 +164,7 @@ class Duels:
         store = self.link.store
         found = await self.link.run(lambda: duels.by_token(store, token))
         if found is None:
-            raise _missing(token)
+            raise unknown("duel", token)
         return found
 
     def _heard(self, duel_id: int | None, message: dict[str, Any]) -> None:
@@ -386,8 +377,7 @@ class Duels:
         player = _player_id()
         duel = await self._by_token(request.path_params["token"])
         side = request.path_params["side"]
-        if duel.side_of(player) is None:
-            raise _missing(duel.token)
+        access.side((duel.host_id, duel.guest_id), duel.token, player)  # a side's own
         if not duel.ended:
             raise ApiError(409, _("the reviews are shown once the duel is over"))
         end = duel.host_end if side == "host" else duel.guest_end if side == "guest" else None
@@ -419,8 +409,10 @@ class Duels:
         if duel is None:
             await ws.close(CLOSE_NO_DUEL, _("no duel has this link"))
             return
-        if duel.side_of(player) is None:
-            await ws.close(CLOSE_NOT_YOURS, _("this duel is not yours"))
+        try:  # a duel of others: as one that does not exist
+            access.side((duel.host_id, duel.guest_id), token, player)
+        except ApiError:
+            await ws.close(CLOSE_NO_DUEL, _("no duel has this link"))
             return
         await ws.accept()
         sub = self.hub.subscribe(duel.id)
@@ -584,6 +576,14 @@ class DuelPolicy:
         return None
 
 
+def _own_page(duel: duels.Duel, page: str) -> bool:
+    """Whether the page token ``page`` names the request's player's own
+    game of ``duel`` (:func:`lucie.web.access.is_mine`)."""
+    side = duel.side_of_page(page)
+    return side is not None and access.is_mine(duel.host_id if side == "host"
+                                               else duel.guest_id)
+
+
 def refusal(duel: duels.Duel, action: str) -> tuple[int, str] | None:
     """Why ``action`` on a game of ``duel`` is refused (:meth:`DuelPolicy.refusal`)."""
     return DuelPolicy(duel).refusal(action)
@@ -611,7 +611,9 @@ class DuelGuard:
             return
         page = matched.group(1)
         policy = await self.duels.policy_of_page(page)
-        if policy is None or not policy.running:
+        if policy is None or not policy.running or not _own_page(policy.duel, page):
+            # no duel's, or not the request's player's game: the endpoint
+            # answers (another player's game as one that does not exist)
             await self.app(scope, receive, send)
             return
         why = policy.refusal(action)

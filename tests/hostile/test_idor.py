@@ -31,6 +31,7 @@ with warnings.catch_warnings():
 
 from starlette.applications import Starlette
 from starlette.websockets import WebSocketDisconnect
+from tests.store.conftest import pg_fresh, postgres_server, serve_site  # noqa: F401 - fixtures
 
 from lucie.web.app import stop_app
 from lucie.web.site import create_site
@@ -244,3 +245,42 @@ def test_the_account_endpoints_are_the_requests_player_only(
     r = b.post("/api/me/recover", json={"code": f"{me_a['id']}"})
     assert r.status_code == 404
     assert _ok(a.get("/api/me")) == me_a
+
+
+# -- on a real lucie serve, two workers --------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_another_players_game_on_two_workers_is_as_unknown(
+        backend: str, tmp_path: Path, serve_site: Any,  # noqa: F811 - the fixture
+        request: pytest.FixtureRequest) -> None:
+    """Two players' cookies on one ``lucie serve --workers 2`` (each
+    request may reach either process, whichever read the game last): the
+    other player's page id and game number answer as unknown ones, and the
+    game is as its player left it."""
+    import httpx
+
+    db = (str(tmp_path / "site.sqlite3") if backend == "sqlite"
+          else request.getfixturevalue("pg_fresh")())
+    _proc, url = serve_site(db, "--workers", "2")
+    with httpx.Client(base_url=url, timeout=30) as a, httpx.Client(base_url=url,
+                                                                   timeout=30) as b:
+        state = _ok(a.post("/api/games", json={"deal": 7}))
+        page = state["id"]
+        _ok(a.post(f"/api/games/{page}/move", json={"move": state["legal_moves"][0]}))
+        number = str(_ok(a.get("/api/history"))["games"][0]["id"])
+        _ok(b.get("/api/me"))
+        for _round in range(3):  # (a few times: each worker answers some)
+            for command in ("move", "undo", "resign", "visibility"):
+                body = BODIES.get(command, {})
+                got = [_answer(b.post(f"/api/games/{g}/{command}", json=body), g)
+                       for g in (page, UNKNOWN_PAGE)]
+                assert got[0] == got[1] and got[0][0] == 404, (command, got)
+            got = [_answer(b.get(f"/api/games/{g}"), g) for g in (page, UNKNOWN_PAGE)]
+            assert got[0] == got[1] and got[0][0] == 404, got
+            got = [_answer(b.get(f"/api/history/{n}/review?seconds=1"), n)
+                   for n in (number, UNKNOWN_NUMBER)]
+            assert got[0] == got[1] and got[0][0] == 404, got
+            _ok(b.post("/api/games", json={"deal": 9, "abandon": page}))
+        mine = _ok(a.get(f"/api/games/{page}"))
+        assert mine["status"] == "playing" and len(mine["moves"]) == 1

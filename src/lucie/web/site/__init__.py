@@ -1,6 +1,11 @@
 """The browser game served to many players (``lucie serve``).
 
 The game is :func:`lucie.web.app.create_app`'s; a site adds who plays.
+This package is the site's app (the local ``lucie web`` loads none of it):
+this module (the player's cookie and account, :func:`create_site`),
+:mod:`lucie.web.site.duel` (duels) and :mod:`lucie.web.site.operate` (rate
+limits, metrics, ``/healthz``, the access log); what it writes to the
+store goes through the site's services (:mod:`lucie.site`).
 Each visitor is a player of the site (:func:`lucie.site.players.make`,
 anonymous until they choose a name), known by a cookie that holds their
 id, when it was issued and which of the site's secrets signed it, signed

@@ -108,7 +108,11 @@ def _store_modules_reached(path: Path) -> list[str]:
     name (``from lucie.session import duels`` where that is
     :mod:`lucie.store.duels`), and the store modules it imports directly
     by a ``from lucie.store import module``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return _reached(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+
+
+def _reached(source_text: str, where: str) -> list[str]:
+    tree = ast.parse(source_text)
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.ImportFrom) or node.level or not node.module \
@@ -122,7 +126,7 @@ def _store_modules_reached(path: Path) -> list[str]:
             value = getattr(source, alias.name, None)
             if isinstance(value, types.ModuleType) and (
                     value.__name__ == "lucie.store" or value.__name__.startswith("lucie.store.")):
-                found.append(f"{path.relative_to(ROOT)}:{node.lineno} "
+                found.append(f"{where}:{node.lineno} "
                              f"{node.module}.{alias.name} is {value.__name__}")
     return found
 
@@ -139,30 +143,26 @@ def test_no_interface_imports_a_store_module_through_another() -> None:
     assert reached == []
 
 
-def test_the_check_of_re_exported_store_modules_finds_one(tmp_path: Path) -> None:
+def test_the_check_of_re_exported_store_modules_finds_one() -> None:
     # lucie.site.rates holds the store's limits module under a private
     # name: an interface importing it so is what the check is for
-    sample = ROOT / "tests" / "_reexport_sample.py"
-    sample.write_text("from lucie.site.rates import _counts\n"
-                      "from lucie.store import duels\n", encoding="utf-8")
-    try:
-        found = _store_modules_reached(sample)
-    finally:
-        sample.unlink()
+    found = _reached("from lucie.site.rates import _counts\n"
+                     "from lucie.store import duels\n", "sample.py")
     assert [f.split(" is ")[1] for f in found] == ["lucie.store.limits", "lucie.store.duels"]
 
 
 def test_the_local_web_game_loads_nothing_of_the_site(tmp_path: Path) -> None:
     """``lucie web``'s app (create_app on a store file) is built in a
     process of its own: no module of the site's app (lucie.web.site) nor of
-    its services (lucie.site) is loaded."""
+    its services (lucie.site) is loaded, nor the libraries only the site
+    uses (limits, prometheus_client)."""
     code = ("import sys\n"
             "from lucie.cli import web_cmds\n"
             "from lucie.web.app import create_app\n"
             f"app = create_app({str(tmp_path / 'local.sqlite3')!r}, solver_workers=1)\n"
             "app.state.solver.close()\n"
-            "print(sorted(m for m in sys.modules if m == 'lucie.site' or m.startswith("
-            "('lucie.site.', 'lucie.web.site'))))\n")
+            "print(sorted(m for m in sys.modules if m in ('lucie.site', 'limits', "
+            "'prometheus_client') or m.startswith(('lucie.site.', 'lucie.web.site'))))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -65,6 +65,8 @@ class Things:
     playing_number: str  # the game in play's number in the statistics
     challenge: str
     duel: str
+    #: the hostile tests' recorder (tests/hostile/conftest.py)
+    recorder: Any = None
 
 
 def rows(db: Path) -> list[tuple[str, list[tuple[Any, ...]]]]:
@@ -123,18 +125,27 @@ def _same_as_unknown(b: TestClient, things: Things, theirs: str, unknown: str,
     """B asks ``ask`` of A's ``theirs`` and of ``unknown``: the same answer,
     and nothing changed."""
     before = rows(things.db)
-    got = _answer(ask(theirs), theirs)
-    assert rows(things.db) == before, f"{theirs}: a refused request changed the store"
+    answer = ask(theirs)
+    got = _answer(answer, theirs)
+    changed = rows(things.db) != before
     expected = _answer(ask(unknown), unknown)
+    if things.recorder is not None:
+        outcome = ("data_lost" if changed else "server_error" if got[0] >= 500
+                   else "clean_error" if got == expected else "ok")
+        things.recorder.record("http", f"another's id: {answer.request.method} "
+                               f"{answer.request.url.path.replace(theirs, '<id>')}", outcome)
+    assert not changed, f"{theirs}: a refused request changed the store"
     assert got == expected, (theirs, got, expected)
     assert got[0] in (403, 404, 409), got
     return got
 
 
 @pytest.fixture
-def two(site: Starlette, tmp_path: Path) -> Iterator[tuple[TestClient, TestClient, Things]]:
+def two(site: Starlette, tmp_path: Path,
+        hostile: Any) -> Iterator[tuple[TestClient, TestClient, Things]]:
     with TestClient(site) as a, TestClient(site) as b:
         things = _things(a, tmp_path / "site.sqlite3")
+        things.recorder = hostile
         _ok(b.get("/api/me"))  # b is a player (its cookie set) before anything is compared
         yield a, b, things
 

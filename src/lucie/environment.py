@@ -10,7 +10,7 @@ are read.
 ``LUCIE_PURE``   ``1``: ignore the compiled search (:mod:`lucie.solver._native`)
 ``LUCIE_SECRET_FILE`` the secret of ``lucie serve``'s cookies (``--secret-file``)
 ``LUCIE_SERVE``  set by ``lucie serve --workers`` for its processes: their settings (JSON)
-``LUCIE_DUEL_NEWS_KEEP`` seconds a SQLite site keeps duels' news (60; :mod:`lucie.web.duel_hub`)
+``LUCIE_DUEL_NEWS_KEEP`` seconds a SQLite site keeps duels' news (60; :mod:`lucie.site.duel_hub`)
 ============== ===========================================================
 
 >>> setting(DB, {"LUCIE_DB": "  "}) is None

@@ -98,8 +98,6 @@ from lucie.store import (
     Tick,
     default_path,
     default_player,
-    duels,  # two players on one deal (lucie.web.duel)
-    limits,  # a site's rate counts (lucie.web.operate)
     open_game,
     rank_daily,
     write_error,
@@ -997,8 +995,6 @@ __all__ = [
     "StoreFull",
     "default_path",
     "default_player",
-    "duels",
-    "limits",
     "proved_lost",
     "rank_daily",
     "review_asked",

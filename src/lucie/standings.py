@@ -169,12 +169,27 @@ def table_odds(store: Store, table: DailyTable,
     return found
 
 
-__all__ = ["ODDS_SECONDS", "DailyTable", "challenge_game", "challenge_saved", "challenge_view",
-           "daily_table", "entry_json", "keep_odds", "kept_odds", "marks_why",
-           "odds_from_json", "parse_day", "table_odds", "why_not_ranked"]
+__all__ = ["ODDS_SECONDS", "DailyTable", "challenge_game", "challenge_join", "challenge_open",
+           "challenge_saved", "challenge_view", "daily_table", "entry_json", "keep_odds",
+           "kept_odds", "marks_why", "odds_from_json", "parse_day", "table_odds", "why_not_ranked"]
 
 
 # -- challenges: the same deal for a friend ----------------------------------
+
+
+def challenge_open(store: Store, token: str, game_id: int) -> None:
+    """A challenge known by its link's ``token`` to the deal of the stored
+    game ``game_id`` (whose player is the challenger: the caller checks that
+    the game is the request's player's, and over)."""
+    store.new_challenge(token, game_id)
+
+
+def challenge_join(store: Store, token: str, me: PlayerRef, game_id: int) -> int:
+    """Game ``game_id`` (``me``'s new game of the deal) becomes ``me``'s in
+    challenge ``token``: a player has one game a challenge, the first one
+    recorded (returned: another than ``game_id`` if another request of the
+    player got there first)."""
+    return store.join_challenge(token, me, game_id)
 
 
 def challenge_game(store: Store, token: str) -> Game | None:

@@ -1,5 +1,5 @@
 """The duels' news between processes on one SQLite file
-(:class:`lucie.web.duel_hub.SqliteHub`), two hubs in one process standing
+(:class:`lucie.site.duel_hub.SqliteHub`), two hubs in one process standing
 for two processes: each has its own store on the file, as each process
 does.  (Real processes: tests/store/test_duel_serve.py.)"""
 
@@ -12,8 +12,8 @@ from typing import Any
 
 from lucie.engine import Game
 from lucie.rules import Rules
-from lucie.session import Store, duels
-from lucie.web.duel_hub import KEEP, RESYNC, SqliteHub
+from lucie.site.duel_hub import KEEP, RESYNC, SqliteHub
+from lucie.store import Store, duels
 
 
 async def _next(queue: asyncio.Queue[dict[str, Any]], seconds: float = 5.0) -> dict[str, Any]:

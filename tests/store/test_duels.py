@@ -30,8 +30,8 @@ from lucie.store.duels import (
     side_end,
 )
 from lucie.web.app import stop_app
-from lucie.web.duel import CLOSE_NO_DUEL, CLOSE_NO_PLAYER, CLOSE_NOT_YOURS
 from lucie.web.site import create_site
+from lucie.web.site.duel import CLOSE_NO_DUEL, CLOSE_NO_PLAYER, CLOSE_NOT_YOURS
 from lucie.web.store_link import StoreLink
 
 Where = Path | str
@@ -170,7 +170,7 @@ def test_bad_links_and_sockets_are_refused(site: Starlette) -> None:
         r = host.post("/api/duels", json={"deal": 3, "minutes": 999})
         assert r.status_code == 400 and "minutes" in r.json()["error"]
         token = _ok(host.post("/api/duels", json={"deal": 3}))["token"]
-        for client, path, code in ((stranger, f"/api/duels/{token}/socket", CLOSE_NOT_YOURS),
+        for client, path, code in ((stranger, f"/api/duels/{token}/socket", CLOSE_NO_DUEL),
                                    (host, "/api/duels/nope/socket", CLOSE_NO_DUEL),
                                    (TestClient(site), f"/api/duels/{token}/socket",
                                     CLOSE_NO_PLAYER)):

@@ -1,4 +1,4 @@
-"""The site's rate window in one process (lucie.web.operate.SharedWindow):
+"""The site's rate window in one process (lucie.web.site.operate.SharedWindow):
 a client's requests arriving together share one batch, and the store
 holds what every process reserved."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from lucie.session import limits
-from lucie.web.operate import SharedWindow, rate
+from lucie.store import limits
+from lucie.web.site.operate import SharedWindow, rate
 from lucie.web.store_link import StoreLink
 
 

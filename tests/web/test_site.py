@@ -18,8 +18,8 @@ from starlette.applications import Starlette
 
 from lucie.session import Store
 from lucie.web.app import stop_app
-from lucie.web.operate import ACCESS_LOG
 from lucie.web.site import PLAYER_COOKIE, Signer, check_name, create_site, load_secret
+from lucie.web.site.operate import ACCESS_LOG
 from lucie.web.store_link import StoreLink
 
 SECRET = b"a secret for the tests, long enough"

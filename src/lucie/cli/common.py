@@ -304,7 +304,7 @@ def save_is_ours(head: bytes) -> bool:
 def check_save_target(path: Path) -> None:
     """Refuse a ``--save`` path that holds anything but a lucie saved game
     (the games database above all); see :func:`lucie.files.check_target`."""
-    from lucie.store import default_path
+    from lucie.session import default_path
 
     if same_file(path, default_path()):
         raise LucieError(_("--save {path} is the games database; choose another file "

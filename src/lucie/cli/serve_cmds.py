@@ -98,7 +98,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
               "'lucie[site]')").format(modules=", ".join(missing))
         )
     from lucie.cli.web_cmds import CANCELLED_AT_EXIT, bind
-    from lucie.web.operate import rate
+    from lucie.web.site.operate import rate
 
     for option, value in (("--address-limit", args.address_limit),
                           ("--player-limit", args.player_limit)):
@@ -137,7 +137,7 @@ def _run_workers(args: argparse.Namespace, settings: dict[str, Any], sock: Any,
     from uvicorn.supervisors import Multiprocess
 
     from lucie.session import Store
-    from lucie.web.tidy import Tidying
+    from lucie.site.tidy import Tidying
 
     # each process makes its own app from the settings (uvicorn starts them
     # afresh, and starts a new one for a worker that dies); they share the
@@ -161,9 +161,9 @@ def _run_one(args: argparse.Namespace, settings: dict[str, Any], sock: Any,
     """One process: the site, and the tidying on its store."""
     import uvicorn
 
+    from lucie.site.tidy import Tidying
     from lucie.web.app import stop_app
     from lucie.web.site import site_from_settings
-    from lucie.web.tidy import Tidying
 
     app = site_from_settings(settings)
     server = uvicorn.Server(uvicorn.Config(app, **options))

@@ -246,7 +246,7 @@ class Store:
         self.path: Path | None = getattr(self._backend, "path", None)
         #: what names the database in messages
         self.where = self._backend.where
-        #: the PostgreSQL URL (None for SQLite): the duels' news (lucie.web.duel_hub)
+        #: the PostgreSQL URL (None for SQLite): the duels' news (lucie.site.duel_hub)
         self.url: str | None = getattr(self._backend, "url", None)
         self._logins: dict[str, int] = {}
 

@@ -257,10 +257,10 @@ def side_end(store: Store, duel: Duel, side: Side, at: str | None = None) -> dic
 # (``duels.news_seq``), given in the write that tells it: two processes never
 # give the same, and a page that sees one missing (a gap) reads the duel again.
 # PostgreSQL's processes tell each other a duel's news by ``NOTIFY``, sent by
-# that same write (lucie.web.duel_hub.PostgresHub: a notification goes out at
+# that same write (lucie.site.duel_hub.PostgresHub: a notification goes out at
 # the commit, so in the order of the numbers); SQLite has no such thing, so
 # the news is written as a row that every process reads when the file changes
-# (lucie.web.duel_hub.SqliteHub), in the order of ``duel_news.number``, a
+# (lucie.site.duel_hub.SqliteHub), in the order of ``duel_news.number``, a
 # count of the store's own (``news_counter``) that only grows.
 
 

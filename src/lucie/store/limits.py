@@ -14,7 +14,7 @@ which follows a moving window closely without keeping a time per request.
 
 A process does not write each request: it *reserves* a batch of requests
 for a client at once (:func:`reserve`) and lets them through from memory
-(:class:`lucie.web.operate.SharedWindow`).  What one process reserved and
+(:class:`lucie.web.site.operate.SharedWindow`).  What one process reserved and
 did not use is lost to the client until the window ends, so a client
 whose requests go to several processes may be held a little under the
 limit, never over it.  The rows of past windows are deleted as new

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Final
@@ -37,13 +38,15 @@ from lucie.web.headers import SECURITY, with_headers
 from lucie.web.hosts import HostGuard, HostNames
 from lucie.web.inputs import CLIENT_COOKIE, MAX_BODY, client_cookie
 from lucie.web.language import LanguageMiddleware, page_catalogue, request_language
-from lucie.web.operate import ACCESS_LOG
 from lucie.web.registry import MAX_GAMES, Registry, Session
 from lucie.web.routes import MAX_THINK, Api, api
 from lucie.web.store_link import StoreLink
 from lucie.web.thinking import SolverPool
 from lucie.web.views import state_json, table_json
 
+#: A site's access log (one JSON line a request: :mod:`lucie.web.site.operate`
+#: writes it in batches); the app's lifespan writes what it holds at exit.
+ACCESS_LOG: Final = logging.getLogger("lucie.access")
 STATIC: Final = Path(__file__).with_name("static")
 TEMPLATES: Final = Path(__file__).with_name("templates")
 #: The page's ES modules (``lucie.js`` imports the others), each named in
@@ -63,8 +66,8 @@ def _templates() -> Jinja2Templates:
 
 _TEMPLATES: Final = _templates()
 
-__all__ = ["MAX_BODY", "MAX_GAMES", "MAX_THINK", "STATIC", "ApiError", "Registry", "Session",
-           "create_app", "state_json", "stop_app", "table_json"]
+__all__ = ["ACCESS_LOG", "MAX_BODY", "MAX_GAMES", "MAX_THINK", "STATIC", "ApiError", "Registry",
+           "Session", "create_app", "state_json", "stop_app", "table_json"]
 
 
 class SecurityHeaders:
@@ -150,7 +153,7 @@ def create_app(
         Route("/daily", _index),
         *daily_routes(a),
         *challenge_routes(a, _index),
-        Route("/duel/{token}", _index),  # a duel's link (lucie.web.duel, on a site)
+        Route("/duel/{token}", _index),  # a duel's link (lucie.web.site.duel, on a site)
         Route("/api/variants", api(a.variants)),
         Route("/api/features", api(a.features)),
         Route("/api/games", api(a.new_game), methods=["POST"]),

@@ -23,8 +23,14 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from lucie.i18n import _
-from lucie.parsing import excerpt
-from lucie.standings import challenge_game, challenge_saved, challenge_view
+from lucie.standings import (
+    challenge_game,
+    challenge_join,
+    challenge_open,
+    challenge_saved,
+    challenge_view,
+)
+from lucie.web.access import unknown
 from lucie.web.errors import ApiError
 from lucie.web.inputs import int_param_text, read_object
 from lucie.web.routes import REVIEW_SECONDS, Api, api
@@ -35,7 +41,7 @@ from lucie.web.views import state_json
 def _token(request: Request) -> str:
     token = str(request.path_params["token"])
     if not 10 <= len(token) <= 64 or not token.replace("-", "").replace("_", "").isalnum():
-        raise ApiError(404, _("no such challenge: {token}").format(token=excerpt(token)))
+        raise unknown("challenge", token)
     return token
 
 
@@ -64,7 +70,7 @@ class ChallengeApi:
             raise ApiError(409, _("finish the game first: a challenge is made after a game"))
         token = secrets.token_urlsafe(12)
         game_id = life.game_id
-        await link.run(lambda: link.store.new_challenge(token, game_id))
+        await link.run(lambda: challenge_open(link.store, token, game_id))
         return {"token": token, "path": f"/challenge/{token}"}
 
     async def show(self, request: Request) -> Any:
@@ -72,7 +78,7 @@ class ChallengeApi:
         token = _token(request)
         view = await link.run(lambda: challenge_view(link.store, token, link.player))
         if view is None:
-            raise ApiError(404, _("no such challenge: {token}").format(token=excerpt(token)))
+            raise unknown("challenge", token)
         return view
 
     async def play(self, request: Request) -> Any:
@@ -81,7 +87,7 @@ class ChallengeApi:
         await read_object(request)  # (nothing in it is used: the player is the cookie's)
         view = await link.run(lambda: challenge_view(link.store, token, link.player))
         if view is None:
-            raise ApiError(404, _("no such challenge: {token}").format(token=excerpt(token)))
+            raise unknown("challenge", token)
         if not view["can_play"]:
             raise ApiError(409, _("you have already played this challenge"))
         game = await link.run(lambda: challenge_game(link.store, token))
@@ -89,7 +95,8 @@ class ChallengeApi:
         session = await self.api.registry.add(game)
         game_id = session.life.game_id
         assert game_id is not None  # a recorded game (there is a store)
-        linked = await link.run(lambda: link.store.join_challenge(token, link.player, game_id))
+        linked = await link.run(
+            lambda: challenge_join(link.store, token, link.player, game_id))
         if linked != game_id:  # another request of this player joined meanwhile
             raise ApiError(409, _("you have already played this challenge"))
         return state_json(session)

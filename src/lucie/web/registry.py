@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Final, TypeVar
 
 from lucie.engine import Game
 from lucie.errors import LucieError
-from lucie.i18n import _
-from lucie.parsing import excerpt
 from lucie.session import PAGE_LEASE, NotSavedError, Outcome, Player, StaleGame
 from lucie.session import Session as Life
+from lucie.web.access import is_mine, unknown
+from lucie.web.access import request_player_id as _owner
 from lucie.web.errors import ApiError
 from lucie.web.store_link import REQUEST_PLAYER, StoreLink
 
@@ -89,17 +89,6 @@ class Session:
         plays, as the store has it (after a reload or a restart too: see
         :meth:`lucie.session.Session.daily_day`); None for any other game."""
         return None if self._loaded else self.life.daily_day()
-
-
-def _owner() -> int | None:
-    """The id of the request's player on a site (None on the local game)."""
-    player = REQUEST_PLAYER.get()
-    return player.id if player is not None else None
-
-
-def _missing(game_id: str) -> ApiError:
-    return ApiError(404, _("no game with id {id} (it may have been dropped: "
-                           "start a new game)").format(id=excerpt(game_id)))
 
 
 class Registry:
@@ -171,7 +160,7 @@ class Registry:
         is known to be stale (a write on its version was refused): the game
         is read again without first reading its version."""
         session = self.sessions.get(game_id)
-        if session is not None and session.owner != _owner():
+        if session is not None and not is_mine(session.owner):
             # another player's, as this copy has it: the store says (a
             # game given to the player of a recovery code, or a 404)
             session = None
@@ -199,7 +188,7 @@ class Registry:
             if life is not None:
                 async with self.lock:
                     found = self.sessions.get(game_id)
-                if found is not None and found.owner == _owner():  # resumed meanwhile
+                if found is not None and is_mine(found.owner):  # resumed meanwhile
                     await self.store.run(life.close)
                     return found
                 session = Session(game_id, life, owner=_owner())
@@ -207,7 +196,7 @@ class Registry:
                 session.difficulty = picked.difficulty if picked is not None else None
                 await self._keep(session)
                 return session
-        raise _missing(game_id)
+        raise unknown("game", game_id)
 
     async def _stale(self, session: Session) -> bool:
         """Whether the page's token names another game than this copy's

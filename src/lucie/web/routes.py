@@ -30,6 +30,7 @@ from lucie.session import (
     proved_lost,
     review_asked,
 )
+from lucie.web.access import unknown
 from lucie.web.answers import JSONAnswer
 from lucie.web.errors import ApiError, from_lucie
 from lucie.web.inputs import (
@@ -172,7 +173,7 @@ def change_json(session: Session, step: Step | None,
 
 class GamePolicies(Protocol):
     """The rules a game is played under beyond the game's own (a site's
-    duels: :class:`lucie.web.duel.Duels`)."""
+    duels: :class:`lucie.web.site.duel.Duels`)."""
 
     async def check_stored(self, game_id: int, action: str) -> None:
         """Refuse (an :class:`ApiError`) ``action`` on the stored game
@@ -570,8 +571,7 @@ class Api:
         seconds = float_param(request, "seconds", REVIEW_SECONDS, 1.0, MAX_REVIEW)
         saved = await store.saved_game(number)
         if saved is None:
-            raise ApiError(404, _("no game {number} of yours in the statistics").format(
-                number=number))
+            raise unknown("stored game", number)
         if self.policies is not None:  # a duel's game in play is not reviewed
             await self.policies.check_stored(number, "review")
         # a game still in play: marked as helped first (fair play)

@@ -1,7 +1,12 @@
 """The browser game served to many players (``lucie serve``).
 
 The game is :func:`lucie.web.app.create_app`'s; a site adds who plays.
-Each visitor is a player of the store (:meth:`~lucie.store.Store.new_player`,
+This package is the site's app (the local ``lucie web`` loads none of it):
+this module (the player's cookie and account, :func:`create_site`),
+:mod:`lucie.web.site.duel` (duels) and :mod:`lucie.web.site.operate` (rate
+limits, metrics, ``/healthz``, the access log); what it writes to the
+store goes through the site's services (:mod:`lucie.site`).
+Each visitor is a player of the site (:func:`lucie.site.players.make`,
 anonymous until they choose a name), known by a cookie that holds their
 id, when it was issued and which of the site's secrets signed it, signed
 with that secret (HMAC-SHA256: a cookie made up or altered is refused,
@@ -52,14 +57,18 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from lucie.environment import SERVE, setting
 from lucie.i18n import _
 from lucie.parsing import excerpt
-from lucie.session import Player
+from lucie.site import players
+from lucie.site.duel_hub import hub_for
+from lucie.site.players import Player
+from lucie.web import access
 from lucie.web.answers import JSONAnswer
 from lucie.web.app import create_app
-from lucie.web.duel import GAME_COMMAND, DuelGuard, Duels
-from lucie.web.duel_hub import hub_for
 from lucie.web.errors import ApiError
 from lucie.web.inputs import read_object, text_field
-from lucie.web.operate import (
+from lucie.web.registry import Registry
+from lucie.web.routes import api
+from lucie.web.site.duel import GAME_COMMAND, DuelGuard, Duels
+from lucie.web.site.operate import (
     ACCESS_LOG,
     ADDRESS_LIMIT,
     PLAYER_LIMIT,
@@ -73,8 +82,6 @@ from lucie.web.operate import (
     player_key,
     rate,
 )
-from lucie.web.registry import Registry
-from lucie.web.routes import api
 from lucie.web.store_link import REQUEST_PLAYER, StoreLink
 
 #: The cookie that names the visitor's player.
@@ -293,11 +300,10 @@ class PlayerMiddleware:
             return Player(signed.player_id, "", ""), False
         if signed is not None:
             pid = signed.player_id
-            found = await self.link.run(lambda: store.player(pid))
-            if found is not None and found.login is None \
-                    and issued_after_creation(signed, found):
+            found = await self.link.run(lambda: players.find(store, pid))
+            if found is not None and issued_after_creation(signed, found):
                 return found, not fresh
-        return await self.link.run(lambda: store.new_player("")), True
+        return await self.link.run(lambda: players.make(store)), True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith(_NO_PLAYER):
@@ -321,7 +327,7 @@ class PlayerMiddleware:
 
 
 def _request_player() -> Player:
-    player = REQUEST_PLAYER.get()
+    player = access.request_player()
     assert player is not None, "PlayerMiddleware sets it"
     return player
 
@@ -367,8 +373,7 @@ class Account:
         name = check_name(text_field(data, "name"))
         player = _request_player()
         store = self.link.store
-        await self.link.run(lambda: store.rename_player(player, name))
-        return self._json(Player(player.id, name, player.created, player.login))
+        return self._json(await self.link.run(lambda: players.rename(store, player, name)))
 
     async def recover(self, request: Request) -> Any:
         """The player of a recovery code becomes this browser's."""
@@ -376,10 +381,9 @@ class Account:
         code = text_field(data, "code")
         signed = self.signer.read("recover", code)
         store = self.link.store
-        found = (await self.link.run(lambda: store.player(signed.player_id))
+        found = (await self.link.run(lambda: players.find(store, signed.player_id))
                  if signed is not None else None)
-        if found is None or found.login is not None or signed is None \
-                or not issued_after_creation(signed, found):
+        if found is None or signed is None or not issued_after_creation(signed, found):
             raise ApiError(404, _("no player has the recovery code {code}").format(
                 code=excerpt(code)))
         await self._leave(_request_player(), found)
@@ -391,22 +395,13 @@ class Account:
         return answer
 
     async def _leave(self, old: Player, new: Player) -> None:
-        """The browser that played as ``old`` goes on as ``new``: ``old``'s
-        games in play with a move become ``new``'s, and ``old`` is deleted
-        if nothing else of theirs would be missed (:meth:`Store.idle_players
-        <lucie.store.Store.idle_players>`: no name, no finished game); else
-        ``old`` stays as it is, its results untouched."""
+        """The browser that played as ``old`` goes on as ``new``
+        (:func:`lucie.site.players.hand_over`)."""
         if old.id == new.id:
             return
         await self.registry.forget_player(old.id)
         store = self.link.store
-
-        def work() -> None:
-            store.adopt_games(old, new)
-            if store.idle_players(None, only=old.id):
-                store.delete_player(old)
-
-        await self.link.run(work)
+        await self.link.run(lambda: players.hand_over(store, old, new))
 
     async def delete(self, request: Request) -> Any:
         """Delete the player and every game of theirs; the browser forgets
@@ -414,7 +409,7 @@ class Account:
         player = _request_player()
         await self.registry.forget_player(player.id)
         store = self.link.store
-        games = await self.link.run(lambda: store.delete_player(player))
+        games = await self.link.run(lambda: players.remove(store, player))
         answer = JSONAnswer({"deleted_games": games}, headers={"Cache-Control": "no-store"})
         answer.raw_headers.append(
             (b"set-cookie", _cookie_header("", secure=request.url.scheme == "https",
@@ -483,7 +478,7 @@ def create_site(link: StoreLink, secret: bytes | Sequence[bytes], *, solver_work
 
 
 def duel_routes(duels: Duels) -> list[Route | WebSocketRoute]:
-    """The duels' endpoints (:mod:`lucie.web.duel`)."""
+    """The duels' endpoints (:mod:`lucie.web.site.duel`)."""
     path = "/api/duels/{token}"
     return [
         Route("/api/duels", api(duels.create), methods=["POST"]),

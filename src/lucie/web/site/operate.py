@@ -3,7 +3,7 @@ rate limits, ``/healthz``, ``/metrics`` (Prometheus) and an access log of
 one JSON line per request.
 
 Rate limits (in the notation of :mod:`limits`) are counted in the store,
-for every process and machine on it (:mod:`lucie.store.limits`), so
+for every process and machine on it (:mod:`lucie.site.rates`), so
 ``--workers N`` holds a client to the limit once (docs/hosting.md).
 """
 
@@ -27,11 +27,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lucie.i18n import _
 from lucie.session import StoreError
-from lucie.session import limits as rate_counts
+from lucie.site import rates as rate_counts
 from lucie.web.answers import JSONAnswer, json_bytes
-from lucie.web.duel import GAME_COMMAND
+from lucie.web.app import ACCESS_LOG
 from lucie.web.errors import RETRY_AFTER
 from lucie.web.headers import SECURITY, with_headers
+from lucie.web.site.duel import GAME_COMMAND
 from lucie.web.store_link import REQUEST_PLAYER, StoreLink
 from lucie.web.thinking import SolverPool
 
@@ -47,8 +48,6 @@ _MOVES: Final = frozenset({"move", "redeal", "merci", "autoplay", "home"})
 #: Latency buckets (seconds).
 _BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
-ACCESS_LOG: Final = logging.getLogger("lucie.access")
-
 
 def rate(text: str) -> RateLimitItem:
     """A rate limit as ``limits`` writes it (``240/minute``); ValueError if not."""
@@ -63,7 +62,7 @@ BATCH_PART: Final = 20
 
 class SharedWindow:
     """A rate limit counted in the store for every process and machine on
-    it (:mod:`lucie.store.limits`: a sliding window counter): a client's
+    it (:mod:`lucie.site.rates`: a sliding window counter): a client's
     requests are reserved in batches (:data:`BATCH_PART`) and let through
     from memory until the batch is spent or its window ends, so most
     requests cost a dictionary lookup, and a batch one store write."""
@@ -111,7 +110,7 @@ class SharedWindow:
         if start != self._window:  # a new window: the older ones are spent
             await self._new_window(start)
         store, kind = self.link.store, self.kind
-        granted = await self.link.run(lambda: rate_counts.reserve(
+        granted = await self.link.run(lambda: rate_counts.take(
             store, kind, who, most=self.most, seconds=self.seconds, want=self.batch, now=now))
         if granted == 0:
             self.refused[who] = now + await self._retry_after(who, now)
@@ -125,7 +124,7 @@ class SharedWindow:
         self.left = {who: v for who, v in self.left.items() if v[0] >= start}
         self.refused = {who: t for who, t in self.refused.items() if t > start}
         store, kind, older = self.link.store, self.kind, start - self.seconds
-        await self.link.run(lambda: rate_counts.forget_before(store, kind, older))
+        await self.link.run(lambda: rate_counts.drop_before(store, kind, older))
 
     def reset_after(self, who: str, now: float) -> float:
         """Seconds until ``who``, just refused, may be let through again."""

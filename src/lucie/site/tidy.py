@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from lucie.errors import LucieError
-from lucie.session import Store
+from lucie.store import Store
 
 #: Seconds between two tidyings.
 EVERY: Final = 3600.0

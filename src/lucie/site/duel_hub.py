@@ -55,10 +55,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from lucie.environment import DUEL_NEWS_KEEP, setting
-from lucie.session import duels
+from lucie.store import duels
 
 if TYPE_CHECKING:
-    from lucie.session import Store
+    from lucie.store import Store
 
 MAX_PAYLOAD: Final = duels.MAX_PAYLOAD
 post_news, all_news_after = duels.post_news, duels.all_news_after

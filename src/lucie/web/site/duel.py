@@ -11,7 +11,7 @@ same time, each seeing the other's progress live (docs/duel.md).
   the duel is over (both players may read both).
 - ``/api/duels/<token>/socket`` (WebSocket): the duel now, then each
   side's progress as it changes and the duel again when it starts or
-  ends.  News goes through a hub (:mod:`lucie.web.duel_hub`): PostgreSQL's
+  ends.  News goes through a hub (:mod:`lucie.site.duel_hub`): PostgreSQL's
   ``LISTEN``/``NOTIFY`` across processes and machines, the process itself
   on SQLite.
 
@@ -24,7 +24,7 @@ every endpoint that helps with a duel's game or changes it:
 :class:`DuelGuard` stands in front of the game's commands, asks the
 policy and tells the hub each change that went through; the statistics'
 review of a stored game asks it through ``Api.policies``.  Each news is
-numbered by the store (``seq``, :mod:`lucie.web.duel_hub`).  A duel's
+numbered by the store (``seq``, :mod:`lucie.site.duel_hub`).  A duel's
 state is the store's (schema 5 and 8, :mod:`lucie.store.duels`): a
 reload, a lost socket or a restarted server finds it there.
 """
@@ -50,11 +50,13 @@ from lucie.daily import daily_deal, today
 from lucie.engine import Game, status_name
 from lucie.errors import LucieError
 from lucie.i18n import _
-from lucie.parsing import excerpt
 from lucie.rules import Rules
-from lucie.session import duels
+from lucie.site import duels
+from lucie.site.duel_hub import LocalHub
+from lucie.web import access
+from lucie.web.access import site_player_id as _player_id
+from lucie.web.access import unknown
 from lucie.web.answers import JSONAnswer
-from lucie.web.duel_hub import LocalHub
 from lucie.web.errors import ApiError
 from lucie.web.headers import SECURITY, with_headers
 from lucie.web.inputs import (
@@ -69,7 +71,7 @@ from lucie.web.inputs import (
 )
 from lucie.web.registry import Registry
 from lucie.web.routes import Api
-from lucie.web.store_link import REQUEST_PLAYER, StoreLink
+from lucie.web.store_link import StoreLink
 
 Side = duels.Side
 #: The longest time limit (minutes).
@@ -87,17 +89,6 @@ CLOSE_NO_DUEL: Final = 4404
 
 #: A game's command (``/api/games/<page>/<action>``): its page and action.
 GAME_COMMAND: Final = re.compile(r"^/api/games/([A-Za-z0-9_-]{10,64})/([a-z]+)$")
-
-
-def _player_id() -> int:
-    player = REQUEST_PLAYER.get()
-    if player is None:
-        raise ApiError(403, _("duels are played on a site (lucie serve)"))
-    return player.id
-
-
-def _missing(token: str) -> ApiError:
-    return ApiError(404, _("no duel has the link {token}").format(token=excerpt(token)))
 
 
 def _deadline(duel: duels.Duel) -> datetime | None:
@@ -171,9 +162,9 @@ class Duels:
 
     async def _by_token(self, token: str) -> duels.Duel:
         store = self.link.store
-        found = await self.link.run(lambda: duels.duel_by_token(store, token))
+        found = await self.link.run(lambda: duels.by_token(store, token))
         if found is None:
-            raise _missing(token)
+            raise unknown("duel", token)
         return found
 
     def _heard(self, duel_id: int | None, message: dict[str, Any]) -> None:
@@ -207,7 +198,7 @@ class Duels:
                 and kept[0].id not in self.stale:
             return kept[0]
         resyncs, store = self.resyncs, self.link.store
-        found = await self.link.run(lambda: duels.duel_by_page(store, page))
+        found = await self.link.run(lambda: duels.by_page(store, page))
         if found is not None:
             self.stale.discard(found.id)
         self.pages[page] = found.id if found is not None else None
@@ -239,7 +230,7 @@ class Duels:
         """The rules of the duel of the stored game ``game_id`` (read from
         the store: a game of the statistics may be any process's duel's)."""
         store = self.link.store
-        duel = await self.link.run(lambda: duels.duel_by_game(store, game_id))
+        duel = await self.link.run(lambda: duels.by_game(store, game_id))
         if duel is not None and duel.ended is None:
             duel = await self.current(duel)
         return DuelPolicy(duel) if duel is not None else None
@@ -258,14 +249,8 @@ class Duels:
         tell both sockets."""
         store = self.link.store
 
-        def work() -> bool:
-            stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
-            ends: dict[Side, dict[str, Any]] = {
-                "host": duels.side_end(store, duel, "host", stamp),
-                "guest": duels.side_end(store, duel, "guest", stamp)}
-            return duels.end_duel(store, duel.id, reason, ends)
-
-        if await self.link.run(work):
+        stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
+        if await self.link.run(lambda: duels.end(store, duel, reason, stamp)):
             await self.hub.publish(duel.id, {"type": "over"})
 
     # -- what a player sees ---------------------------------------------------
@@ -353,7 +338,7 @@ class Duels:
         if session.store_id is None:
             raise ApiError(503, _("no statistics store is available"))
         store, game_id, token = self.link.store, session.store_id, secrets.token_urlsafe(12)
-        duel = await self.link.run(lambda: duels.open_duel(
+        duel = await self.link.run(lambda: duels.start(
             store, settings, token=token, host=host, game=game_id, page=session.id))
         self.pages[session.id] = duel.id
         return await self.view(duel, host)
@@ -377,7 +362,7 @@ class Duels:
         session = await self.registry.add(game)
         store, game_id = self.link.store, session.store_id
         assert game_id is not None
-        joined = await self.link.run(lambda: duels.join_duel(
+        joined = await self.link.run(lambda: duels.join(
             store, duel.token, guest=guest, game=game_id, page=session.id))
         if not joined:  # another visitor got in first
             await self.registry.abandon(session.id)
@@ -392,8 +377,7 @@ class Duels:
         player = _player_id()
         duel = await self._by_token(request.path_params["token"])
         side = request.path_params["side"]
-        if duel.side_of(player) is None:
-            raise _missing(duel.token)
+        access.side((duel.host_id, duel.guest_id), duel.token, player)  # a side's own
         if not duel.ended:
             raise ApiError(409, _("the reviews are shown once the duel is over"))
         end = duel.host_end if side == "host" else duel.guest_end if side == "guest" else None
@@ -421,12 +405,14 @@ class Duels:
             await ws.close(CLOSE_NOT_YOURS, _("refused: a request from another site"))
             return
         store, token = self.link.store, ws.path_params["token"]
-        duel = await self.link.run(lambda: duels.duel_by_token(store, token))
+        duel = await self.link.run(lambda: duels.by_token(store, token))
         if duel is None:
             await ws.close(CLOSE_NO_DUEL, _("no duel has this link"))
             return
-        if duel.side_of(player) is None:
-            await ws.close(CLOSE_NOT_YOURS, _("this duel is not yours"))
+        try:  # a duel of others: as one that does not exist
+            access.side((duel.host_id, duel.guest_id), token, player)
+        except ApiError:
+            await ws.close(CLOSE_NO_DUEL, _("no duel has this link"))
             return
         await ws.accept()
         sub = self.hub.subscribe(duel.id)
@@ -590,6 +576,14 @@ class DuelPolicy:
         return None
 
 
+def _own_page(duel: duels.Duel, page: str) -> bool:
+    """Whether the page token ``page`` names the request's player's own
+    game of ``duel`` (:func:`lucie.web.access.is_mine`)."""
+    side = duel.side_of_page(page)
+    return side is not None and access.is_mine(duel.host_id if side == "host"
+                                               else duel.guest_id)
+
+
 def refusal(duel: duels.Duel, action: str) -> tuple[int, str] | None:
     """Why ``action`` on a game of ``duel`` is refused (:meth:`DuelPolicy.refusal`)."""
     return DuelPolicy(duel).refusal(action)
@@ -617,7 +611,9 @@ class DuelGuard:
             return
         page = matched.group(1)
         policy = await self.duels.policy_of_page(page)
-        if policy is None or not policy.running:
+        if policy is None or not policy.running or not _own_page(policy.duel, page):
+            # no duel's, or not the request's player's game: the endpoint
+            # answers (another player's game as one that does not exist)
             await self.app(scope, receive, send)
             return
         why = policy.refusal(action)

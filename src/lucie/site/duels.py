@@ -1,0 +1,56 @@
+"""Two players on one deal (docs/duel.md): a duel opened, joined, found,
+ended, over the store's rows (:mod:`lucie.store.duels`).  The site's app
+(:mod:`lucie.web.site.duel`) asks these, never the store's writers; the
+duels' news between processes is :mod:`lucie.site.duel_hub`'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lucie.store import Store
+from lucie.store import duels as _rows
+
+# a duel as stored, its settings and sides; how far a game is (for the
+# other side's page) and one side's game as stored now (its end): reads
+from lucie.store.duels import Duel, DuelSettings, Side, progress, side_end
+
+
+def start(store: Store, settings: DuelSettings, *, token: str, host: int, game: int,
+          page: str) -> Duel:
+    """A new duel of player ``host`` (their stored ``game``, named ``page``
+    by their page), known by ``token`` (its link)."""
+    return _rows.open_duel(store, settings, token=token, host=host, game=game, page=page)
+
+
+def join(store: Store, token: str, *, guest: int, game: int, page: str) -> bool:
+    """Player ``guest`` joins duel ``token`` with their ``game``: True if
+    they got in (it had no guest yet, and it is not the host's own)."""
+    return _rows.join_duel(store, token, guest=guest, game=game, page=page)
+
+
+def by_token(store: Store, token: str) -> Duel | None:
+    """The duel whose link is ``token``."""
+    return _rows.duel_by_token(store, token)
+
+
+def by_page(store: Store, page: str) -> Duel | None:
+    """The duel one of whose games the page token ``page`` names."""
+    return _rows.duel_by_page(store, page)
+
+
+def by_game(store: Store, game_id: int) -> Duel | None:
+    """The duel one of whose games is the stored game ``game_id``."""
+    return _rows.duel_by_game(store, game_id)
+
+
+def end(store: Store, duel: Duel, reason: str, at: str | None = None) -> bool:
+    """End ``duel`` (once: False if it had ended already) for ``reason``,
+    with each side's game as stored now (:func:`side_end` at ``at``)."""
+    ends: dict[Side, dict[str, Any]] = {
+        "host": side_end(store, duel, "host", at), "guest": side_end(store, duel, "guest", at)}
+    return _rows.end_duel(store, duel.id, reason, ends)
+
+
+__all__ = ["Duel", "DuelSettings", "Side", "by_game", "by_page", "by_token", "end", "join",
+           "progress", "side_end", "start"]

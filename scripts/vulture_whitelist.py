@@ -75,7 +75,6 @@ _.peek  # Game.peek: the next move of redo
 _.redo_moves  # Game.redo_moves
 _.redo_steps  # Game.redo_steps
 _.touch  # session clock: a page says it is still shown
-_.reopen  # Store.reopen: a finished game undone
 _.players  # Store.players
 _.export  # Store.export: every game as JSON or CSV
 _.local_player  # Store.local_player: the players of a site (issue 40)

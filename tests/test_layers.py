@@ -41,7 +41,7 @@ def test_import_contract_is_kept(contract: str, capsys: pytest.CaptureFixture[st
 #: store itself) calls them.  The import contract keeps the game interfaces
 #: from importing the store's writers; this catches a call through a store
 #: object handed down from above.
-GAME_WRITERS = frozenset({"start_game", "record_move", "finish_game", "reopen"})
+GAME_WRITERS = frozenset({"start_game", "record_move", "finish_game"})
 #: The store's writers of a site's players, duels (and their news),
 #: challenges, rate counts and tidying: only the services (``lucie.site``,
 #: ``lucie.session``, ``lucie.standings``' challenges) call them, as a

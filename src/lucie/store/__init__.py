@@ -47,7 +47,7 @@ API (small and stable; interfaces use only this):
   :meth:`Store.new_player`, :meth:`Store.rename_player`,
   :meth:`Store.delete_player` serve a site's players.
 - :meth:`Store.start_game`, :meth:`Store.record_move`,
-  :meth:`Store.finish_game` (and :meth:`Store.reopen` after an undo,
+  :meth:`Store.finish_game` (and
   :meth:`Store.discard` for a deal left without a move): the life of a
   game.  Each recorded change adds one to the game's version
   (:meth:`Store.version`, :attr:`GameRecord.version`), so a cache never

@@ -473,11 +473,9 @@ class Store:
             return int(row[0])
 
     def _change(self, game_id: int, sets: str, params: tuple[object, ...],
-                expect: int | None, *, missing_ok: bool = False,
-                returning: str = "version") -> tuple[Any, ...]:
+                expect: int | None, *, returning: str = "version") -> tuple[Any, ...]:
         """``UPDATE games SET <sets>, version = version + 1`` of one game;
-        the new row's ``returning`` columns (``(0,)`` for a missing game, if
-        ``missing_ok``).  One statement, a transaction of its own (a move's
+        the new row's ``returning`` columns.  One statement, a transaction of its own (a move's
         write: one trip to PostgreSQL, not three)."""
         sql = f"UPDATE games SET {sets}, version = version + 1 WHERE id = ?"
         args: tuple[object, ...] = (*params, game_id)
@@ -492,8 +490,6 @@ class Store:
             raise StaleGame(_(
                 "game {id} was changed by another program meanwhile; load it again"
             ).format(id=game_id))
-        if missing_ok:
-            return (0,)
         raise StoreError(_no_game(game_id, self.where))
 
     def record_move(self, game_id: int, game: Game, seconds: float | None = None, *,
@@ -645,12 +641,6 @@ class Store:
             if cur.rowcount == 1:
                 tx.execute("DELETE FROM web_games WHERE game_id = ?", (game_id,))
             return cur.rowcount == 1
-
-    def reopen(self, game_id: int) -> None:
-        """Mark a finished game as being played again (e.g. the player
-        undid the last move of a lost game)."""
-        self._change(game_id, "status = 'playing', finished = NULL, updated = ?",
-                     (now(),), None, missing_ok=True)
 
     def version(self, game_id: int) -> int | None:
         """The game's version (one more with each recorded change), None

@@ -13,7 +13,7 @@ or come late, costs a read, never a wrong page.
   memory, and the base of the two others).
 - :class:`SqliteHub`: the processes on one SQLite file (``lucie serve
   --workers N``, or several servers on one machine).  A change is written
-  as a row of ``duel_news`` (schema 7 and 8, :mod:`lucie.store.duels`);
+  as a row of ``duel_news`` (schemas 7 and 10, :mod:`lucie.store.duels`);
   each process has a thread that asks SQLite every :data:`POLL` seconds
   whether another connection changed the file (``PRAGMA data_version``,
   read from shared memory: no query of a table) and only then reads every

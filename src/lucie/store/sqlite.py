@@ -56,7 +56,7 @@ from lucie._sqlite import backoff, is_busy, use_wal
 from lucie.errors import FileKindError
 from lucie.files import examine
 from lucie.i18n import _
-from lucie.store.errors import StoreBusy, StoreError, StoreFull
+from lucie.store.errors import WAIT_UNTIL, StoreBusy, StoreDown, StoreError, StoreFull
 from lucie.store.schema import SCHEMA_VERSION, upgrade
 
 #: ``PRAGMA application_id`` of a lucie games database ("Luci" in ASCII): a
@@ -120,9 +120,32 @@ def write_error(path: Path, exc: BaseException, *, opening: bool = False) -> Sto
             "the database is locked by another program (waited {seconds} s): this change "
             "was not saved in {path}. Close the other program or try again later."
         ).format(path=path, seconds=round(BUSY_TIMEOUT_MS / 1000)))
+    if _is_down(exc):
+        return StoreDown(_(
+            "the database {path} cannot be written just now ({why}): this change was not "
+            "saved, and nothing saved before is lost. Check the disk and the file's "
+            "permissions; lucie goes on by itself once it can write again."
+        ).format(path=path, why=exc))
     if isinstance(exc, OSError):
         return StoreError(_cannot_write(path, exc.strerror or exc))
     return StoreError(_cannot_write(path, exc))
+
+
+#: SQLite's errors (``sqlite_errorname``'s beginnings) that say the file
+#: cannot be used just now, through no fault of the request's.
+_DOWN: Final = ("SQLITE_READONLY", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_PROTOCOL")
+
+
+def _is_down(exc: BaseException) -> bool:
+    """Whether *exc* says the file is read-only or the disk fails (a
+    :class:`StoreDown`: the operator's to mend, not the request's)."""
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.EROFS, errno.EIO)
+    if not isinstance(exc, sqlite3.Error):
+        return False
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    text = str(exc).lower()
+    return name.startswith(_DOWN) or "readonly database" in text or "disk i/o error" in text
 
 
 def _is_full(path: Path, exc: BaseException) -> bool:
@@ -226,6 +249,8 @@ class SQLiteBackend:
         #: what names the database in messages
         self.where = str(path)
         self._lock = threading.RLock()
+        #: the connection's busy timeout now (:meth:`_patience`)
+        self._busy_ms = BUSY_TIMEOUT_MS
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.conn = self._open()
         key = _file_key(path)
@@ -534,6 +559,18 @@ class SQLiteBackend:
             self.conn.close()
         self._let_go()
 
+    def _patience(self) -> None:
+        """Wait for another program's lock no later than :data:`WAIT_UNTIL`
+        (when the work's asker set it), else :data:`BUSY_TIMEOUT_MS`."""
+        until = WAIT_UNTIL.get()
+        if until is None:
+            ms = BUSY_TIMEOUT_MS
+        else:
+            ms = max(0, min(BUSY_TIMEOUT_MS, int((until - time.monotonic()) * 1000)))
+        if ms != self._busy_ms:
+            self.conn.execute(f"PRAGMA busy_timeout = {ms}")
+            self._busy_ms = ms
+
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One short write transaction.  Every failure of SQLite on the way
@@ -544,6 +581,7 @@ class SQLiteBackend:
         with self._lock:
             conn = self.conn
             try:
+                self._patience()
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 self._rollback()
@@ -568,9 +606,10 @@ class SQLiteBackend:
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
+                self._patience()
                 return self.conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
-                if _is_full(self.path, exc) or is_busy(exc):
+                if _is_full(self.path, exc) or is_busy(exc) or _is_down(exc):
                     raise write_error(self.path, exc) from None
                 raise StoreError(_("{path}: cannot read ({why})").format(
                     path=self.path, why=exc
@@ -587,6 +626,7 @@ class SQLiteBackend:
         its transaction with it) before the lock is let go."""
         with self._lock:
             try:
+                self._patience()
                 rows = self.conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
                 self._rollback()

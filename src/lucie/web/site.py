@@ -163,7 +163,8 @@ class PlayerMiddleware:
             # (Only the site signs cookies, and only for its own players.)
             return Player(player_id, "", ""), False
         if player_id is not None:
-            found = await self.link.run(lambda: store.player(player_id))
+            # a read: never held up behind a write waiting for a lock
+            found = await self.link.read(lambda reader: reader.player(player_id))
             if found is not None and found.login is None:
                 return found, False
         return await self.link.run(lambda: store.new_player("")), True

@@ -289,3 +289,73 @@ def test_postgresql_stopped_and_started_under_players(site: Any,
         with httpx.Client(base_url=fresh.url, timeout=30, cookies=p.cookies) as c:
             assert c.get(f"/api/games/{p.gid}").json()["moves"] == p.acked
     _clean_log(s, 4)
+
+
+# -- SQLite: a full disk ------------------------------------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A file system of 16 MiB of its own (a tmpfs: root only; skipped
+    where it cannot be mounted)."""
+    place = tmp_path / "disk"
+    place.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(place)],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"no tmpfs could be mounted here ({done.stderr.strip()})")
+    try:
+        yield place
+    finally:
+        subprocess.run(["umount", "-l", str(place)], check=False)
+
+
+def _fill(place: Path) -> Path:
+    """Fill the disk at ``place`` to the last byte with one file."""
+    filler = place / "filler"
+    chunk = b"\0" * (1 << 16)
+    with filler.open("wb", buffering=0) as out:
+        try:
+            while True:
+                out.write(chunk)
+        except OSError:
+            pass
+        for size in (4096, 512, 1):  # the last blocks
+            try:
+                while True:
+                    out.write(b"\0" * size)
+            except OSError:
+                continue
+    return filler
+
+
+def test_a_full_disk(site: Any, small_disk: Path) -> None:
+    """The disk under a SQLite store fills up: moves 503 with
+    ``Retry-After`` at once, a new visitor too (no player can be made),
+    reads still 200, ``/healthz`` 503; room made, all works again and
+    nothing was lost."""
+    s = site(str(small_disk / "site.sqlite3"))
+    with httpx.Client(base_url=s.url, timeout=60) as a:
+        game = a.post("/api/games", json={"deal": 9}).json()
+        kind, body = _next(game)
+        r = a.post(f"/api/games/{game['id']}/{kind}", json=body)
+        assert r.status_code == 200, r.text
+        game = r.json()
+        filler = _fill(small_disk)
+        try:
+            assert _status(s.url) == 503
+            kind, body = _next(game)
+            took, r = _timed(a.post, f"/api/games/{game['id']}/{kind}", json=body)
+            assert r.status_code == 503 and int(r.headers["Retry-After"]) > 0, r.text
+            assert took < SLACK, took
+            assert a.get(f"/api/games/{game['id']}").json()["moves"] == game["moves"]
+            with httpx.Client(base_url=s.url, timeout=60) as stranger:
+                r = stranger.get("/api/me")
+                assert r.status_code == 503 and "Retry-After" in r.headers, r.text
+        finally:
+            filler.unlink()
+        wait_for("/healthz to say healthy again", lambda: _status(s.url) == 200, 30)
+        r = a.post(f"/api/games/{game['id']}/{kind}", json=body)
+        assert r.status_code == 200, r.text
+        assert r.json()["moves"][:len(game["moves"])] == game["moves"]
+    _clean_log(s, 2)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -375,7 +376,7 @@ def health(link: StoreLink) -> Callable[[Request], object]:
         await asyncio.gather(link.run(writable), link.read(lambda reader: reader.version(0)))
 
     async def healthz(request: Request) -> Response:
-        problem = link.problem()
+        problem = link.problem() or _no_room(link)
         if problem is None and time.monotonic() - answered[0] > HEALTH_WAIT:
             asked = asyncio.ensure_future(probe())
             asked.add_done_callback(_retrieved)
@@ -393,6 +394,25 @@ def health(link: StoreLink) -> Callable[[Request], object]:
         return JSONAnswer({"ok": True}, headers={"Cache-Control": "no-store"})
 
     return healthz
+
+
+#: Free bytes under which the disk of a SQLite store is reported full.
+ROOM: Final = 1 << 20
+
+
+def _no_room(link: StoreLink) -> str | None:
+    """Why a SQLite store's disk is full, if it is (a full disk is seen by
+    ``/healthz`` at once, not at the next write that fails)."""
+    path = link.store.path
+    if path is None:
+        return None
+    try:
+        found = os.statvfs(path.parent)
+    except OSError:
+        return None
+    if found.f_bavail * found.f_frsize >= ROOM:
+        return None
+    return _("the disk holding {path} is full").format(path=path)
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:

@@ -98,13 +98,19 @@ class PostgresBackend:
 
     # -- opening ------------------------------------------------------------
 
-    def _connect(self) -> Any:
+    def _connect(self, *, again: bool = False) -> Any:
+        """A new connection; ``again``: in place of one that broke (then a
+        server that cannot be reached is a passing fault, a
+        :class:`StoreDown`; when the store opens, a plain StoreError)."""
         psycopg = self._psycopg
         try:
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
             conn.execute(f"SET lock_timeout = {BUSY_TIMEOUT_MS}")
-        except psycopg.OperationalError as exc:  # not there just now: a passing fault
-            raise StoreDown(_cannot_reach(self.where, exc)) from None
+        except psycopg.OperationalError as exc:
+            if again:  # it was there: down or restarting just now
+                raise StoreDown(_cannot_reach(self.where, exc)) from None
+            raise StoreError(_("{path}: cannot open the database ({why})").format(
+                path=self.where, why=_first_line(exc))) from None
         except psycopg.Error as exc:
             raise StoreError(_("{path}: cannot open the database ({why})").format(
                 path=self.where, why=_first_line(exc))) from None
@@ -156,7 +162,7 @@ class PostgresBackend:
         taken again where no other program took them meanwhile)."""
         if not (self.conn.closed or self.conn.broken):
             return self.conn
-        self.conn = self._connect()
+        self.conn = self._connect(again=True)
         held, self._held = self._held, set()
         for game_id in held:
             self.claim(game_id)

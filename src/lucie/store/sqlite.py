@@ -193,6 +193,17 @@ def _no_room(path: Path) -> bool:
     return max(sizes, default=0) + _ALMOST_FULL > soft
 
 
+#: Milliseconds of one try at another program's lock: between tries the
+#: connection is let go, for the other threads of the process that share it.
+_TRY_MS: Final = 50
+
+
+def _pause(attempt: int, deadline: float) -> None:
+    """Sleep between tries at a lock: 5 ms doubling up to 100 ms, never
+    past ``deadline``."""
+    time.sleep(max(0.0, min(0.005 * 2**attempt, 0.1, deadline - time.monotonic())))
+
+
 class _BusyError(Exception):
     """Another process holds the file just now; :meth:`SQLiteBackend._open` retries."""
 
@@ -559,17 +570,44 @@ class SQLiteBackend:
             self.conn.close()
         self._let_go()
 
-    def _patience(self) -> None:
-        """Wait for another program's lock no later than :data:`WAIT_UNTIL`
-        (when the work's asker set it), else :data:`BUSY_TIMEOUT_MS`."""
+    def _deadline(self) -> float:
+        """When the work in hand stops waiting for another program's lock:
+        :data:`WAIT_UNTIL` if the work's asker set it, and the busy timeout
+        from now at the latest."""
+        latest = time.monotonic() + BUSY_TIMEOUT_MS / 1000
         until = WAIT_UNTIL.get()
-        if until is None:
-            ms = BUSY_TIMEOUT_MS
-        else:
-            ms = max(0, min(BUSY_TIMEOUT_MS, int((until - time.monotonic()) * 1000)))
+        return latest if until is None else min(until, latest)
+
+    def _try_until(self, deadline: float) -> None:
+        """Let SQLite wait for a lock one try long at most (:data:`_TRY_MS`),
+        never past ``deadline``."""
+        ms = max(0, min(_TRY_MS, int((deadline - time.monotonic()) * 1000)))
         if ms != self._busy_ms:
             self.conn.execute(f"PRAGMA busy_timeout = {ms}")
             self._busy_ms = ms
+
+    def _begin(self) -> None:
+        """Open a write transaction; return holding the connection's lock.
+        Another program's lock is waited for in tries (:meth:`_try_until`)
+        until :meth:`_deadline`, the connection let go between them (the
+        process's other threads that share it are not held up meanwhile)."""
+        deadline, attempt = self._deadline(), 0
+        while True:
+            self._lock.acquire()
+            try:
+                self._try_until(deadline)
+                self.conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.Error as exc:
+                self._rollback()
+                self._lock.release()
+                if not is_busy(exc) or time.monotonic() >= deadline:
+                    raise write_error(self.path, exc) from None
+            except BaseException:
+                self._lock.release()
+                raise
+            _pause(attempt, deadline)
+            attempt += 1
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -578,14 +616,9 @@ class SQLiteBackend:
         half written and becomes a :class:`StoreError` (:func:`write_error`);
         SQLite may already have rolled back by itself (it does on a full
         disk), so the rollback is made only if a transaction is still open."""
-        with self._lock:
+        self._begin()
+        try:
             conn = self.conn
-            try:
-                self._patience()
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                self._rollback()
-                raise write_error(self.path, exc) from None
             try:
                 yield conn
                 conn.execute("COMMIT")
@@ -595,6 +628,8 @@ class SQLiteBackend:
             except BaseException:
                 self._rollback()
                 raise
+        finally:
+            self._lock.release()
 
     def _rollback(self) -> None:
         """Roll back the open transaction, if SQLite has not already."""
@@ -603,17 +638,32 @@ class SQLiteBackend:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
 
+    def _statement(self, sql: str, params: tuple[object, ...],
+                   *, write: bool) -> list[tuple[Any, ...]]:
+        """The rows of one statement (a transaction of its own if it
+        writes), another program's lock waited for as :meth:`_begin` does
+        (a statement refused for a lock did nothing: it is sent again)."""
+        deadline, attempt = self._deadline(), 0
+        while True:
+            with self._lock:
+                try:
+                    self._try_until(deadline)
+                    return self.conn.execute(sql, params).fetchall()
+                except sqlite3.Error as exc:
+                    if write:
+                        self._rollback()
+                    if not is_busy(exc) or time.monotonic() >= deadline:
+                        raise self._failure(exc, write) from None
+            _pause(attempt, deadline)
+            attempt += 1
+
+    def _failure(self, exc: sqlite3.Error, write: bool) -> StoreError:
+        if write or _is_full(self.path, exc) or is_busy(exc) or _is_down(exc):
+            return write_error(self.path, exc)
+        return StoreError(_("{path}: cannot read ({why})").format(path=self.path, why=exc))
+
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                self._patience()
-                return self.conn.execute(sql, params).fetchall()
-            except sqlite3.Error as exc:
-                if _is_full(self.path, exc) or is_busy(exc) or _is_down(exc):
-                    raise write_error(self.path, exc) from None
-                raise StoreError(_("{path}: cannot read ({why})").format(
-                    path=self.path, why=exc
-                )) from None
+        return self._statement(sql, params, write=False)
 
     def write(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """One short write transaction (see :meth:`_write`)."""
@@ -624,13 +674,7 @@ class SQLiteBackend:
         the connection opens none), its failures as :meth:`_write`'s; its
         first row.  The rows are all read, so that the statement ends (and
         its transaction with it) before the lock is let go."""
-        with self._lock:
-            try:
-                self._patience()
-                rows = self.conn.execute(sql, params).fetchall()
-            except sqlite3.Error as exc:
-                self._rollback()
-                raise write_error(self.path, exc) from None
+        rows = self._statement(sql, params, write=True)
         return tuple(rows[0]) if rows else None
 
     def read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:

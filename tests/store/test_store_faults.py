@@ -359,3 +359,51 @@ def test_a_full_disk(site: Any, small_disk: Path) -> None:
         assert r.status_code == 200, r.text
         assert r.json()["moves"][:len(game["moves"])] == game["moves"]
     _clean_log(s, 2)
+
+
+# -- in one process: the answers and the log's lines ------------------------------
+
+
+def test_a_store_that_fails_below_the_routes_is_answered_503(tmp_path: Path) -> None:
+    """The store fails where no route maps its errors (the request's player,
+    read or made by the middleware): 503 with ``Retry-After``, never 500."""
+    from starlette.testclient import TestClient
+
+    from lucie.web.site import create_site
+    from lucie.web.store_link import StoreLink
+
+    app = create_site(StoreLink.open(tmp_path / "s.sqlite3"), b"a secret of the test, long",
+                      solver_workers=1)
+    try:
+        with TestClient(app, raise_server_exceptions=True) as known:
+            assert known.get("/api/me").status_code == 200
+            app.state.link.store.close()
+            app.state.link.reader.close()
+            for client in (known, TestClient(app)):  # a cookie read, a player to make
+                r = client.get("/api/me")
+                assert r.status_code == 503, r.text
+                assert int(r.headers["Retry-After"]) > 0 and r.json()["error"]
+    finally:
+        app.state.solver.close()
+
+
+def test_a_spell_of_faults_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    """One line when the faults begin (their cause), one when every thread
+    that failed works again; a read that goes through while the writes
+    fail ends nothing."""
+    from lucie.session import NotSavedError, StoreBusy
+    from lucie.web.store_link import StoreHealth
+
+    health = StoreHealth(hold=0.0)
+    with caplog.at_level("WARNING", logger="lucie.store"):
+        health.failed(ValueError("not the store's"), "writes")
+        assert health.problem() is None and not caplog.records
+        health.failed(NotSavedError(StoreBusy("locked by another program")), "writes")
+        health.failed(StoreBusy("locked by another program"), "writes")
+        health.succeeded("reads")  # a read went through: the writes still fail
+        assert [r.getMessage() for r in caplog.records] == [
+            "the store fails (StoreBusy): locked by another program"]
+        health.succeeded("writes")
+        assert len(caplog.records) == 2
+        assert caplog.records[1].getMessage().startswith("the store works again")
+        assert health.problem() is None

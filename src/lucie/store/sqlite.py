@@ -634,8 +634,8 @@ class SQLiteBackend:
     def _rollback(self) -> None:
         """Roll back the open transaction, if SQLite has not already."""
         conn = self.conn
-        if conn.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
+        with contextlib.suppress(sqlite3.Error):  # (a closed connection has none)
+            if conn.in_transaction:
                 conn.execute("ROLLBACK")
 
     def _statement(self, sql: str, params: tuple[object, ...],

@@ -83,12 +83,12 @@ class StoreHealth:
     work failed for a fault (a :class:`~lucie.store.StoreFault`), the last
     fault and when it came.  A spell of faults is logged once when it
     begins, naming its cause, and once when every thread that failed has
-    done work again, :data:`FAULT_HOLD` seconds after its last fault (a
-    read that goes through while writes wait for a lock ends nothing).
-    Thread-safe."""
+    done work again, ``hold`` seconds after its last fault (a read that
+    goes through while writes wait for a lock ends nothing).  Thread-safe."""
 
-    def __init__(self) -> None:
+    def __init__(self, hold: float = FAULT_HOLD) -> None:
         self._lock = threading.Lock()
+        self.hold = hold
         self.cause: str | None = None
         self.since = 0.0
         self.last = 0.0
@@ -120,7 +120,7 @@ class StoreHealth:
         now = time.monotonic()
         with self._lock:
             last = self.failing.get(thread)
-            if last is None or now - last < FAULT_HOLD:
+            if last is None or now - last < self.hold:
                 return
             del self.failing[thread]
             if self.failing:
@@ -130,9 +130,9 @@ class StoreHealth:
 
     def problem(self) -> str | None:
         """The last fault's cause, while a spell of faults lasts and no
-        longer than :data:`FAULT_HOLD` seconds after it."""
+        longer than ``hold`` seconds after it."""
         with self._lock:
-            if self.failing and time.monotonic() - self.last < FAULT_HOLD:
+            if self.failing and time.monotonic() - self.last < self.hold:
                 return self.cause
         return None
 

@@ -578,10 +578,16 @@ class SQLiteBackend:
         until = WAIT_UNTIL.get()
         return latest if until is None else min(until, latest)
 
-    def _try_until(self, deadline: float) -> None:
+    def _try_until(self, deadline: float | None) -> None:
         """Let SQLite wait for a lock one try long at most (:data:`_TRY_MS`),
-        never past ``deadline``."""
-        ms = max(0, min(_TRY_MS, int((deadline - time.monotonic()) * 1000)))
+        never past ``deadline`` (None: the first try, before any lock was
+        met: past :data:`WAIT_UNTIL` if set, else one whole try)."""
+        if deadline is None:
+            deadline = WAIT_UNTIL.get()
+            if deadline is None and self._busy_ms == _TRY_MS:
+                return  # (the usual case, in a few hundred nanoseconds)
+        ms = _TRY_MS if deadline is None else max(
+            0, min(_TRY_MS, int((deadline - time.monotonic()) * 1000)))
         if ms != self._busy_ms:
             self.conn.execute(f"PRAGMA busy_timeout = {ms}")
             self._busy_ms = ms
@@ -591,7 +597,8 @@ class SQLiteBackend:
         Another program's lock is waited for in tries (:meth:`_try_until`)
         until :meth:`_deadline`, the connection let go between them (the
         process's other threads that share it are not held up meanwhile)."""
-        deadline, attempt = self._deadline(), 0
+        deadline: float | None = None  # (known once a lock is met)
+        attempt = 0
         while True:
             self._lock.acquire()
             try:
@@ -601,6 +608,8 @@ class SQLiteBackend:
             except sqlite3.Error as exc:
                 self._rollback()
                 self._lock.release()
+                if deadline is None:
+                    deadline = self._deadline()
                 if not is_busy(exc) or time.monotonic() >= deadline:
                     raise write_error(self.path, exc) from None
             except BaseException:
@@ -643,7 +652,8 @@ class SQLiteBackend:
         """The rows of one statement (a transaction of its own if it
         writes), another program's lock waited for as :meth:`_begin` does
         (a statement refused for a lock did nothing: it is sent again)."""
-        deadline, attempt = self._deadline(), 0
+        deadline: float | None = None  # (known once a lock is met)
+        attempt = 0
         while True:
             with self._lock:
                 try:
@@ -652,6 +662,8 @@ class SQLiteBackend:
                 except sqlite3.Error as exc:
                     if write:
                         self._rollback()
+                    if deadline is None:
+                        deadline = self._deadline()
                     if not is_busy(exc) or time.monotonic() >= deadline:
                         raise self._failure(exc, write) from None
             _pause(attempt, deadline)

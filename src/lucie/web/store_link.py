@@ -226,13 +226,13 @@ class _StoreThread:
         self.thread.join()
 
 
-def _asked(fn: Callable[[], T]) -> _Work:
-    """``fn`` as a piece of work asked now: in a copy of the asker's
-    context (the request's player), to have its locks within the busy
-    timeout from now (:data:`~lucie.store.WAIT_UNTIL`)."""
+def _asked() -> contextvars.Context:
+    """The context of a piece of work asked now: a copy of the asker's
+    (the request's player), to have its locks within the busy timeout from
+    now (:data:`~lucie.store.WAIT_UNTIL`)."""
     context = contextvars.copy_context()
     context.run(WAIT_UNTIL.set, time.monotonic() + BUSY_TIMEOUT_MS / 1000)
-    return fn, context, Future()
+    return context
 
 
 class StoreLink:
@@ -291,8 +291,7 @@ class StoreLink:
     async def _run(self, fn: Callable[[], T], thread: _StoreThread | None = None) -> T:
         # the work sees the request's player (a copy of its context)
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        work = _asked(fn)
-        (thread or self._worker).put((work[0], work[1], future))
+        (thread or self._worker).put((fn, _asked(), future))
         return await future
 
     async def read(self, fn: Callable[[Store], T]) -> T:
@@ -313,10 +312,9 @@ class StoreLink:
     def call(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` in the store's worker thread and wait (outside the
         event loop: the server's shutdown)."""
-        work = _asked(fn)
-        self._worker.put(work)
-        result: T = work[2].result()
-        return result
+        future: Future[T] = Future()
+        self._worker.put((fn, _asked(), future))
+        return future.result()
 
     # -- the pages' tokens -------------------------------------------------
 

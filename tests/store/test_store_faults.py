@@ -184,6 +184,48 @@ def test_a_sqlite_lock_held_by_another_program(site: Any, tmp_path: Path) -> Non
         p.close()
 
 
+def test_a_postgresql_row_locked_by_another_program(site: Any,
+                                                   pg_fresh: Any) -> None:
+    """Another program holds one player's game row locked: that player's
+    move is answered 503 with ``Retry-After`` within ``lock_timeout``, the
+    other player's reads within a second meanwhile, and the move goes
+    through once the row is let go."""
+    import psycopg
+
+    db = pg_fresh()
+    s = site(db)
+    locked, reader = (httpx.Client(base_url=s.url, timeout=60) for _ in range(2))
+    game = locked.post("/api/games", json={"deal": 7}).json()
+    other = reader.post("/api/games", json={"deal": 8}).json()["id"]
+    for path in ("/api/stats", "/api/history", f"/api/games/{other}"):
+        assert reader.get(path).status_code == 200
+    with psycopg.connect(db) as holder:
+        holder.execute("SELECT 1 FROM games WHERE id = (SELECT game_id FROM web_games "
+                       "WHERE token = %s) FOR UPDATE", (game["id"],))
+        kind, body = _next(game)
+        with ThreadPoolExecutor(1) as pool:
+            move = pool.submit(_timed, locked.post, f"/api/games/{game['id']}/{kind}",
+                               json=body)
+            reads = 0
+            while not move.done():
+                for path in ("/api/me", f"/api/games/{other}", "/api/stats",
+                             "/api/history", "/"):
+                    took, r = _timed(reader.get, path)
+                    assert r.status_code == 200, (path, r.status_code, r.text)
+                    assert took < 1.0, (path, took)
+                    reads += 1
+        took, r = move.result()
+        assert r.status_code == 503 and int(r.headers["Retry-After"]) > 0, r.text
+        assert took < BUSY + SLACK, took
+        assert reads >= 5
+        holder.rollback()
+    r = locked.post(f"/api/games/{game['id']}/{kind}", json=body)
+    assert r.status_code == 200, r.text
+    assert "Traceback" not in s.text()
+    for c in (locked, reader):
+        c.close()
+
+
 # -- PostgreSQL: the server stopped and started again ---------------------------
 
 

@@ -80,6 +80,8 @@ from lucie.errors import LucieError, MoveError
 from lucie.i18n import N_, _
 from lucie.rules import Rules
 from lucie.store import (
+    BUSY_TIMEOUT_MS,
+    WAIT_UNTIL,
     Checked,
     Entry,
     GameRecord,
@@ -93,7 +95,9 @@ from lucie.store import (
     Store,
     StoreBusy,
     StoredClock,
+    StoreDown,
     StoreError,
+    StoreFault,
     StoreFull,
     Tick,
     default_path,
@@ -972,11 +976,13 @@ class Session:
 
 
 __all__ = [
+    "BUSY_TIMEOUT_MS",
     "HINT_DECLINED",
     "HINT_QUESTION",
     "PAGE_LEASE",
     "REVIEW_DECLINED",
     "REVIEW_QUESTION",
+    "WAIT_UNTIL",
     "Clock",
     "Entry",
     "GameRecord",
@@ -991,7 +997,9 @@ __all__ = [
     "Stats",
     "Store",
     "StoreBusy",
+    "StoreDown",
     "StoreError",
+    "StoreFault",
     "StoreFull",
     "default_path",
     "default_player",

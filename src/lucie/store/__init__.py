@@ -92,7 +92,15 @@ from lucie.store.core import (
     is_url,
     open_game,
 )
-from lucie.store.errors import StaleGame, StoreBusy, StoreError, StoreFull
+from lucie.store.errors import (
+    WAIT_UNTIL,
+    StaleGame,
+    StoreBusy,
+    StoreDown,
+    StoreError,
+    StoreFault,
+    StoreFull,
+)
 from lucie.store.records import (
     EXPORT_VERSION,
     FINISHED,
@@ -134,6 +142,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SERIES_SIZE",
     "STATUSES",
+    "WAIT_UNTIL",
     "Checked",
     "Damaged",
     "Entry",
@@ -154,7 +163,9 @@ __all__ = [
     "Stats",
     "Store",
     "StoreBusy",
+    "StoreDown",
     "StoreError",
+    "StoreFault",
     "StoreFull",
     "StoredClock",
     "Tick",

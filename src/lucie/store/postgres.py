@@ -29,7 +29,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from lucie.i18n import _
-from lucie.store.errors import StoreBusy, StoreError, StoreFull
+from lucie.store.errors import StoreBusy, StoreDown, StoreError, StoreFull
 from lucie.store.schema import SCHEMA_VERSION, upgrade
 from lucie.store.sqlite import APPLICATION_ID, BUSY_TIMEOUT_MS
 
@@ -98,11 +98,19 @@ class PostgresBackend:
 
     # -- opening ------------------------------------------------------------
 
-    def _connect(self) -> Any:
+    def _connect(self, *, again: bool = False) -> Any:
+        """A new connection; ``again``: in place of one that broke (then a
+        server that cannot be reached is a passing fault, a
+        :class:`StoreDown`; when the store opens, a plain StoreError)."""
         psycopg = self._psycopg
         try:
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
             conn.execute(f"SET lock_timeout = {BUSY_TIMEOUT_MS}")
+        except psycopg.OperationalError as exc:
+            if again:  # it was there: down or restarting just now
+                raise StoreDown(_cannot_reach(self.where, exc)) from None
+            raise StoreError(_("{path}: cannot open the database ({why})").format(
+                path=self.where, why=_first_line(exc))) from None
         except psycopg.Error as exc:
             raise StoreError(_("{path}: cannot open the database ({why})").format(
                 path=self.where, why=_first_line(exc))) from None
@@ -154,7 +162,7 @@ class PostgresBackend:
         taken again where no other program took them meanwhile)."""
         if not (self.conn.closed or self.conn.broken):
             return self.conn
-        self.conn = self._connect()
+        self.conn = self._connect(again=True)
         held, self._held = self._held, set()
         for game_id in held:
             self.claim(game_id)
@@ -181,9 +189,10 @@ class PostgresBackend:
                 "the database is locked by another program (waited {seconds} s): this "
                 "change was not saved in {path}. Close the other program or try again later."
             ).format(path=self.where, seconds=round(BUSY_TIMEOUT_MS / 1000)))
-        if isinstance(exc, self._psycopg.OperationalError):
-            return StoreError(_("{path}: cannot open the database ({why})").format(
-                path=self.where, why=why))
+        if isinstance(exc, self._psycopg.OperationalError | self._psycopg.InterfaceError):
+            # the server stopped, restarts, or the connection broke: the
+            # next statement connects again (:meth:`_connection`)
+            return StoreDown(_cannot_reach(self.where, exc))
         return StoreError(_("{path}: cannot write ({why})").format(path=self.where, why=why))
 
     def write(self) -> AbstractContextManager[_Transaction]:
@@ -204,14 +213,27 @@ class PostgresBackend:
         """One statement as a transaction of its own (the connection is in
         autocommit: one trip to the server, no BEGIN and COMMIT, run as
         :meth:`read` runs a query); its first row."""
-        rows = self.read(sql, params)
+        rows = self._statement(sql, params, again=False)
         return rows[0] if rows else None
 
     def read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of a query; sent once more on a new connection if the
+        one it was sent on turns out broken (the server restarted since the
+        last statement: a query may safely be asked twice)."""
+        return self._statement(sql, params, again=True)
+
+    def _statement(self, sql: str, params: tuple[object, ...], *,
+                   again: bool) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
-                rows = self._connection().execute(sql.replace("?", "%s"),
-                                                  params or None).fetchall()
+                conn = self._connection()
+                try:
+                    rows = conn.execute(sql.replace("?", "%s"), params or None).fetchall()
+                except self._psycopg.OperationalError:
+                    if not (again and conn.broken):
+                        raise
+                    rows = self._connection().execute(sql.replace("?", "%s"),
+                                                      params or None).fetchall()
             except self._psycopg.Error as exc:
                 raise self._error(exc) from None
             return [tuple(row) for row in rows]
@@ -253,6 +275,13 @@ class PostgresBackend:
             (CLAIM_KEY,))
         taken = {int(objid) for (objid,) in rows}
         return {gid for gid in wanted if gid & 0xFFFFFFFF in taken}
+
+
+def _cannot_reach(where: str, exc: BaseException) -> str:
+    return _(
+        "the database {path} cannot be reached just now ({why}): nothing was saved, and "
+        "nothing saved before is lost. lucie connects again by itself once it is back."
+    ).format(path=where, why=_first_line(exc))
 
 
 def _first_line(exc: BaseException) -> str:

@@ -56,7 +56,7 @@ from lucie._sqlite import backoff, is_busy, use_wal
 from lucie.errors import FileKindError
 from lucie.files import examine
 from lucie.i18n import _
-from lucie.store.errors import StoreBusy, StoreError, StoreFull
+from lucie.store.errors import WAIT_UNTIL, StoreBusy, StoreDown, StoreError, StoreFull
 from lucie.store.schema import SCHEMA_VERSION, upgrade
 
 #: ``PRAGMA application_id`` of a lucie games database ("Luci" in ASCII): a
@@ -120,9 +120,32 @@ def write_error(path: Path, exc: BaseException, *, opening: bool = False) -> Sto
             "the database is locked by another program (waited {seconds} s): this change "
             "was not saved in {path}. Close the other program or try again later."
         ).format(path=path, seconds=round(BUSY_TIMEOUT_MS / 1000)))
+    if _is_down(exc):
+        return StoreDown(_(
+            "the database {path} cannot be written just now ({why}): this change was not "
+            "saved, and nothing saved before is lost. Check the disk and the file's "
+            "permissions; lucie goes on by itself once it can write again."
+        ).format(path=path, why=exc))
     if isinstance(exc, OSError):
         return StoreError(_cannot_write(path, exc.strerror or exc))
     return StoreError(_cannot_write(path, exc))
+
+
+#: SQLite's errors (``sqlite_errorname``'s beginnings) that say the file
+#: cannot be used just now, through no fault of the request's.
+_DOWN: Final = ("SQLITE_READONLY", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_PROTOCOL")
+
+
+def _is_down(exc: BaseException) -> bool:
+    """Whether *exc* says the file is read-only or the disk fails (a
+    :class:`StoreDown`: the operator's to mend, not the request's)."""
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.EROFS, errno.EIO)
+    if not isinstance(exc, sqlite3.Error):
+        return False
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    text = str(exc).lower()
+    return name.startswith(_DOWN) or "readonly database" in text or "disk i/o error" in text
 
 
 def _is_full(path: Path, exc: BaseException) -> bool:
@@ -168,6 +191,17 @@ def _no_room(path: Path) -> bool:
         with contextlib.suppress(OSError):
             sizes.append(os.stat(f"{path}{suffix}").st_size)
     return max(sizes, default=0) + _ALMOST_FULL > soft
+
+
+#: Milliseconds of one try at another program's lock: between tries the
+#: connection is let go, for the other threads of the process that share it.
+_TRY_MS: Final = 50
+
+
+def _pause(attempt: int, deadline: float) -> None:
+    """Sleep between tries at a lock: 5 ms doubling up to 100 ms, never
+    past ``deadline``."""
+    time.sleep(max(0.0, min(0.005 * 2**attempt, 0.1, deadline - time.monotonic())))
 
 
 class _BusyError(Exception):
@@ -226,6 +260,8 @@ class SQLiteBackend:
         #: what names the database in messages
         self.where = str(path)
         self._lock = threading.RLock()
+        #: the connection's busy timeout now (:meth:`_patience`)
+        self._busy_ms = BUSY_TIMEOUT_MS
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.conn = self._open()
         key = _file_key(path)
@@ -534,6 +570,54 @@ class SQLiteBackend:
             self.conn.close()
         self._let_go()
 
+    def _deadline(self) -> float:
+        """When the work in hand stops waiting for another program's lock:
+        :data:`WAIT_UNTIL` if the work's asker set it, and the busy timeout
+        from now at the latest."""
+        latest = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        until = WAIT_UNTIL.get()
+        return latest if until is None else min(until, latest)
+
+    def _try_until(self, deadline: float | None) -> None:
+        """Let SQLite wait for a lock one try long at most (:data:`_TRY_MS`),
+        never past ``deadline`` (None: the first try, before any lock was
+        met: past :data:`WAIT_UNTIL` if set, else one whole try)."""
+        if deadline is None:
+            deadline = WAIT_UNTIL.get()
+            if deadline is None and self._busy_ms == _TRY_MS:
+                return  # (the usual case, in a few hundred nanoseconds)
+        ms = _TRY_MS if deadline is None else max(
+            0, min(_TRY_MS, int((deadline - time.monotonic()) * 1000)))
+        if ms != self._busy_ms:
+            self.conn.execute(f"PRAGMA busy_timeout = {ms}")
+            self._busy_ms = ms
+
+    def _begin(self) -> None:
+        """Open a write transaction; return holding the connection's lock.
+        Another program's lock is waited for in tries (:meth:`_try_until`)
+        until :meth:`_deadline`, the connection let go between them (the
+        process's other threads that share it are not held up meanwhile)."""
+        deadline: float | None = None  # (known once a lock is met)
+        attempt = 0
+        while True:
+            self._lock.acquire()
+            try:
+                self._try_until(deadline)
+                self.conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.Error as exc:
+                self._rollback()
+                self._lock.release()
+                if deadline is None:
+                    deadline = self._deadline()
+                if not is_busy(exc) or time.monotonic() >= deadline:
+                    raise write_error(self.path, exc) from None
+            except BaseException:
+                self._lock.release()
+                raise
+            _pause(attempt, deadline)
+            attempt += 1
+
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One short write transaction.  Every failure of SQLite on the way
@@ -541,13 +625,9 @@ class SQLiteBackend:
         half written and becomes a :class:`StoreError` (:func:`write_error`);
         SQLite may already have rolled back by itself (it does on a full
         disk), so the rollback is made only if a transaction is still open."""
-        with self._lock:
+        self._begin()
+        try:
             conn = self.conn
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                self._rollback()
-                raise write_error(self.path, exc) from None
             try:
                 yield conn
                 conn.execute("COMMIT")
@@ -557,24 +637,45 @@ class SQLiteBackend:
             except BaseException:
                 self._rollback()
                 raise
+        finally:
+            self._lock.release()
 
     def _rollback(self) -> None:
         """Roll back the open transaction, if SQLite has not already."""
         conn = self.conn
-        if conn.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
+        with contextlib.suppress(sqlite3.Error):  # (a closed connection has none)
+            if conn.in_transaction:
                 conn.execute("ROLLBACK")
 
+    def _statement(self, sql: str, params: tuple[object, ...],
+                   *, write: bool) -> list[tuple[Any, ...]]:
+        """The rows of one statement (a transaction of its own if it
+        writes), another program's lock waited for as :meth:`_begin` does
+        (a statement refused for a lock did nothing: it is sent again)."""
+        deadline: float | None = None  # (known once a lock is met)
+        attempt = 0
+        while True:
+            with self._lock:
+                try:
+                    self._try_until(deadline)
+                    return self.conn.execute(sql, params).fetchall()
+                except sqlite3.Error as exc:
+                    if write:
+                        self._rollback()
+                    if deadline is None:
+                        deadline = self._deadline()
+                    if not is_busy(exc) or time.monotonic() >= deadline:
+                        raise self._failure(exc, write) from None
+            _pause(attempt, deadline)
+            attempt += 1
+
+    def _failure(self, exc: sqlite3.Error, write: bool) -> StoreError:
+        if write or _is_full(self.path, exc) or is_busy(exc) or _is_down(exc):
+            return write_error(self.path, exc)
+        return StoreError(_("{path}: cannot read ({why})").format(path=self.path, why=exc))
+
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                return self.conn.execute(sql, params).fetchall()
-            except sqlite3.Error as exc:
-                if _is_full(self.path, exc) or is_busy(exc):
-                    raise write_error(self.path, exc) from None
-                raise StoreError(_("{path}: cannot read ({why})").format(
-                    path=self.path, why=exc
-                )) from None
+        return self._statement(sql, params, write=False)
 
     def write(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """One short write transaction (see :meth:`_write`)."""
@@ -585,12 +686,7 @@ class SQLiteBackend:
         the connection opens none), its failures as :meth:`_write`'s; its
         first row.  The rows are all read, so that the statement ends (and
         its transaction with it) before the lock is let go."""
-        with self._lock:
-            try:
-                rows = self.conn.execute(sql, params).fetchall()
-            except sqlite3.Error as exc:
-                self._rollback()
-                raise write_error(self.path, exc) from None
+        rows = self._statement(sql, params, write=True)
         return tuple(rows[0]) if rows else None
 
     def read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:

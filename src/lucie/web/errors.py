@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any, Final
 
 from lucie.errors import LucieError
-from lucie.session import NotSavedError, StaleGame, StoreBusy, StoreFull
+from lucie.session import NotSavedError, StaleGame, StoreError, StoreFault
 
-#: Seconds a client is told to wait (``Retry-After``) after a full disk or
-#: a locked database: long enough for a person to free space or close the
-#: other program.
+#: Seconds a client is told to wait (``Retry-After``) after a fault of the
+#: store (a full disk, a locked database, a database server down or
+#: restarting): long enough for a person to free space, close the other
+#: program or start the server again.
 RETRY_AFTER: Final = 30
 
 
@@ -37,9 +38,17 @@ def from_lucie(exc: LucieError) -> ApiError:
         # a site's game changed by another process meanwhile: the page reads
         # it again at once (``stale``), and so does this process
         return ApiError(409, str(exc.error), stale=True)
-    if isinstance(exc, StoreFull | StoreBusy | NotSavedError):  # nothing changed
+    if isinstance(exc, StoreFault | NotSavedError):  # nothing changed
         return ApiError(503, str(exc), retry_after=RETRY_AFTER)
     return ApiError(422, str(exc))
 
 
-__all__ = ["RETRY_AFTER", "ApiError", "from_lucie"]
+def store_fault(exc: BaseException) -> StoreError | None:
+    """The store's fault (:class:`~lucie.store.StoreFault`: the operator's,
+    a 503) that ``exc`` is or carries, if any."""
+    if isinstance(exc, NotSavedError):
+        exc = exc.error
+    return exc if isinstance(exc, StoreFault) else None
+
+
+__all__ = ["RETRY_AFTER", "ApiError", "from_lucie", "store_fault"]

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Final, TypeVar
 
 from lucie.engine import Game
 from lucie.errors import LucieError
-from lucie.session import PAGE_LEASE, NotSavedError, Outcome, Player, StaleGame
+from lucie.session import PAGE_LEASE, NotSavedError, Outcome, Player, StaleGame, StoreFault
 from lucie.session import Session as Life
 from lucie.web.access import is_mine, unknown
 from lucie.web.access import request_player_id as _owner
@@ -183,6 +183,8 @@ class Registry:
             try:
                 life = await self.store.resume(game_id, lease=PAGE_LEASE, shared=self.shared,
                                                base=base)
+            except StoreFault:  # the operator's trouble (a 503), not a game played elsewhere
+                raise
             except LucieError as exc:
                 raise ApiError(409, str(exc)) from None
             if life is not None:
@@ -206,7 +208,9 @@ class Registry:
         life, store = session.life, self.store
         if not self.shared or store is None or life.store is None or life.game_id is None:
             return False
-        game_id, checked = await store.run(lambda: store.store.token_check(session.id))
+        token = session.id
+        # a read: never held up behind another player's write waiting for a lock
+        game_id, checked = await store.read(lambda reader: reader.token_check(token))
         # (the marks and the clock another process left come with the version)
         return game_id != life.game_id or life.learn(checked) != life.version
 

@@ -32,7 +32,7 @@ from lucie.session import (
 )
 from lucie.web.access import unknown
 from lucie.web.answers import JSONAnswer
-from lucie.web.errors import ApiError, from_lucie
+from lucie.web.errors import ApiError, from_lucie, store_fault
 from lucie.web.inputs import (
     check_post,
     check_same_origin,
@@ -300,8 +300,8 @@ class Api:
             return await self._play_on(session, move, data)
         except (ApiError, LucieError) as exc:
             if verified or not self.registry.shared or (
-                    isinstance(exc, ApiError) and exc.status != 409):
-                raise
+                    isinstance(exc, ApiError) and exc.status != 409) or store_fault(exc):
+                raise  # (a store's fault is no stale copy's: answered 503 at once)
             # a write refused for another process's change: the copy is stale
             stale = isinstance(exc, NotSavedError) and isinstance(exc.error, StaleGame)
         # read again if another process changed it

@@ -300,7 +300,8 @@ class PlayerMiddleware:
             return Player(signed.player_id, "", ""), False
         if signed is not None:
             pid = signed.player_id
-            found = await self.link.run(lambda: players.find(store, pid))
+            # a read: never held up behind a write waiting for a lock
+            found = await self.link.read(lambda reader: players.find(reader, pid))
             if found is not None and issued_after_creation(signed, found):
                 return found, not fresh
         return await self.link.run(lambda: players.make(store)), True

@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Final, TextIO
+from typing import Any, Final, TextIO, TypeVar
 
 from limits import RateLimitItem, parse
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -26,14 +27,14 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lucie.i18n import _
-from lucie.session import StoreError
+from lucie.session import WAIT_UNTIL, StoreError, StoreFault
 from lucie.site import rates as rate_counts
 from lucie.web.answers import JSONAnswer, json_bytes
 from lucie.web.app import ACCESS_LOG
 from lucie.web.errors import RETRY_AFTER
 from lucie.web.headers import SECURITY, with_headers
 from lucie.web.site.duel import GAME_COMMAND
-from lucie.web.store_link import REQUEST_PLAYER, StoreLink
+from lucie.web.store_link import FAULT_LOG, REQUEST_PLAYER, StoreLink
 from lucie.web.thinking import SolverPool
 
 #: Requests a minute per client address, and per player (the defaults of
@@ -47,6 +48,13 @@ _OPERATOR: Final = ("/healthz", "/metrics")
 _MOVES: Final = frozenset({"move", "redeal", "merci", "autoplay", "home"})
 #: Latency buckets (seconds).
 _BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+#: Seconds a request waits for its rate limit's count in the store before
+#: it is let through on this process's own count (a write of the store
+#: waits meanwhile for a lock: the other players' reads are not held up).
+COUNT_WAIT: Final = 0.25
+
+T = TypeVar("T")
 
 
 def rate(text: str) -> RateLimitItem:
@@ -82,6 +90,7 @@ class SharedWindow:
         #: wait for it rather than each reserving a batch)
         self.reserving: dict[str, asyncio.Future[None]] = {}
         self._window = 0
+        self._tidying: asyncio.Future[Any] | None = None
 
     async def hit(self, who: str, now: float) -> bool:
         """Count a request of ``who`` at ``now`` (seconds since the epoch:
@@ -108,10 +117,13 @@ class SharedWindow:
     async def _reserve(self, who: str, start: int, now: float) -> bool:
         """Reserve a batch for ``who`` and take one request of it."""
         if start != self._window:  # a new window: the older ones are spent
-            await self._new_window(start)
+            self._new_window(start)
         store, kind = self.link.store, self.kind
-        granted = await self.link.run(lambda: rate_counts.take(
-            store, kind, who, most=self.most, seconds=self.seconds, want=self.batch, now=now))
+        # a store slow to count (a lock held by another program) holds no
+        # request up: a batch is granted by this process alone meanwhile
+        granted = await patiently(self.link.run(lambda: rate_counts.take(
+            store, kind, who, most=self.most, seconds=self.seconds, want=self.batch, now=now)),
+            COUNT_WAIT, self.batch)
         if granted == 0:
             self.refused[who] = now + await self._retry_after(who, now)
             return False
@@ -119,21 +131,24 @@ class SharedWindow:
         self.left[who] = (start, granted - 1)
         return True
 
-    async def _new_window(self, start: int) -> None:
+    def _new_window(self, start: int) -> None:
         self._window = start
         self.left = {who: v for who, v in self.left.items() if v[0] >= start}
         self.refused = {who: t for who, t in self.refused.items() if t > start}
         store, kind, older = self.link.store, self.kind, start - self.seconds
-        await self.link.run(lambda: rate_counts.drop_before(store, kind, older))
+        # tidying, not waited for (its failure is the next window's to mend)
+        self._tidying = asyncio.ensure_future(
+            self.link.run(lambda: rate_counts.drop_before(store, kind, older)))
+        self._tidying.add_done_callback(_retrieved)
 
     def reset_after(self, who: str, now: float) -> float:
         """Seconds until ``who``, just refused, may be let through again."""
         return max(0.0, self.refused.get(who, now) - now)
 
     async def _retry_after(self, who: str, now: float) -> float:
-        store, kind = self.link.store, self.kind
-        previous, used = await self.link.run(
-            lambda: rate_counts.counts(store, kind, who, seconds=self.seconds, now=now))
+        kind = self.kind
+        previous, used = await self.link.read(
+            lambda store: rate_counts.counts(store, kind, who, seconds=self.seconds, now=now))
         return rate_counts.retry_after(previous, used, most=self.most, seconds=self.seconds,
                                        now=now)
 
@@ -231,17 +246,23 @@ class Observe:
         start = time.perf_counter()
         status = 500
         size = 0
+        begun = False
 
         async def sending(message: Message) -> None:
-            nonlocal status, size
+            nonlocal status, size, begun
             if message["type"] == "http.response.start":
-                status = message["status"]
+                status, begun = message["status"], True
             elif message["type"] == "http.response.body":
                 size += len(message.get("body", b""))
             await send(message)
 
         try:
-            await self.app(scope, receive, sending)
+            try:
+                await self.app(scope, receive, sending)
+            except StoreError as exc:  # from the middleware (the player, the limits)
+                if begun:
+                    raise
+                await _store_down(exc, scope, receive, sending)
         finally:
             self._record(scope, status, size, time.perf_counter() - start)
 
@@ -266,6 +287,19 @@ class Observe:
                 "client": client[0] if client else None,
                 "player": scope.get("state", {}).get("player_id"),
             }).decode())
+
+
+async def _store_down(exc: StoreError, scope: Scope, receive: Receive, send: Send) -> None:
+    """The answer to a request the store failed below the routes (whose
+    own answers are :func:`lucie.web.errors.from_lucie`'s): the store's
+    trouble is the operator's, 503 with ``Retry-After``, logged as one
+    line (a fault is logged by the store's link when it begins)."""
+    if not isinstance(exc, StoreFault):
+        FAULT_LOG.warning("%s", _("the store fails ({kind}): {cause}").format(
+            kind=type(exc).__name__, cause=exc))
+    answer = JSONAnswer({"error": str(exc)}, status_code=503,
+                        headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"})
+    await answer(scope, receive, with_headers(send, SECURITY))
 
 
 class BatchedLines(logging.Handler):
@@ -317,18 +351,86 @@ class BatchedLines(logging.Handler):
         super().close()
 
 
+#: Seconds ``/healthz`` waits for the store to answer before it says unhealthy.
+HEALTH_WAIT: Final = 1.0
+
+
 def health(link: StoreLink) -> Callable[[Request], object]:
-    """``/healthz``: 200 when the store answers, 503 when it does not."""
+    """``/healthz``: 200 when the store answers, 503 (with the cause and
+    ``Retry-After``) at once when it does not: a fault of the last seconds,
+    a write waiting for another program's lock (:meth:`StoreLink.problem`),
+    or the write lock or a query not had within :data:`HEALTH_WAIT`
+    seconds.  A success is remembered for that long (a flood of probes asks
+    the store once a second)."""
+
+    answered = [-math.inf]  # when both connections last answered (a flood asks once a second)
+
+    def writable() -> None:
+        # the write lock taken and let go (nothing written): another
+        # program's lock is seen at once, not at the next player's move
+        WAIT_UNTIL.set(time.monotonic() + HEALTH_WAIT)
+        with link.store._write():
+            pass
+
+    async def probe() -> None:
+        await asyncio.gather(link.run(writable), link.read(lambda reader: reader.version(0)))
 
     async def healthz(request: Request) -> Response:
-        try:
-            await link.run(lambda: link.store.version(0))
-        except Exception as exc:  # any failure of the store is unhealthy
-            return JSONAnswer({"ok": False, "error": type(exc).__name__}, status_code=503,
-                              headers={"Cache-Control": "no-store"})
+        problem = link.problem() or _no_room(link)
+        if problem is None and time.monotonic() - answered[0] > HEALTH_WAIT:
+            asked = asyncio.ensure_future(probe())
+            asked.add_done_callback(_retrieved)
+            try:
+                await asyncio.wait_for(asyncio.shield(asked), HEALTH_WAIT)
+                answered[0] = time.monotonic()
+            except TimeoutError:
+                problem = _("the store did not answer within {n} s").format(n=HEALTH_WAIT)
+            except Exception as exc:  # any failure of the store is unhealthy
+                problem = str(exc)
+        if problem is not None:
+            return JSONAnswer({"ok": False, "error": problem}, status_code=503,
+                              headers={"Cache-Control": "no-store",
+                                       "Retry-After": str(RETRY_AFTER)})
         return JSONAnswer({"ok": True}, headers={"Cache-Control": "no-store"})
 
     return healthz
+
+
+#: Free bytes under which the disk of a SQLite store is reported full.
+ROOM: Final = 1 << 20
+
+
+def _no_room(link: StoreLink) -> str | None:
+    """Why a SQLite store's disk is full, if it is (a full disk is seen by
+    ``/healthz`` at once, not at the next write that fails)."""
+    path = link.store.path
+    if path is None:
+        return None
+    try:
+        found = os.statvfs(path.parent)
+    except OSError:
+        return None
+    if found.f_bavail * found.f_frsize >= ROOM:
+        return None
+    return _("the disk holding {path} is full").format(path=path)
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    """A done callback that takes the task's exception (a task awaited
+    for a while only: nobody else will)."""
+    if not task.cancelled():
+        task.exception()
+
+
+async def patiently(asked: Awaitable[T], seconds: float, otherwise: T) -> T:
+    """What ``asked`` gives if it does within ``seconds``, else
+    ``otherwise`` (the work goes on, its result and errors unread)."""
+    task = asyncio.ensure_future(asked)
+    task.add_done_callback(_retrieved)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), seconds)
+    except TimeoutError:
+        return otherwise
 
 
 def metrics_endpoint(metrics: Metrics) -> Callable[[Request], object]:

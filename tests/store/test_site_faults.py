@@ -45,6 +45,13 @@ PACE = (0.2, 0.5)
 LONGEST = 40
 
 
+def _client(url: str, cookies: httpx.Cookies) -> httpx.Client:
+    """A client whose every request is a new connection: each one lands on
+    either worker (a kept connection stays with one)."""
+    return httpx.Client(base_url=url, timeout=30, cookies=cookies,
+                        limits=httpx.Limits(max_keepalive_connections=0))
+
+
 @dataclass
 class Era:
     """One game a page named (a Restart after its end begins the next),
@@ -107,7 +114,7 @@ class Player:
     cookies: httpx.Cookies = field(default_factory=httpx.Cookies)
 
     def _client(self) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=30, cookies=self.cookies)
+        return _client(self.url, self.cookies)
 
     def play(self, stop: threading.Event) -> None:
         client = self._client()
@@ -191,7 +198,12 @@ class Player:
         if not self._ok(answer):
             return
         era = self.page.eras[-1]
-        era.seconds = max(era.seconds, float(answer.json()["seconds"]))
+        data = answer.json()
+        if era.status == "playing" and data["running"] is not visible:
+            # (a ping counted on another game than the page's)
+            self.problems.append(f"page {self.page.token}: shown {visible}, "
+                                 f"the clock answered {data}")
+        era.seconds = max(era.seconds, float(data["seconds"]))
 
     def _new(self, client: httpx.Client, leaving: str | None) -> None:
         self.leaving = leaving
@@ -306,7 +318,7 @@ def _check_store(players: list[Player], url: str, store: Store) -> None:
     seconds."""
     for n, p in enumerate(players):
         owners: set[int] = set()
-        with httpx.Client(base_url=url, timeout=30, cookies=p.cookies) as client:
+        with _client(url, p.cookies) as client:
             for page in p.pages:
                 where = f"player {n}, page {page.token}"
                 for _read in range(4):
@@ -328,11 +340,14 @@ def _check_store(players: list[Player], url: str, store: Store) -> None:
                     _check_era(store, era, where)
                     owners.add(store.record(era.store_id or 0).player_id)
             assert len(owners) == 1, (n, owners)  # every result is the player's own
-    # no game in play with moves is lost to its page: each is a page's game
+    # no game in play with moves is lost to its page: each is a page's game;
+    # one without a move may be left by a request whose worker died after
+    # it made a new game (at most one a request: the tidying takes them)
     held = {page.eras[-1].store_id for p in players for page in p.pages if page.left is None}
     lost = [(r.id, r.moves) for r in store.history() if r.status == "playing"
-            and r.moves and r.id not in held]
-    assert lost == []
+            and r.id not in held]
+    assert [game for game in lost if game[1]] == []
+    assert len(lost) <= sum(p.failed for p in players), lost
 
 
 def _check_era(store: Store, era: Era, where: str) -> None:

@@ -69,6 +69,9 @@ def test_restart_and_new_game_on_two_workers(serve_site: Any, pg_fresh: Callable
     pages = []
     for c in contexts:
         c.add_init_script(SETTINGS)
+        # every request on a new connection, so each lands on either worker
+        # (a kept connection stays with the worker that accepted it)
+        c.set_extra_http_headers({"Connection": "close"})
         page = _open(c, url, errors)
         page.on("dialog", lambda d: d.accept())  # "resign?", "leave this game?": yes
         pages.append(page)

@@ -60,6 +60,10 @@ class Era:
     deal: str
     #: the game's id in the store (read when the page was given it)
     store_id: int | None
+    #: when the request that may have made it was sent (``time.monotonic``)
+    began: float
+    #: when the last answer 200 about it came
+    last: float = 0.0
     moves: list[str] = field(default_factory=list)
     status: str = "playing"
     #: the most seconds of shown time an answer gave
@@ -106,6 +110,10 @@ class Player:
     state: dict[str, Any] | None = None
     #: the page a new game is leaving (sent, not yet answered)
     leaving: str | None = None
+    #: when the first request since the last answer 200 was sent, and when
+    #: the one before that answer was (where a new game may have begun)
+    waiting: float | None = None
+    began: float = 0.0
     answered: int = 0
     failed: int = 0
     results: int = 0
@@ -152,6 +160,8 @@ class Player:
         return self.pages[-1]
 
     def _step(self, client: httpx.Client) -> None:
+        if self.waiting is None:
+            self.waiting = time.monotonic()
         if self.state is None:
             if not self.pages or self.page.left == "gone":
                 self._new(client, None)
@@ -217,7 +227,8 @@ class Player:
                 "resigned" if era.moves else "gone")
         self.leaving = None
         token = str(data["id"])
-        self.pages.append(Page(token, [Era(data["deal"], self.lookup.token_game(token))]))
+        self.pages.append(Page(token, [Era(data["deal"], self.lookup.token_game(token),
+                                           self.began)]))
         self._game(answer)
 
     def _ok(self, answer: httpx.Response) -> bool:
@@ -227,6 +238,10 @@ class Player:
             self.state = None
             return False
         self.answered += 1
+        if self.waiting is not None:
+            self.began, self.waiting = self.waiting, None
+        if self.pages:
+            self.page.eras[-1].last = time.monotonic()
         return True
 
     def _game(self, answer: httpx.Response) -> bool:
@@ -244,7 +259,7 @@ class Player:
         if era.status != "playing" and data["status"] == "playing":  # restarted
             if moves:
                 self.problems.append(f"page {page.token}: restarted with moves {moves}")
-            era = Era(era.deal, self.lookup.token_game(page.token))
+            era = Era(era.deal, self.lookup.token_game(page.token), self.began)
             page.eras.append(era)
         if moves[:len(era.moves)] != era.moves or (
                 era.status != "playing" and data["status"] != era.status):
@@ -362,6 +377,8 @@ def _check_era(store: Store, era: Era, where: str) -> None:
     assert record.status == era.status, (where, era, record)
     assert not era.resigned or record.status == "resigned", (where, era, record)
     assert record.seconds >= era.seconds, (where, era, record)
+    # and no time counted twice: never more than passed while it was played
+    assert record.seconds <= era.last - era.began + 0.1, (where, era, record)
 
 
 @pytest.mark.slow

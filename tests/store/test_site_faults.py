@@ -114,8 +114,9 @@ class Player:
     state: dict[str, Any] | None = None
     #: the page a new game is leaving (sent, not yet answered)
     leaving: str | None = None
-    #: when the first request since the last answer 200 was sent, and when
-    #: the one before that answer was (where a new game may have begun)
+    #: when the first request since the last answer 200 was sent (None:
+    #: none since), and that time for the last answer 200 (where a game
+    #: that answer gave may have begun)
     waiting: float | None = None
     began: float = 0.0
     answered: int = 0
@@ -174,8 +175,8 @@ class Player:
             return
         if self.state["status"] != "playing":
             if self.rng.random() < 0.7:
-                self._game(client.post(f"/api/games/{self.page.token}/restart", json={}))
-                self.restarts += 1
+                if self._game(client.post(f"/api/games/{self.page.token}/restart", json={})):
+                    self.restarts += 1
             else:
                 self._new(client, self.page.token)
             return
@@ -222,17 +223,19 @@ class Player:
     def _new(self, client: httpx.Client, leaving: str | None) -> None:
         self.leaving = leaving
         answer = client.post("/api/games", json={} if leaving is None else {"abandon": leaving})
-        if not self._ok(answer):
+        if answer.status_code != 200:
+            self._ok(answer)
             return
         data = answer.json()
         if leaving is not None:
             era = self.page.eras[-1]
+            era.last = time.monotonic()
             self.page.left = era.status if era.status != "playing" else (
                 "resigned" if era.moves else "gone")
         self.leaving = None
         token = str(data["id"])
-        self.pages.append(Page(token, [Era(data["deal"], self.lookup.token_game(token),
-                                           self.began)]))
+        began = self.waiting if self.waiting is not None else self.began
+        self.pages.append(Page(token, [Era(data["deal"], self.lookup.token_game(token), began)]))
         self._game(answer)
 
     def _ok(self, answer: httpx.Response) -> bool:

@@ -254,3 +254,50 @@ def test_the_clock_follows_the_pings_on_one_sqlite_file(serve_site: Start,
 def test_the_clock_follows_the_pings_on_postgresql(serve_site: Start,
                                                      pg_fresh: Callable[[], str]) -> None:
     _the_clock_follows_the_pings(serve_site, pg_fresh())
+
+
+def _a_ping_after_a_restart_elsewhere(serve: Start, db: str) -> None:
+    """A Restart after the game's end through one process: the page's pings
+    through the other, which holds the finished game, are the new game's
+    (its clock stops when the page is hidden, the answer is its time), not
+    the finished game's."""
+    _one, url1 = serve(db)
+    _two, url2 = serve(db)
+    with httpx.Client(base_url=url1, timeout=20) as a:
+        game = a.post("/api/games", json={"deal": 7}).json()
+        gid = game["id"]
+        a.post(f"/api/games/{gid}/move", json={"move": game["legal_moves"][0]})
+        with httpx.Client(base_url=url2, timeout=20, cookies=a.cookies) as b:
+            assert b.get(f"/api/games/{gid}").json()["status"] == "playing"  # its copy
+            _pass(0.3)
+            ended = a.post(f"/api/games/{gid}/resign", json={}).json()
+            assert b.get(f"/api/games/{gid}").json()["status"] == "resigned"
+            sent = time.monotonic()
+            again = a.post(f"/api/games/{gid}/restart", json={}).json()
+            assert again["status"] == "playing" and again["clock_running"] is True
+            hidden = _ping(b, gid, False)
+            # the new game's time: no more than passed since the Restart was sent
+            assert _seconds(hidden) <= time.monotonic() - sent + 0.02, (hidden, ended)
+            assert hidden["running"] is False
+            for client in (a, b):
+                state = client.get(f"/api/games/{gid}").json()
+                assert state["status"] == "playing" and not state["clock_running"], state
+                assert state["seconds"] == hidden["seconds"]
+            _pass(0.3)
+            shown = _ping(b, gid, True)
+            assert shown["running"] is True and shown["seconds"] == hidden["seconds"]
+    with Store(db) as store:
+        new = store.token_game(gid)
+        assert new is not None
+        clock = store.clock_of(new)
+        assert clock is not None and clock.shown_at is not None
+
+
+def test_a_ping_after_a_restart_elsewhere_on_one_sqlite_file(serve_site: Start,
+                                                               tmp_path: Path) -> None:
+    _a_ping_after_a_restart_elsewhere(serve_site, str(tmp_path / "site.sqlite3"))
+
+
+def test_a_ping_after_a_restart_elsewhere_on_postgresql(serve_site: Start,
+                                                          pg_fresh: Callable[[], str]) -> None:
+    _a_ping_after_a_restart_elsewhere(serve_site, pg_fresh())

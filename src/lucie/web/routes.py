@@ -389,9 +389,10 @@ class Api:
         API): the game's clock runs only while it does.  The answer is the
         clock as it stands then (a site's game's: as the store counted it,
         whatever process the page's earlier words reached)."""
-        # (the clock's write needs no check of the copy's version: it
-        # names the game, not a position)
-        session = await self.registry.get(request.path_params["game_id"], verified=False)
+        # checked against the game the page's id names (one read): a copy
+        # of the game before a Restart through another process would
+        # count the page's word on the finished game, not on the new one
+        session = await self.registry.get(request.path_params["game_id"])
         data = await read_object(request)
         shown = flag(data, "visible")
         await self.registry.visible(session, shown)

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import datetime
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
+from tests.serving import wait_for
 
 from lucie.daily import daily_deal, today
 from lucie.engine import Game
@@ -221,3 +223,46 @@ def test_a_no_hints_duel_refuses_help_on_its_deal_on_sqlite(
 def test_a_no_hints_duel_refuses_help_on_its_deal_on_postgresql(
         serve_site: Start, pg_fresh: Callable[[], str]) -> None:
     _no_hints_duel(serve_site, pg_fresh())
+
+
+def _hidden_between_moves(serve_site: Start, db: str) -> None:
+    """Two players play the same moves of the deal of the day, on two
+    processes: one at once, the other saying the page is hidden after each
+    move and waiting a while between them: its clock stops, the table's
+    time does not, and it is ranked after the one who played at once."""
+    _p1, url1 = serve_site(db)
+    _p2, url2 = serve_site(db)
+    quick = httpx.Client(base_url=url1, timeout=60)
+    slow = httpx.Client(base_url=url2, timeout=60)
+    with quick, slow:
+        for client, name in ((quick, "Quick"), (slow, "Slow")):
+            _ok(client.post("/api/me/name", json={"name": name}))
+        fast = _ok(quick.post("/api/games", json={"daily": True}))["id"]
+        for _ in range(2):
+            _move(quick, fast)
+        _ok(quick.post(f"/api/games/{fast}/resign", json={}))
+        began = time.monotonic()
+        gid = _ok(slow.post("/api/games", json={"daily": True}))["id"]
+        _ok(slow.post(f"/api/games/{gid}/visibility", json={"visible": False}))
+        for turn in (1, 2):
+            _move(slow, gid)
+            _ok(slow.post(f"/api/games/{gid}/visibility", json={"visible": False}))
+            # (the store keeps whole seconds: wait until they must show)
+            wait_for("time to pass", lambda t=turn: time.monotonic() - began >= 1.5 * t, 30)
+        _ok(slow.post(f"/api/games/{gid}/resign", json={}))
+        entries = {e["player"]: e for e in _ok(quick.get("/api/daily"))["entries"]}
+    lazy, honest = entries["Slow"], entries["Quick"]
+    assert lazy["clock_seconds"] < 1.0  # the page's word stopped the clock
+    assert lazy["seconds"] >= 2.0  # not the table's time: the server saw 3 s pass
+    assert (honest["score"], honest["moves"]) == (lazy["score"], lazy["moves"])
+    assert honest["rank"] == 1 and lazy["rank"] == 2
+
+
+def test_a_page_hidden_between_moves_does_not_shorten_the_tables_time_on_sqlite(
+        serve_site: Start, tmp_path: Path) -> None:
+    _hidden_between_moves(serve_site, str(tmp_path / "site.sqlite3"))
+
+
+def test_a_page_hidden_between_moves_does_not_shorten_the_tables_time_on_postgresql(
+        serve_site: Start, pg_fresh: Callable[[], str]) -> None:
+    _hidden_between_moves(serve_site, pg_fresh())

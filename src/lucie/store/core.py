@@ -595,13 +595,25 @@ class Store:
         (:meth:`loaded_player`) included, in one write: help on a second
         game of a deal, or on a loaded copy, is help on the first.
         Returns how many games were marked."""
-        found = self.deal_owner(game_id)
-        if found is None or found[2] is None:
-            if not itself:
-                return 0
-            self.mark(game_id, "hint")
-            return 1
-        owner, variant, deal = found
+        owner, variant, deal = self.deal_owner(game_id) or (0, "", None)
+        if deal is None:  # a deal from a layout, or no such game: this one only
+            if itself:
+                self.mark(game_id, "hint")
+            return int(itself)
+        return self._mark_in_play(owner, variant, deal, game_id, itself=itself)
+
+    def mark_player_deal(self, player: PlayerRef, variant: str | Rules, deal: int) -> int:
+        """Help was asked on a game of ``variant``'s ``deal`` that is not
+        stored (a game loaded in a local ``lucie web``): mark ``player``'s
+        games of that deal still in play, their loaded ones included, as
+        :meth:`mark_deal` does.  Returns how many games were marked."""
+        pid = self._player_id(player)
+        spec = spec_of(variant)
+        return 0 if pid is None or spec is None else self._mark_in_play(
+            pid, spec, deal, 0, itself=False)
+
+    def _mark_in_play(self, owner: int, variant: str, deal: int, game_id: int, *,
+                      itself: bool) -> int:
         first, params = ("id = ? OR ", (game_id,)) if itself else ("", ())
         with self._write() as tx:
             cur = tx.execute(

@@ -580,7 +580,13 @@ class Api:
         if self.policies is not None and life.store is not None and life.game_id is not None:
             await self.policies.check_deal(life.game_id, action)
         await self.registry.run(session, life.hint_asked)
-        await self._reread_deal(life.game.rules.spec(), life.game.deal, but=session)
+        store, deal = self.registry.store, life.game.deal
+        if life.store is None and store is not None and deal is not None:
+            # a game not stored (loaded in a local lucie web): the player's
+            # games of its deal in play are marked all the same
+            player = store.player or default_player()
+            await store.run(lambda: store.store.mark_player_deal(player, life.game.rules, deal))
+        await self._reread_deal(life.game.rules.spec(), deal, but=session)
 
     async def _reread_deal(self, variant: str, deal: int | None,
                            but: Session | None = None) -> None:

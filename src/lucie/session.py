@@ -42,8 +42,9 @@ What holds for every interface:
   again (:meth:`Session.again`) or a deal the player had played before is
   a replay; :meth:`Session.hint_asked` counts the help asked (the
   interfaces call it before they give a hint); each undo is counted with
-  the undo.  Marks only ever add, and nothing is marked once the result
-  is recorded (practice).
+  the undo.  Help marks by the deal: every game of the same deal and
+  variant the player has in play, loaded copies included.  Marks only
+  ever add, and nothing is marked once the result is recorded (practice).
 - **Policies** every interface offers: :meth:`Session.send_home` (the safe
   cards, or the aces where no card is strictly safe), :meth:`Session.hopeless`
   and :func:`proved_lost` (when to offer resigning).
@@ -280,10 +281,13 @@ def review_asked(store: Store, game_id: int, player: PlayerRef) -> None:
     the winning chance of the position in play, so it is help, marked
     before it is given as :meth:`Session.hint_asked` marks a hint
     (:class:`NotSavedError` if it cannot be: then give no review).  A
-    finished game is not marked (it is practice by then)."""
+    finished game is not marked (it is practice by then), but the review
+    of any game marks the player's games of the same deal still in play
+    (:meth:`Store.mark_deal <lucie.store.Store.mark_deal>`: it shows the
+    solver's move after each of its moves)."""
     try:
-        if store.record(game_id, of=player).status == "playing":
-            store.mark(game_id, "hint")
+        playing = store.record(game_id, of=player).status == "playing"
+        store.mark_deal(game_id, itself=playing)
     except StoreError as exc:
         raise NotSavedError(exc) from None
 
@@ -902,13 +906,19 @@ class Session:
     def hint_asked(self) -> None:
         """The player asks for help (a hint, the odds of the position): the
         game is marked before the help is given (:class:`NotSavedError` if
-        the mark cannot be recorded: then give no help).  A game whose
-        result is recorded (practice) or not recorded is not marked."""
-        if not self.recording or self.result is not None:
+        the mark cannot be recorded: then give no help), and so is every
+        other game of the same deal and variant the player still has in
+        play, their loaded copies included (:meth:`Store.mark_deal
+        <lucie.store.Store.mark_deal>`): help on a second game of the deal
+        of the day, or on a loaded copy of it, is help on the day's game.
+        A game whose result is recorded (practice) is not marked itself,
+        but its help still marks the others; a game not stored marks
+        nothing."""
+        if self.store is None or self.game_id is None:
             return
-        assert self.store is not None and self.game_id is not None
         try:
-            self.store.mark(self.game_id, "hint")
+            self.store.mark_deal(self.game_id,
+                                 itself=self.recording and self.result is None)
         except StoreError as exc:
             raise NotSavedError(exc) from None
         self.read_marks()

@@ -114,6 +114,6 @@ def _cells(entry: Entry) -> list[str]:
     from lucie.engine import status_name
 
     r = entry.record
-    s = int(r.seconds)
+    s = int(entry.seconds)  # the table's time (the server's, Entry.seconds)
     return ["–" if entry.rank is None else str(entry.rank), printable(r.player),
             status_name(r.status), str(r.score), str(r.moves), f"{s // 60}:{s % 60:02d}"]

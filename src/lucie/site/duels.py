@@ -44,6 +44,18 @@ def by_game(store: Store, game_id: int) -> Duel | None:
     return _rows.duel_by_game(store, game_id)
 
 
+def on_deal_of(store: Store, game_id: int) -> list[Duel]:
+    """The duels not over whose deal and variant are those of the stored
+    game ``game_id``, of its player (the one who loaded it, for a loaded
+    game: :meth:`Store.deal_owner <lucie.store.Store.deal_owner>`): their
+    rules hold for that game too."""
+    found = store.deal_owner(game_id)
+    if found is None:
+        return []
+    owner, variant, deal = found
+    return [] if deal is None else _rows.running_on_deal(store, owner, variant, deal)
+
+
 def end(store: Store, duel: Duel, reason: str, at: str | None = None) -> bool:
     """End ``duel`` (once: False if it had ended already) for ``reason``,
     with each side's game as stored now (:func:`side_end` at ``at``)."""
@@ -53,4 +65,4 @@ def end(store: Store, duel: Duel, reason: str, at: str | None = None) -> bool:
 
 
 __all__ = ["Duel", "DuelSettings", "Side", "by_game", "by_page", "by_token", "end", "join",
-           "progress", "side_end", "start"]
+           "on_deal_of", "progress", "side_end", "start"]

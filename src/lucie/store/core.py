@@ -232,6 +232,19 @@ def loaded_login(player_id: int) -> str:
 _LOADED: Final = "loaded:"
 
 
+def _loaded_owner(login: object) -> int | None:
+    """The site player whose loaded games the login ``login`` keeps
+    (:func:`loaded_login`), None for any other login.
+
+    >>> _loaded_owner("loaded:12"), _loaded_owner("ann"), _loaded_owner(None)
+    (12, None, None)
+    """
+    if not isinstance(login, str) or not login.startswith(_LOADED):
+        return None
+    rest = login[len(_LOADED):]
+    return int(rest) if rest.isdigit() else None
+
+
 class Store:
     """The games, the players and their statistics.  ``where``: a SQLite
     file (default :func:`~lucie.store.sqlite.default_path`) or a
@@ -558,6 +571,57 @@ class Store:
         ever adds (a mark is never taken back)."""
         with self._write() as tx:
             tx.execute(f"UPDATE games SET {mark_sql(mark)[2:]} WHERE id = ?", (game_id,))
+
+    def deal_owner(self, game_id: int) -> tuple[int, str, int | None] | None:
+        """Who played game ``game_id`` and what: the id of its player (for
+        a site's loaded game, :meth:`loaded_player`, the player who loaded
+        it), its variant and deal number (None: a deal from a layout).
+        None for a missing game.  Fair play goes by the deal and this
+        player (:meth:`mark_deal`, a duel's rules)."""
+        rows = self._read("SELECT g.player_id, p.login, g.variant, g.deal FROM games g"
+                          " JOIN players p ON p.id = g.player_id WHERE g.id = ?", (game_id,))
+        if not rows:
+            return None
+        pid, login, variant, deal = rows[0]
+        owner = _loaded_owner(login)
+        return (int(pid) if owner is None else owner, str(variant),
+                None if deal is None else int(deal))
+
+    def mark_deal(self, game_id: int, *, itself: bool = True) -> int:
+        """Help was asked on game ``game_id``: mark it (``hint``, if
+        ``itself``: not for a game whose result is recorded, practice by
+        then) and every other game of the same variant and deal number
+        still in play of the same player, their loaded games
+        (:meth:`loaded_player`) included, in one write: help on a second
+        game of a deal, or on a loaded copy, is help on the first.
+        Returns how many games were marked."""
+        owner, variant, deal = self.deal_owner(game_id) or (0, "", None)
+        if deal is None:  # a deal from a layout, or no such game: this one only
+            if itself:
+                self.mark(game_id, "hint")
+            return int(itself)
+        return self._mark_in_play(owner, variant, deal, game_id, itself=itself)
+
+    def mark_player_deal(self, player: PlayerRef, variant: str | Rules, deal: int) -> int:
+        """Help was asked on a game of ``variant``'s ``deal`` that is not
+        stored (a game loaded in a local ``lucie web``): mark ``player``'s
+        games of that deal still in play, their loaded ones included, as
+        :meth:`mark_deal` does.  Returns how many games were marked."""
+        pid = self._player_id(player)
+        spec = spec_of(variant)
+        return 0 if pid is None or spec is None else self._mark_in_play(
+            pid, spec, deal, 0, itself=False)
+
+    def _mark_in_play(self, owner: int, variant: str, deal: int, game_id: int, *,
+                      itself: bool) -> int:
+        first, params = ("id = ? OR ", (game_id,)) if itself else ("", ())
+        with self._write() as tx:
+            cur = tx.execute(
+                f"UPDATE games SET {mark_sql('hint')[2:]} WHERE {first}"
+                "(id <> ? AND variant = ? AND deal = ? AND status = 'playing'"
+                " AND player_id IN (SELECT id FROM players WHERE id = ? OR login = ?))",
+                (*params, game_id, variant, deal, owner, loaded_login(owner)))
+            return max(0, int(cur.rowcount))
 
     def marks(self, game_id: int) -> Marks:
         """The fair-play marks of a game (unknown ones, in a game recorded

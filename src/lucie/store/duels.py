@@ -193,6 +193,17 @@ def duel_by_game(store: Store, game_id: int) -> Duel | None:
     return _one(store, "host_game = ? OR guest_game = ?", (game_id, game_id))
 
 
+def running_on_deal(store: Store, player_id: int, variant: str, deal: int) -> list[Duel]:
+    """The duels not over of player ``player_id`` (host or guest) on
+    ``variant``'s deal ``deal``: their rules hold for every game of that
+    deal the player has (a second game, a loaded copy), not only the
+    duel's own."""
+    rows = store._read(f"SELECT {_COLUMNS} FROM duels WHERE ended IS NULL AND variant = ?"
+                       " AND deal = ? AND (host_id = ? OR guest_id = ?) ORDER BY id",
+                       (variant, deal, player_id, player_id))
+    return [_duel(row) for row in rows]
+
+
 def end_duel(store: Store, duel_id: int, reason: str, ends: dict[Side, dict[str, Any]]) -> bool:
     """End the duel (once: False if it had ended already), for ``reason``,
     with each side's game as it stands (``ends``, :func:`side_end`)."""
@@ -333,4 +344,4 @@ def forget_news(store: Store, before: float) -> int:
 __all__ = ["END_REASONS", "MAX_PAYLOAD", "Duel", "DuelSettings", "Side", "all_news_after",
            "duel_by_game", "duel_by_page", "duel_by_token", "end_duel", "forget_news",
            "join_duel", "last_news", "news_after", "open_duel", "post_news", "progress",
-           "side_end", "table_of"]
+           "running_on_deal", "side_end", "table_of"]

@@ -113,17 +113,50 @@ class Entry:
     record: GameRecord
     marks: Marks
 
+    @property
+    def seconds(self) -> float:
+        """The time a table ranks by and shows: the game's clock (the time
+        its page was shown), but never less than the time from its start
+        to its end as the store recorded them (:func:`elapsed`): a page
+        that says it is hidden between moves, or goes silent, stops the
+        clock, not the table's time.  A game not finished: its clock."""
+        r = self.record
+        spent = elapsed(r)
+        return r.seconds if spent is None else max(r.seconds, spent)
+
     def key(self) -> tuple[bool, int, int, float]:
         """The ranking order: won first, then more cards home, fewer moves,
-        less time."""
+        less time (:attr:`seconds`)."""
         r = self.record
-        return (r.status != "won", -r.score, r.moves, r.seconds)
+        return (r.status != "won", -r.score, r.moves, self.seconds)
 
     def to_json(self) -> dict[str, Any]:
         r = self.record
         return {"rank": self.rank, "player": r.player,
                 "game_id": r.id, "status": r.status, "score": r.score, "moves": r.moves,
-                "seconds": r.seconds, "finished": r.finished, "marks": self.marks.to_json()}
+                "seconds": self.seconds, "clock_seconds": r.seconds, "finished": r.finished,
+                "marks": self.marks.to_json()}
+
+
+def elapsed(record: GameRecord) -> float | None:
+    """Seconds from a finished game's start to its end as the store
+    recorded them (its own clock's times, whole seconds), None for a game
+    not finished or whose times cannot be read.
+
+    >>> from lucie.store.records import GameRecord
+    >>> r = GameRecord(1, "ann", "classic", 3, 0, "2026-12-08T10:00:00+00:00",
+    ...                "", "2026-12-08T10:02:05+00:00", "won", 52, 80, 12.0)
+    >>> elapsed(r)
+    125.0
+    """
+    if not record.finished:
+        return None
+    try:
+        spent = (datetime.datetime.fromisoformat(record.finished)
+                 - datetime.datetime.fromisoformat(record.started)).total_seconds()
+    except (TypeError, ValueError):  # damaged, or one naive and one aware
+        return None
+    return max(0.0, spent)
 
 
 #: The CSV export's columns after the history's (:func:`export_links`).
@@ -185,7 +218,8 @@ def rank_daily(games: Sequence[tuple[GameRecord, Marks]], rules: Rules,
     Each player's *first* game of the deal is their entry, if it was
     started on ``day`` (UTC) and is finished; a later game of the deal is
     a replay and never an entry.  Fair entries are ranked by
-    :meth:`Entry.key` (equal keys share a rank); the others follow,
+    :meth:`Entry.key` (equal keys share a rank; the time is the server's,
+    :attr:`Entry.seconds`); the others follow,
     unranked, in the order of their results.
     """
     first: dict[int, tuple[GameRecord, Marks]] = {}
@@ -207,5 +241,5 @@ def rank_daily(games: Sequence[tuple[GameRecord, Marks]], rules: Rules,
     return ranked
 
 
-__all__ = ["LINK_COLUMNS", "MARKS", "ORIGINS", "Entry", "Mark", "Marks", "Origin", "export_links",
-           "import_marks", "link_cells", "mark_sql", "rank_daily"]
+__all__ = ["LINK_COLUMNS", "MARKS", "ORIGINS", "Entry", "Mark", "Marks", "Origin", "elapsed",
+           "export_links", "import_marks", "link_cells", "mark_sql", "rank_daily"]

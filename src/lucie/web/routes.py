@@ -179,6 +179,11 @@ class GamePolicies(Protocol):
         """Refuse (an :class:`ApiError`) ``action`` on the stored game
         ``game_id`` where its rules forbid it."""
 
+    async def check_deal(self, game_id: int, action: str) -> None:
+        """Refuse (an :class:`ApiError`) help (``action``) on the stored
+        game ``game_id`` where the rules of a game of the same deal and
+        player forbid it (a duel without hints)."""
+
 
 class Api:
     """The endpoints, sharing one :class:`Registry`."""
@@ -511,7 +516,7 @@ class Api:
         session = await self._session(request)
         seconds = float_param(request, "seconds", 2.0, 0.05, MAX_THINK)
         position = session.game.position
-        await self.registry.run(session, session.life.hint_asked)  # fair play: marked first
+        await self._help_asked(session, "hint")  # fair play: refused or marked first
         try:
             found = await self._think(request, session.thinking, "hint", hint_job, position,
                                       think=seconds)
@@ -538,7 +543,7 @@ class Api:
         seconds = float_param(request, "seconds", 10.0, 0.1, MAX_THINK)
         position = session.game.position
         moves = len(session.game.moves)
-        await self.registry.run(session, session.life.hint_asked)  # help: marked first
+        await self._help_asked(session, "odds")  # help: refused or marked first
         try:
             # the estimate's own JSON (Odds.to_json, as `lucie odds --json`)
             data = await self._think(request, session.thinking, "odds", odds_job, position,
@@ -561,9 +566,41 @@ class Api:
             if not session.game.moves:
                 raise ApiError(422, _("no move to review yet"))
             # a game in play: the review tells the chance of its position (help)
-            await self.registry.run(session, session.life.hint_asked)
+            await self._help_asked(session, "review")
             saved = save_game(session.game)
         return await self._review(request, session.thinking, saved, seconds)
+
+    async def _help_asked(self, session: Session, action: str) -> None:
+        """Help (``action``: ``hint``, ``odds``, ``review``) asked on
+        ``session``'s game: refused where the rules of a game of its deal
+        forbid it (a duel without hints, :meth:`GamePolicies.check_deal`),
+        else marked first, on the player's every game of the deal in play
+        (:meth:`lucie.session.Session.hint_asked`), whose copies in memory
+        learn it."""
+        life = session.life
+        if self.policies is not None and life.store is not None and life.game_id is not None:
+            await self.policies.check_deal(life.game_id, action)
+        await self.registry.run(session, life.hint_asked)
+        store, deal = self.registry.store, life.game.deal
+        if life.store is None and store is not None and deal is not None:
+            # a game not stored (loaded in a local lucie web): the player's
+            # games of its deal in play are marked all the same
+            player = store.player or default_player()
+            await store.run(lambda: store.store.mark_player_deal(player, life.game.rules, deal))
+        await self._reread_deal(life.game.rules.spec(), deal, but=session)
+
+    async def _reread_deal(self, variant: str, deal: int | None,
+                           but: Session | None = None) -> None:
+        """The sessions in memory of a game of ``variant``'s ``deal`` read
+        their marks again (help on another game of the deal marked them)."""
+        if deal is None or self.registry.store is None:
+            return
+        store = self.registry.store
+        for other in list(self.registry.sessions.values()):
+            life = other.life
+            if other is not but and life.store is not None and life.game_id is not None \
+                    and life.game.deal == deal and life.game.rules.spec() == variant:
+                await store.run(life.read_marks)
 
     async def review_stored(self, request: Request) -> Any:
         """The review of a game of the statistics (by its number there)."""
@@ -573,14 +610,16 @@ class Api:
         saved = await store.saved_game(number)
         if saved is None:
             raise unknown("stored game", number)
-        if self.policies is not None:  # a duel's game in play is not reviewed
+        if self.policies is not None:  # a duel's game (or deal) in play is not reviewed
             await self.policies.check_stored(number, "review")
-        # a game still in play: marked as helped first (fair play)
+            await self.policies.check_deal(number, "review")
+        # a game still in play, and the player's others of its deal: marked
+        # as helped first (fair play)
         await store.run(lambda: review_asked(store.store, number,
                                              store.player or default_player()))
-        for session in list(self.registry.sessions.values()):  # its copy in memory too
-            if session.life.game_id == number and session.life.store is not None:
-                await store.run(session.life.read_marks)
+        record = await store.run(lambda: store.store.deal_owner(number))
+        if record is not None:
+            await self._reread_deal(record[1], record[2])
         return await self._review(request, self.reviewing, saved, seconds, key=number)
 
     async def _review(self, request: Request, busy: set[str], saved: str, seconds: float,

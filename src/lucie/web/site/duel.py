@@ -244,6 +244,19 @@ class Duels:
         if why is not None:
             raise ApiError(*why)
 
+    async def check_deal(self, game_id: int, action: str) -> None:
+        """Refuse (an :class:`ApiError`) help (``action``: ``hint``,
+        ``odds``, ``review``) on the stored game ``game_id`` where a duel
+        not over of its player on the same deal and variant forbids it
+        (:meth:`DuelPolicy.refusal`): a second game of the duel's deal, a
+        loaded copy of it, or the duel's game itself.  The policy goes by
+        the deal, not by the game the request names."""
+        store = self.link.store
+        for duel in await self.link.run(lambda: duels.on_deal_of(store, game_id)):
+            why = DuelPolicy(await self.current(duel)).refusal(action)
+            if why is not None:
+                raise ApiError(*why)
+
     async def end(self, duel: duels.Duel, reason: str) -> None:
         """End the duel for ``reason`` (once, whoever gets there first) and
         tell both sockets."""

@@ -28,6 +28,7 @@ from lucie.store.duels import (
     join_duel,
     open_duel,
     side_end,
+    side_status,
 )
 from lucie.web.app import stop_app
 from lucie.web.site import create_site
@@ -63,8 +64,18 @@ def test_a_duel_is_opened_joined_once_and_ended_once(store: Store) -> None:
     again = duel_by_token(store, "tok")
     assert again is not None and again.end_reason == "resigned"
     assert again.host_end is not None and again.host_end["saved"] == ends["host"]["saved"]
-    # deleting a player takes their duels with them
+    # a player who deletes their data leaves the duel to the other (issue 52)
     store.delete_player(bob)
+    kept = duel_by_token(store, "tok")
+    assert kept is not None and kept.guest_id is None and kept.gone("guest")
+    assert not kept.gone("host") and kept.side_of(ann.id) == "host"
+    assert kept.guest_end == again.guest_end and kept.end_reason == "resigned"
+    assert side_end(store, kept, "guest") == {"status": "absent"}  # the game went with bob
+    assert side_status(store, kept, "guest") == "absent"
+    assert side_status(store, kept, "host") == "playing"
+    assert not join_duel(store, "tok", guest=cat.id, game=g1, page="p9")  # not open again
+    # both gone: the duel goes
+    store.delete_player(ann)
     assert duel_by_token(store, "tok") is None
 
 

@@ -117,7 +117,7 @@ def test_an_empty_database_gets_every_migration(store: Store) -> None:
         conn.close()
     else:
         version = store._backend.read("SELECT version FROM lucie_schema")[0][0]  # type: ignore[attr-defined]
-    assert version == SCHEMA_VERSION == 10
+    assert version == SCHEMA_VERSION == 11
 
 
 def test_a_schema_2_sqlite_file_keeps_every_game(tmp_path: Path) -> None:

@@ -522,7 +522,7 @@ def test_a_schema_1_database_is_upgraded_and_keeps_every_game(tmp_path: Path,
         assert resumed is not None and len(resumed[1].moves) == 3
         new = store.start_game(Game(Rules(), 9), "ann", '{"difficulty": "easy"}')
     conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 10
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 11
     assert conn.execute("PRAGMA application_id").fetchone()[0] == 1282761577
     conn.close()
     with Store(db) as store:  # opened again: nothing more to upgrade

@@ -116,10 +116,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 "address_limit": args.address_limit, "player_limit": args.player_limit}
     sock = bind(args.host, args.port)
     host, bound = sock.getsockname()[:2]
+    from lucie.web.site.sockets import uvicorn_options
+
+    # a request's head timed and sized, inbound frames capped, quiet
+    # sockets pinged (docs/hosting.md#sockets)
     options: dict[str, Any] = {
         "log_level": "warning", "lifespan": "on", "timeout_graceful_shutdown": 1,
         "proxy_headers": bool(args.trusted_proxy),
-        "forwarded_allow_ips": ",".join(args.trusted_proxy) or None}
+        "forwarded_allow_ips": ",".join(args.trusted_proxy) or None, **uvicorn_options()}
     logging.getLogger("uvicorn.error").addFilter(CANCELLED_AT_EXIT)
     print(_("lucie: serving players at http://{host}:{port}/  (Ctrl+C to stop)").format(
         host=host, port=bound), file=sys.stderr, flush=True)

@@ -64,5 +64,27 @@ def end(store: Store, duel: Duel, reason: str, at: str | None = None) -> bool:
     return _rows.end_duel(store, duel.id, reason, ends)
 
 
+def side_over(store: Store, duel: Duel, side: Side) -> bool:
+    """Whether ``side``'s game is over: finished, or gone with its player
+    (who deleted their data)."""
+    return _rows.side_status(store, duel, side) != "playing"
+
+
+def leave(store: Store, player_id: int, at: str | None = None) -> list[Duel]:
+    """Player ``player_id`` is about to delete their data: each duel they
+    play now ends, as if they resigned (their side's end says so, with
+    their game as it stands), so its result stays the other player's; the
+    duels it ended (their news is the caller's to tell)."""
+    ended = []
+    for duel in _rows.running_duels_of(store, player_id):
+        ends: dict[Side, dict[str, Any]] = {
+            "host": side_end(store, duel, "host", at), "guest": side_end(store, duel, "guest", at)}
+        mine: Side = "host" if duel.host_id == player_id else "guest"
+        ends[mine] = {**ends[mine], "status": "resigned"}
+        if _rows.end_duel(store, duel.id, "resigned", ends):
+            ended.append(duel)
+    return ended
+
+
 __all__ = ["Duel", "DuelSettings", "Side", "by_game", "by_page", "by_token", "end", "join",
-           "on_deal_of", "progress", "side_end", "start"]
+           "leave", "on_deal_of", "progress", "side_end", "side_over", "start"]

@@ -363,13 +363,21 @@ class Store:
 
     def delete_player(self, player: PlayerRef) -> int:
         """Delete ``player`` and everything that is theirs (games, and so
-        statistics and daily results); returns how many games went."""
+        statistics and daily results); returns how many games went.  A
+        duel they played stays the other player's: their side names nobody
+        (a deleted player, :meth:`lucie.store.duels.Duel.gone`), its ends
+        and both reviews stay; a duel nobody joined, or whose two players
+        are both gone, goes."""
         pid = self._player_id(player)
         if pid is None:
             return 0
         with self._write() as tx:
-            # the duels they played go with them (lucie.store.duels)
-            tx.execute("DELETE FROM duels WHERE host_id = ? OR guest_id = ?", (pid, pid))
+            # their side of a duel names nobody, the duel stays the other's
+            # (lucie.store.duels, schema 11)
+            tx.execute("DELETE FROM duels WHERE host_id = ? AND started IS NULL", (pid,))
+            tx.execute("UPDATE duels SET host_id = NULL WHERE host_id = ?", (pid,))
+            tx.execute("UPDATE duels SET guest_id = NULL WHERE guest_id = ?", (pid,))
+            tx.execute("DELETE FROM duels WHERE host_id IS NULL AND guest_id IS NULL", ())
             tx.execute("DELETE FROM web_games WHERE game_id IN "
                        "(SELECT id FROM games WHERE player_id = ?)", (pid,))
             tx.execute("DELETE FROM challenge_games WHERE player_id = ?", (pid,))

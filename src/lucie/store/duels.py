@@ -8,7 +8,9 @@ the duel starts then (:func:`join_duel`: only one guest ever gets in,
 whichever process or machine answers them).  It ends once, for one
 reason (:data:`END_REASONS`), with each side's game as it stood then
 (:func:`end_duel`, :func:`side_end`); an ended duel is never changed
-again, so its result is never rewritten.
+again, so its result is never rewritten.  A player who deletes their
+data leaves their duels to the other player (schema 11): their side names
+nobody (:meth:`Duel.gone`), the duel, its ends and both reviews stay.
 
 The functions take the :class:`~lucie.store.Store` and run one short
 statement or transaction each, on either backend.
@@ -86,7 +88,8 @@ class Duel:
     started: str | None
     ended: str | None
     end_reason: str | None
-    host_id: int
+    #: None: the host deleted their data (:meth:`gone`)
+    host_id: int | None
     host_game: int
     host_page: str
     guest_id: int | None
@@ -104,6 +107,16 @@ class Duel:
         if self.guest_id is not None and player_id == self.guest_id:
             return "guest"
         return None
+
+    def gone(self, side: Side) -> bool:
+        """Whether ``side``'s player deleted their data (their side names
+        nobody: a deleted player, whose result stays the other's)."""
+        if side == "host":
+            return self.host_id is None
+        return self.guest_id is None and self.started is not None
+
+    def player_of(self, side: Side) -> int | None:
+        return self.host_id if side == "host" else self.guest_id
 
     def side_of_page(self, page: str) -> Side | None:
         """The side whose page token is ``page``."""
@@ -141,7 +154,7 @@ def _duel(row: tuple[Any, ...]) -> Duel:
     settings = DuelSettings(str(variant), int(deal), bool(hints), bool(undo),
                             None if limit is None else int(limit))
     return Duel(int(did), str(token), settings, str(created), started, ended, reason,
-                int(host_id), int(host_game), str(host_page),
+                None if host_id is None else int(host_id), int(host_game), str(host_page),
                 None if guest_id is None else int(guest_id),
                 None if guest_game is None else int(guest_game), guest_page,
                 _end_json(host_end), _end_json(guest_end), int(news_seq or 0))
@@ -173,7 +186,7 @@ def join_duel(store: Store, token: str, *, guest: int, game: int, page: str) -> 
     with store._write() as tx:
         joined = tx.execute(
             "UPDATE duels SET guest_id = ?, guest_game = ?, guest_page = ?, started = ? "
-            "WHERE token = ? AND guest_id IS NULL AND host_id <> ?",
+            "WHERE token = ? AND guest_id IS NULL AND started IS NULL AND host_id <> ?",
             (guest, game, page, now(), token, guest)).rowcount
     return bool(joined)
 
@@ -186,6 +199,14 @@ def duel_by_token(store: Store, token: str) -> Duel | None:
 def duel_by_page(store: Store, page: str) -> Duel | None:
     """The duel one of whose games the page token ``page`` names."""
     return _one(store, "host_page = ? OR guest_page = ?", (page, page))
+
+
+def running_duels_of(store: Store, player_id: int) -> list[Duel]:
+    """The duels player ``player_id`` plays now (started, not over)."""
+    rows = store._read(f"SELECT {_COLUMNS} FROM duels WHERE (host_id = ? OR guest_id = ?)"
+                       " AND started IS NOT NULL AND ended IS NULL ORDER BY id",
+                       (player_id, player_id))
+    return [_duel(row) for row in rows]
 
 
 def duel_by_game(store: Store, game_id: int) -> Duel | None:
@@ -246,13 +267,22 @@ def table_of(game: Game) -> dict[str, Any]:
             "foundations": {SUITS[i]: n for i, n in enumerate(p.foundations)}}
 
 
+def side_status(store: Store, duel: Duel, side: Side) -> str:
+    """The status of ``side``'s game as stored now (``absent``: no guest
+    yet, or a game gone with its player)."""
+    game_id = duel.game_of(side)
+    rows = store._read("SELECT status FROM games WHERE id = ?", (game_id,)) \
+        if game_id is not None else []
+    return str(rows[0][0]) if rows else "absent"
+
+
 def side_end(store: Store, duel: Duel, side: Side, at: str | None = None) -> dict[str, Any]:
     """One side's game as stored now: its :func:`progress`, its time in the
     duel (to its end, else to ``at``: the duel's end) and the saved game
     (for its review)."""
     game_id = duel.game_of(side)
-    if game_id is None:
-        return {"status": "absent"}
+    if game_id is None or not store._read("SELECT 1 FROM games WHERE id = ?", (game_id,)):
+        return {"status": "absent"}  # no guest, or a game gone with its player
     record = store.record(game_id)
     game = store.game(game_id)
     data = progress(game)
@@ -344,4 +374,4 @@ def forget_news(store: Store, before: float) -> int:
 __all__ = ["END_REASONS", "MAX_PAYLOAD", "Duel", "DuelSettings", "Side", "all_news_after",
            "duel_by_game", "duel_by_page", "duel_by_token", "end_duel", "forget_news",
            "join_duel", "last_news", "news_after", "open_duel", "post_news", "progress",
-           "running_on_deal", "side_end", "table_of"]
+           "running_duels_of", "running_on_deal", "side_end", "side_status", "table_of"]

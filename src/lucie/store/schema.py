@@ -72,6 +72,12 @@ Schemas:
     process that remembers the last number it read never skips one);
     ``duels`` found by a side's game (``duels_by_host_game``,
     ``duels_by_guest_game``).
+11. A duel's result outlives a deleted player: ``duels.host_id`` may be
+    NULL (SQLite rebuilds ``duels``, rows, ids and indexes kept;
+    PostgreSQL drops the constraint).  A side whose player was deleted
+    names nobody (``host_id``, or ``guest_id`` of a started duel, NULL);
+    the duel, its ends and so both reviews stay the other player's
+    (:meth:`lucie.store.Store.delete_player`).
 
 >>> [m.version for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
 True
@@ -149,6 +155,16 @@ _NEVER_AGAIN: Final = (
      ("CREATE INDEX duel_news_by_made ON duel_news (made)",)),
 )
 
+#: SQLite's ``duels`` from schema 11: as at schema 10, ``host_id`` nullable.
+_DUELS_11: Final = (
+    "id INTEGER PRIMARY KEY AUTOINCREMENT, token TEXT NOT NULL UNIQUE,"
+    " variant TEXT NOT NULL, deal INTEGER NOT NULL, hints INTEGER NOT NULL,"
+    " undo INTEGER NOT NULL, time_limit INTEGER, created TEXT NOT NULL, started TEXT,"
+    " ended TEXT, end_reason TEXT, host_id INTEGER REFERENCES players (id),"
+    " host_game INTEGER NOT NULL, host_page TEXT NOT NULL UNIQUE,"
+    " guest_id INTEGER REFERENCES players (id), guest_game INTEGER, guest_page TEXT UNIQUE,"
+    " host_end TEXT, guest_end TEXT, news_seq INTEGER NOT NULL DEFAULT 0")
+
 
 def _rebuilt(table: str, columns: str, indexes: tuple[str, ...]) -> tuple[str, ...]:
     """SQLite's statements that rebuild ``table`` with ``columns``, keeping
@@ -162,6 +178,16 @@ def _rebuilt(table: str, columns: str, indexes: tuple[str, ...]) -> tuple[str, .
             f"DROP TABLE {table}",
             f"ALTER TABLE {table}_8 RENAME TO {table}",
             *indexes)
+
+
+def _kept_ids(steps: tuple[str, ...], table: str) -> tuple[str, ...]:
+    """``steps`` (:func:`_rebuilt`) with the rebuilt table's id counter
+    carried over before the old table goes (a deleted duel's id, even the
+    newest, stays given)."""
+    counter = (f"DELETE FROM sqlite_sequence WHERE name = '{table}_8'",
+               f"INSERT INTO sqlite_sequence (name, seq) SELECT '{table}_8', seq"
+               f" FROM sqlite_sequence WHERE name = '{table}'")
+    return (*steps[:2], *counter, *steps[2:])
 
 
 def _past_largest(table: str) -> str:
@@ -248,6 +274,12 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         "CREATE INDEX duels_by_host_game ON duels (host_game)",
         "CREATE INDEX duels_by_guest_game ON duels (guest_game)",
     )),
+    Migration(11, "a duel's result outlives a deleted player", (), {
+        "sqlite": _kept_ids(_rebuilt("duels", _DUELS_11, (
+            "CREATE INDEX duels_by_host_game ON duels (host_game)",
+            "CREATE INDEX duels_by_guest_game ON duels (guest_game)")), "duels"),
+        "postgresql": ("ALTER TABLE duels ALTER COLUMN host_id DROP NOT NULL",),
+    }),
 )
 #: The schema this lucie writes; a database of a higher one is refused.
 SCHEMA_VERSION: Final = MIGRATIONS[-1].version

@@ -50,7 +50,7 @@ from typing import Any, Final
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -307,6 +307,9 @@ class PlayerMiddleware:
         return await self.link.run(lambda: players.make(store)), True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._socket(scope, receive, send)
+            return
         if scope["type"] != "http" or scope["path"].startswith(_NO_PLAYER):
             await self.app(scope, receive, send)
             return
@@ -323,6 +326,21 @@ class PlayerMiddleware:
         token = REQUEST_PLAYER.set(player)
         try:
             await self.app(scope, receive, sending if made else send)
+        finally:
+            REQUEST_PLAYER.reset(token)
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A WebSocket's player, from its cookie's signature alone (no store
+        trip, none made: the socket refuses a visitor without one), for the
+        player's rate limit."""
+        cookie = HTTPConnection(scope).cookies.get(PLAYER_COOKIE)
+        signed = self.signer.read("cookie", cookie) if cookie else None
+        if signed is None:
+            await self.app(scope, receive, send)
+            return
+        token = REQUEST_PLAYER.set(Player(signed.player_id, "", ""))
+        try:
+            await self.app(scope, receive, send)
         finally:
             REQUEST_PLAYER.reset(token)
 
@@ -355,10 +373,13 @@ class Account:
     """The endpoints of the visitor's own player: their name, their
     recovery code, the deletion of everything that is theirs."""
 
-    def __init__(self, link: StoreLink, signer: Signer, registry: Registry) -> None:
+    def __init__(self, link: StoreLink, signer: Signer, registry: Registry,
+                 duels: Duels | None = None) -> None:
         self.link = link
         self.signer = signer
         self.registry = registry
+        #: the site's duels: a player's running duels end before they go
+        self.duels = duels
 
     def _json(self, player: Player) -> dict[str, Any]:
         # issued when the player was made: one code per player and secret,
@@ -408,6 +429,8 @@ class Account:
         """Delete the player and every game of theirs; the browser forgets
         the cookie (its next visit is a new anonymous player)."""
         player = _request_player()
+        if self.duels is not None:  # their duels' results stay the other players'
+            await self.duels.player_leaves(player.id)
         await self.registry.forget_player(player.id)
         store = self.link.store
         games = await self.link.run(lambda: players.remove(store, player))
@@ -446,10 +469,10 @@ def create_site(link: StoreLink, secret: bytes | Sequence[bytes], *, solver_work
     (:class:`Signer`)."""
     signer = Signer(secret)
     app = create_app(store=link, solver_workers=solver_workers, shared=True)
-    account = Account(link, signer, app.state.registry)
     metrics = Metrics.make(app.state.solver)
     duels = Duels(app.state.api, link, hub_for(link.store),
                   lambda token: signer.unsign("cookie", token))
+    account = Account(link, signer, app.state.registry, duels)
     app.router.routes[:0] = [
         *duel_routes(duels),
         Route("/healthz", health(link)),

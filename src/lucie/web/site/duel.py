@@ -71,6 +71,7 @@ from lucie.web.inputs import (
 )
 from lucie.web.registry import Registry
 from lucie.web.routes import Api
+from lucie.web.site.sockets import CLOSE_TOO_MANY, SocketCount
 from lucie.web.store_link import StoreLink
 
 Side = duels.Side
@@ -98,12 +99,13 @@ def _deadline(duel: duels.Duel) -> datetime | None:
     return datetime.fromisoformat(duel.started) + timedelta(seconds=limit)
 
 
-def _time_left(duel: duels.Duel) -> float | None:
-    """Seconds left before the time limit (0 once it has run out)."""
+def _time_left(duel: duels.Duel, at: datetime | None = None) -> float | None:
+    """Seconds left before the time limit at ``at`` (default now; 0 once it
+    has run out)."""
     end = _deadline(duel)
     if end is None:
         return None
-    return max(0.0, (end - datetime.now(UTC)).total_seconds())
+    return max(0.0, (end - (at or datetime.now(UTC))).total_seconds())
 
 
 def _rank(end: dict[str, Any]) -> tuple[float, ...]:
@@ -156,6 +158,10 @@ class Duels:
         hub.watchers.append(self._heard)
         #: the reviews being worked out
         self.reviewing: set[str] = set()
+        #: the sockets open, per player and per address (within limits)
+        self.sockets = SocketCount()
+        #: the duels' clock (an aware datetime): a test may move it on
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
         api.policies = self  # the game endpoints ask the duel's rules
 
     # -- the store ----------------------------------------------------------
@@ -212,7 +218,7 @@ class Duels:
 
     async def current(self, duel: duels.Duel) -> duels.Duel:
         """``duel``, ended first if its time limit has run out."""
-        left = _time_left(duel)
+        left = _time_left(duel, self.clock())
         if duel.ended is None and left is not None and left <= 0:
             await self.end(duel, "time")
             duel = await self._by_token(duel.token)
@@ -262,8 +268,17 @@ class Duels:
         tell both sockets."""
         store = self.link.store
 
-        stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
+        stamp = self.clock().isoformat(timespec="milliseconds")
         if await self.link.run(lambda: duels.end(store, duel, reason, stamp)):
+            await self.hub.publish(duel.id, {"type": "over"})
+
+    async def player_leaves(self, player_id: int) -> None:
+        """Player ``player_id`` is deleting their data: each duel they play
+        now ends as resigned (:func:`lucie.site.duels.leave`), and both
+        sockets hear so; their side then shows a deleted player."""
+        store = self.link.store
+        stamp = self.clock().isoformat(timespec="milliseconds")
+        for duel in await self.link.run(lambda: duels.leave(store, player_id, stamp)):
             await self.hub.publish(duel.id, {"type": "over"})
 
     # -- what a player sees ---------------------------------------------------
@@ -275,7 +290,7 @@ class Duels:
         def work() -> dict[str, Any]:
             sides: dict[str, Any] = {}
             for side in ("host", "guest"):
-                pid = duel.host_id if side == "host" else duel.guest_id
+                pid, gone = duel.player_of(side), duel.gone(side)
                 player = store.player(pid) if pid is not None else None
                 end = duel.host_end if side == "host" else duel.guest_end
                 if end is None and duel.game_of(side) is not None:
@@ -283,8 +298,10 @@ class Duels:
                 shown = {k: v for k, v in (end or {}).items() if k != "saved"}
                 if "status" in shown:
                     shown["status_text"] = status_name(str(shown["status"]))
-                sides[side] = None if pid is None else {
-                    "name": player.name if player is not None else "", "progress": shown}
+                # a side whose player deleted their data: "a deleted player"
+                sides[side] = None if pid is None and not gone else {
+                    "name": player.name if player is not None else "", "deleted": gone,
+                    "progress": shown}
             return sides
 
         sides = await self.link.run(work)
@@ -299,7 +316,7 @@ class Duels:
             "settings": duel.settings.to_json(), "you": you,
             "game": duel.page_of(you) if you is not None else None,
             "variant_name": Rules.parse(duel.settings.variant).name(),
-            "elapsed": duel.elapsed(duel.ended), "time_left": _time_left(duel),
+            "elapsed": duel.elapsed(duel.ended), "time_left": _time_left(duel, self.clock()),
             "players": sides, "end_reason": duel.end_reason, "seq": duel.news_seq}
         if duel.ended and duel.host_end is not None and duel.guest_end is not None:
             data["winner"] = winner({"host": duel.host_end, "guest": duel.guest_end})
@@ -414,6 +431,20 @@ class Duels:
         if player is None:
             await ws.close(CLOSE_NO_PLAYER, _("no player: open the site's page first"))
             return
+        address = ws.client.host if ws.client else "?"
+        if not self.sockets.open(player, address):  # one too many: told why
+            await ws.accept()
+            await ws.close(CLOSE_TOO_MANY, _("too many of the site's pages open at once: "
+                                             "close one and try again"))
+            return
+        try:
+            await self._checked(ws, player)
+        finally:
+            self.sockets.close(player, address)
+
+    async def _checked(self, ws: WebSocket, player: int) -> None:
+        """The socket of ``player``, counted: refused unless from this
+        site's page, for a duel of theirs."""
         if not _same_origin(ws):
             await ws.close(CLOSE_NOT_YOURS, _("refused: a request from another site"))
             return
@@ -446,7 +477,7 @@ class Duels:
         listening = asyncio.ensure_future(_until_closed(ws))
         try:
             while not listening.done():
-                left = _time_left(duel) if duel.ended is None else None
+                left = _time_left(duel, self.clock()) if duel.ended is None else None
                 news = asyncio.ensure_future(sub.queue.get())
                 await asyncio.wait({news, listening}, timeout=None if left is None else left + 0.2,
                                    return_when=asyncio.FIRST_COMPLETED)
@@ -482,12 +513,10 @@ class Duels:
             await self.end(duel, "resigned")
         elif status != "playing":
             other: Side = "guest" if side == "host" else "host"
-            other_id = duel.game_of(other)
             store = self.link.store
-            if other_id is not None:
-                record = await self.link.run(lambda: store.record(other_id))
-                if record.status != "playing":
-                    await self.end(duel, "finished")
+            if duel.game_of(other) is not None \
+                    and await self.link.run(lambda: duels.side_over(store, duel, other)):
+                await self.end(duel, "finished")
 
 
 def lost_at(review: dict[str, Any]) -> int | None:
@@ -691,6 +720,7 @@ __all__ = [
     "CLOSE_NOT_YOURS",
     "CLOSE_NO_DUEL",
     "CLOSE_NO_PLAYER",
+    "CLOSE_TOO_MANY",
     "GAME_COMMAND",
     "DuelGuard",
     "DuelPolicy",

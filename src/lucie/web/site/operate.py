@@ -34,6 +34,7 @@ from lucie.web.app import ACCESS_LOG
 from lucie.web.errors import RETRY_AFTER
 from lucie.web.headers import SECURITY, with_headers
 from lucie.web.site.duel import GAME_COMMAND
+from lucie.web.site.sockets import CLOSE_TOO_MANY
 from lucie.web.store_link import FAULT_LOG, REQUEST_PLAYER, StoreLink
 from lucie.web.thinking import SolverPool
 
@@ -166,7 +167,8 @@ class RateLimit:
         self.window = SharedWindow(link, kind, limit)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        who = self.key(scope) if scope["type"] == "http" else None
+        # a WebSocket's handshake is a request like any other (issue 52)
+        who = self.key(scope) if scope["type"] in ("http", "websocket") else None
         now = time.time()
         if who is None:
             await self.app(scope, receive, send)
@@ -175,6 +177,9 @@ class RateLimit:
             allowed = await self.window.hit(who, now)
             wait = 0 if allowed else max(1, math.ceil(self.window.reset_after(who, now)))
         except StoreError as exc:  # the store cannot count: nothing is served
+            if scope["type"] == "websocket":
+                await _refuse_socket(receive, send, CLOSE_TRY_LATER, str(exc))
+                return
             answer = JSONAnswer({"error": str(exc)}, status_code=503,
                                 headers={"Retry-After": str(RETRY_AFTER)})
             await answer(scope, receive, with_headers(send, SECURITY))
@@ -182,11 +187,31 @@ class RateLimit:
         if allowed:
             await self.app(scope, receive, send)
             return
+        if scope["type"] == "websocket":
+            await _refuse_socket(receive, send, CLOSE_TOO_MANY,
+                                 _("too many requests: try again in {n} s").format(n=wait))
+            return
         answer = JSONAnswer({"error": _("too many requests: try again in {n} s").format(n=wait)},
                             status_code=429, headers={"Retry-After": str(wait)})
         # the limit answers before the app's own headers are added: its
         # answer carries them too
         await answer(scope, receive, with_headers(send, SECURITY))
+
+
+#: A WebSocket refused for the store's fault: "try again later" (RFC 6455).
+CLOSE_TRY_LATER: Final = 1013
+
+
+async def _refuse_socket(receive: Receive, send: Send, code: int, reason: str) -> None:
+    """Accept a WebSocket's handshake only to close it at once with ``code``
+    and ``reason`` (a refused handshake tells the page nothing but 403)."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    # a close frame's reason is at most 123 bytes
+    short = reason.encode("utf-8")[:123].decode("utf-8", "ignore")
+    await send({"type": "websocket.close", "code": code, "reason": short})
 
 
 def address_key(scope: Scope) -> str | None:

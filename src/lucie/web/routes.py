@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
@@ -171,9 +171,27 @@ def change_json(session: Session, step: Step | None,
     return data
 
 
+T = TypeVar("T")
+
+#: What is done once a game's change went through, before it is answered
+#: (a duel's: its news told, its end written): :meth:`GamePolicies.command`.
+After = Callable[[], Awaitable[None]]
+
+
 class GamePolicies(Protocol):
     """The rules a game is played under beyond the game's own (a site's
-    duels: :class:`lucie.web.site.duel.Duels`)."""
+    duels: :class:`lucie.web.site.duel.Duels`).  The endpoints ask them by
+    the command they serve, never by a URL."""
+
+    async def command(self, page: str, action: str) -> After | None:
+        """Refuse (an :class:`ApiError`) the change ``action`` (``move``,
+        ``undo``, ``restart``...) of the request's player's game on page
+        ``page`` where its rules forbid it; else what to do once the change
+        went through (None: nothing)."""
+
+    async def may_leave(self, page: str) -> bool:
+        """Whether a new game may leave the game on page ``page`` (count it
+        resigned): not a running duel's."""
 
     async def check_stored(self, game_id: int, action: str) -> None:
         """Refuse (an :class:`ApiError`) ``action`` on the stored game
@@ -205,6 +223,24 @@ class Api:
             session.life.show()
         return session
 
+    async def _command(self, request: Request, action: str, *,
+                       verified: bool = True) -> tuple[Session, After | None]:
+        """The request's player's game (:meth:`_session`), whose change
+        ``action`` its rules allow (:meth:`GamePolicies.command`: else an
+        :class:`ApiError`), and what to do once the change went through."""
+        session = await self._session(request, verified=verified)
+        after = (await self.policies.command(session.id, action)
+                 if self.policies is not None else None)
+        return session, after
+
+    @staticmethod
+    async def _changed(after: After | None, answer: T) -> T:
+        """``answer``, once what follows the change (``after``) is done: a
+        player told of a change (a duel's end) reads it from any process."""
+        if after is not None:
+            await after()
+        return answer
+
     # -- games ------------------------------------------------------------
 
     async def new_game(self, request: Request) -> Any:
@@ -231,8 +267,12 @@ class Api:
         # player first): a refused new game leaves the game in play as it was
         # a picked deal's rating is kept with its game: its end tells that figure
         session = await self.registry.add(game, picked=picked)
+        abandon = data.get("abandon")
+        if isinstance(abandon, str) and self.policies is not None \
+                and not await self.policies.may_leave(abandon):
+            abandon = None  # a running duel's game is not left (its rules)
         try:
-            await self.registry.abandon(data.get("abandon"))
+            await self.registry.abandon(abandon)
         except (ApiError, LucieError):  # the old game stays as it was: no new game either
             await self.registry.drop(session)
             raise
@@ -329,22 +369,23 @@ class Api:
             return change_json(session, outcome.step)
 
     async def move(self, request: Request) -> Any:
-        session = await self._session(request, verified=False)
+        session, after = await self._command(request, "move", verified=False)
         data = await read_object(request)
         text = text_field(data, "move")
         try:
             move = Move.parse(text)
         except MoveError as exc:
             raise ApiError(400, str(exc)) from None
-        return await self._play(session, move, data, verified=False)
+        return await self._changed(after, await self._play(session, move, data, verified=False))
 
     async def redeal(self, request: Request) -> Any:
-        session = await self._session(request, verified=False)
+        session, after = await self._command(request, "redeal", verified=False)
         data = await read_object(request)
-        return await self._play(session, REDEAL, data, verified=False)
+        return await self._changed(after, await self._play(session, REDEAL, data,
+                                                           verified=False))
 
     async def merci(self, request: Request) -> Any:
-        session = await self._session(request)
+        session, after = await self._command(request, "merci")
         data = await read_object(request)
         card_text = text_field(data, "card")
         fan_text = text_field(data, "fan").strip().lower()
@@ -362,20 +403,21 @@ class Api:
             if why is not None:
                 raise ApiError(409, _("no merci now: {reason}").format(reason=why), reason=why)
         move = Move.card_to_fan(card, FAN_NAMES.index(fan_text))
-        return await self._play(session, move, data)
+        return await self._changed(after, await self._play(session, move, data))
 
     async def autoplay(self, request: Request) -> Any:
-        session = await self._session(request)
+        session, after = await self._command(request, "autoplay")
         data = await read_object(request)
         async with session.lock:
             check_version(session, data)
             outcome = await self.registry.run(session, session.life.autoplay)
-            return change_json(session, outcome.step, autoplay_only=True)
+            answer = change_json(session, outcome.step, autoplay_only=True)
+        return await self._changed(after, answer)
 
     async def send_home(self, request: Request) -> Any:
         """Every safe card home now, or the aces where none is strictly
         safe (:meth:`lucie.session.Session.send_home`)."""
-        session = await self._session(request)
+        session, after = await self._command(request, "home")
         sent = await read_object(request)
         async with session.lock:
             check_version(session, sent)
@@ -387,7 +429,7 @@ class Api:
                                   "{moves}.").format(moves=" ".join(map(str, outcome.aces)))]
         elif outcome.step is None:
             data["messages"] = [_("No card can safely go home now.")]
-        return data
+        return await self._changed(after, data)
 
     async def visibility(self, request: Request) -> Any:
         """The page says whether it shows the game (the Page Visibility
@@ -406,7 +448,7 @@ class Api:
     async def undo(self, request: Request) -> Any:
         """Take back the player's last step: the move and the cards autoplay
         sent home after it."""
-        session = await self._session(request)
+        session, after = await self._command(request, "undo")
         data = await read_object(request)
         async with session.lock:
             check_version(session, data)
@@ -420,10 +462,10 @@ class Api:
         undone = _("Undone: {what}").format(what=step.text)
         note = outcome.practice_note
         data["messages"] = [note, undone] if note else [undone]
-        return data
+        return await self._changed(after, data)
 
     async def redo(self, request: Request) -> Any:
-        session = await self._session(request)
+        session, after = await self._command(request, "redo")
         data = await read_object(request)
         async with session.lock:
             check_version(session, data)
@@ -433,10 +475,11 @@ class Api:
                 outcome = await self.registry.run(session, session.life.redo)
             except MoveError as exc:  # pragma: no cover - redo replays a legal move
                 raise ApiError(409, str(exc)) from None
-            return change_json(session, outcome.step)
+            answer = change_json(session, outcome.step)
+        return await self._changed(after, answer)
 
     async def restart(self, request: Request) -> Any:
-        session = await self._session(request)
+        session, after = await self._command(request, "restart")
         data = await read_object(request)
         async with session.lock:
             check_version(session, data)
@@ -447,10 +490,10 @@ class Api:
         if outcome.new_game:
             data["messages"] = [_("A new game of the same deal (the last one's result stays "
                                   "recorded).")]
-        return data
+        return await self._changed(after, data)
 
     async def resign(self, request: Request) -> Any:
-        session = await self._session(request)
+        session, after = await self._command(request, "resign")
         data = await read_object(request)
         async with session.lock:
             check_version(session, data)
@@ -458,7 +501,8 @@ class Api:
                 raise ApiError(409, _(_OVER.get(session.game.outcome.status,
                                                 N_("the game is already over"))))
             await self.registry.run(session, session.life.resign)
-            return state_json(session)
+            answer = state_json(session)
+        return await self._changed(after, answer)
 
     async def save(self, request: Request) -> Any:
         session = await self._session(request)

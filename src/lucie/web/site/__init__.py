@@ -49,7 +49,6 @@ from pathlib import Path
 from typing import Any, Final
 
 from starlette.applications import Starlette
-from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -67,7 +66,7 @@ from lucie.web.errors import ApiError
 from lucie.web.inputs import read_object, text_field
 from lucie.web.registry import Registry
 from lucie.web.routes import api
-from lucie.web.site.duel import GAME_COMMAND, DuelGuard, Duels
+from lucie.web.site.duel import GAME_COMMAND, Duels
 from lucie.web.site.operate import (
     ACCESS_LOG,
     ADDRESS_LIMIT,
@@ -485,8 +484,6 @@ def create_site(link: StoreLink, secret: bytes | Sequence[bytes], *, solver_work
     # a request is matched route by route: a game's commands (most of a
     # site's requests) first, the rest in its order
     app.router.routes.sort(key=lambda r: not getattr(r, "path", "").startswith(_COMMANDS))
-    # innermost: a duel's games keep to its rules, their changes are told
-    app.user_middleware.append(Middleware(DuelGuard, duels_=duels))
     # outermost last: the log and metrics see every answer, the address's
     # limit comes before a player is made, the player's after
     app.add_middleware(RateLimit, link=link, kind="player", limit=rate(player_limit),

@@ -20,10 +20,11 @@ The games are played through the game's own endpoints
 like any game.  A duel's rules are a :class:`DuelPolicy` read from its
 row in the store (hints, undo, the review of a game in play, leaving it,
 a restart, moves before the start or after the time limit), asked by
-every endpoint that helps with a duel's game or changes it:
-:class:`DuelGuard` stands in front of the game's commands, asks the
-policy and tells the hub each change that went through; the statistics'
-review of a stored game asks it through ``Api.policies``.  Each news is
+every endpoint that helps with a duel's game or changes it, by the
+command it serves (``Api.policies``: :meth:`Duels.command` before a
+change, which then tells the hub the change once it went through;
+:meth:`Duels.check_deal` before help; :meth:`Duels.may_leave` before a new
+game leaves the page's game).  Each news is
 numbered by the store (``seq``, :mod:`lucie.site.duel_hub`).  A duel's
 state is the store's (schema 5 and 8, :mod:`lucie.store.duels`): a
 reload, a lost socket or a restarted server finds it there.
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import re
 import secrets
 from collections import OrderedDict
@@ -43,7 +43,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from lucie.daily import daily_deal, today
@@ -56,12 +55,9 @@ from lucie.site.duel_hub import LocalHub
 from lucie.web import access
 from lucie.web.access import site_player_id as _player_id
 from lucie.web.access import unknown
-from lucie.web.answers import JSONAnswer
 from lucie.web.errors import ApiError
-from lucie.web.headers import SECURITY, with_headers
 from lucie.web.inputs import (
     _OWN_SITE,
-    MAX_BODY,
     deal_from,
     difficulty_from,
     flag,
@@ -70,16 +66,15 @@ from lucie.web.inputs import (
     rules_from,
 )
 from lucie.web.registry import Registry
-from lucie.web.routes import Api
+from lucie.web.routes import After, Api
 from lucie.web.site.sockets import CLOSE_TOO_MANY, SocketCount
 from lucie.web.store_link import StoreLink
 
 Side = duels.Side
 #: The longest time limit (minutes).
 MAX_MINUTES: Final = 180
-#: The game endpoints that change a game, and those that ask the solver.
-CHANGES: Final = frozenset({"move", "redeal", "merci", "autoplay", "home", "undo", "redo",
-                            "resign", "restart"})
+#: The game endpoints that ask the solver (help); the others that
+#: :meth:`DuelPolicy.refusal` knows change the game (``Api._command``).
 SOLVER: Final = frozenset({"hint", "odds", "review"})
 #: Page tokens remembered as a duel's or not (per process).
 KNOWN_PAGES: Final = 100_000
@@ -231,6 +226,32 @@ class Duels:
         if duel is not None and duel.ended is None:
             duel = await self.current(duel)
         return DuelPolicy(duel) if duel is not None else None
+
+    async def command(self, page: str, action: str) -> After | None:
+        """The change ``action`` (``move``, ``undo``, ``restart``...) of
+        the request's player's game on page ``page``, under its duel's rules (:meth:`DuelPolicy.refusal`:
+        an :class:`ApiError` where they forbid it); what follows it: the
+        duel's news told and, if the change ended the duel, its end written,
+        before the change is answered (a player told "resigned" reads the
+        duel over, whatever process they ask next).  None for a game of no
+        running duel, or another player's (its endpoint answers that)."""
+        policy = await self.policy_of_page(page)
+        if policy is None or not policy.running or not _own_page(policy.duel, page):
+            return None
+        why = policy.refusal(action)
+        if why is not None:
+            raise ApiError(*why)
+        duel = policy.duel
+        return lambda: self.changed(duel, page)
+
+    async def may_leave(self, page: str) -> bool:
+        """Whether a new game may leave the game on page ``page``: not a
+        running duel's (it would count as resigned without the duel hearing
+        of it: :attr:`DuelPolicy.leave`)."""
+        if not 10 <= len(page) <= 64:
+            return True
+        policy = await self.policy_of_page(page)
+        return policy is None or policy.leave
 
     async def policy_of_game(self, game_id: int) -> DuelPolicy | None:
         """The rules of the duel of the stored game ``game_id`` (read from
@@ -565,7 +586,7 @@ class DuelPolicy:
     the review of a game in play, leaving it for another game, restarting
     it, moves before the start.  Every endpoint that helps with a game or
     changes it asks :meth:`refusal` (the game's commands through
-    :class:`DuelGuard`, the statistics' review of a stored game through
+    :meth:`Duels.command`, the statistics' review of a stored game through
     :meth:`Duels.check_stored`).  Once the duel is over, nothing is
     refused: its games are anyone's to review."""
 
@@ -631,98 +652,12 @@ def refusal(duel: duels.Duel, action: str) -> tuple[int, str] | None:
     return DuelPolicy(duel).refusal(action)
 
 
-class DuelGuard:
-    """Stands in front of the game endpoints for a duel's games: asks the
-    duel's :class:`DuelPolicy` about each command, then tells the hub each
-    change that went through.  (It stays a middleware for what the game's
-    endpoints do not know of: the news a change makes, and a new game's
-    ``abandon`` of a duel's game.)"""
-
-    def __init__(self, app: ASGIApp, *, duels_: Duels) -> None:
-        self.app = app
-        self.duels = duels_
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"] == "/api/games" \
-                and scope["method"] == "POST":
-            receive = await self._keep_duel_game(receive)
-        matched = GAME_COMMAND.match(scope["path"]) if scope["type"] == "http" else None
-        action = matched.group(2) if matched else ""
-        if matched is None or action not in CHANGES | SOLVER:
-            await self.app(scope, receive, send)
-            return
-        page = matched.group(1)
-        policy = await self.duels.policy_of_page(page)
-        if policy is None or not policy.running or not _own_page(policy.duel, page):
-            # no duel's, or not the request's player's game: the endpoint
-            # answers (another player's game as one that does not exist)
-            await self.app(scope, receive, send)
-            return
-        why = policy.refusal(action)
-        if why is not None:
-            answer = JSONAnswer({"error": why[1]}, status_code=why[0])
-            await answer(scope, receive, with_headers(send, SECURITY))
-            return
-        if action not in CHANGES:
-            await self.app(scope, receive, send)
-            return
-        # a change's answer waits for its news and, if it ended the duel,
-        # for the duel's end to be written: a player told "resigned" reads
-        # the duel over, whatever process they ask next
-        held: list[Message] = []
-
-        async def holding(message: Message) -> None:
-            held.append(message)
-
-        await self.app(scope, receive, holding)
-        status = held[0].get("status", 0) if held else 0
-        try:
-            if 200 <= status < 300:
-                await self.duels.changed(policy.duel, page)
-        finally:
-            for message in held:
-                await send(message)
-
-    async def _keep_duel_game(self, receive: Receive) -> Receive:
-        """A new game asked for from a page that shows a running duel's
-        game does not leave that game (its policy says it may not: it
-        would count as resigned, without the duel hearing of it): its
-        ``abandon`` is taken out."""
-        messages: list[Message] = []
-        size = 0
-        while True:
-            message = await receive()
-            messages.append(message)
-            size += len(message.get("body", b""))
-            if message["type"] != "http.request" or not message.get("more_body") \
-                    or size > MAX_BODY:
-                break
-        body = b"".join(m.get("body", b"") for m in messages)
-        try:
-            data = json.loads(body) if size <= MAX_BODY else None
-        except ValueError:
-            data = None
-        page = data.get("abandon") if isinstance(data, dict) else None
-        if isinstance(page, str) and 10 <= len(page) <= 64:
-            policy = await self.duels.policy_of_page(page)
-            if policy is not None and not policy.leave and isinstance(data, dict):
-                data["abandon"] = None
-                messages = [{"type": "http.request", "body": json.dumps(data).encode(),
-                             "more_body": False}]
-
-        async def replay() -> Message:
-            return messages.pop(0) if messages else await receive()
-
-        return replay
-
-
 __all__ = [
     "CLOSE_NOT_YOURS",
     "CLOSE_NO_DUEL",
     "CLOSE_NO_PLAYER",
     "CLOSE_TOO_MANY",
     "GAME_COMMAND",
-    "DuelGuard",
     "DuelPolicy",
     "Duels",
     "lost_at",

@@ -229,8 +229,9 @@ class Duels:
 
     async def command(self, page: str, action: str) -> After | None:
         """The change ``action`` (``move``, ``undo``, ``restart``...) of
-        the request's player's game on page ``page``, under its duel's rules (:meth:`DuelPolicy.refusal`:
-        an :class:`ApiError` where they forbid it); what follows it: the
+        the request's player's game on page ``page``, under its duel's
+        rules (:meth:`DuelPolicy.refusal`: an :class:`ApiError` where they
+        forbid it); what follows it: the
         duel's news told and, if the change ended the duel, its end written,
         before the change is answered (a player told "resigned" reads the
         duel over, whatever process they ask next).  None for a game of no

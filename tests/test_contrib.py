@@ -22,7 +22,7 @@ CONTAINERFILE = ROOT / "contrib" / "Containerfile"
 KEYS = {
     "Unit": {"Description", "Documentation", "After", "Wants", "Requires"},
     "Service": {"Type", "User", "Group", "Environment", "ExecStart", "StateDirectory",
-                "WorkingDirectory", "Restart", "RestartSec", "NoNewPrivileges",
+                "WorkingDirectory", "Restart", "RestartSec", "LimitNOFILE", "NoNewPrivileges",
                 "ProtectSystem", "ProtectHome", "PrivateTmp", "PrivateDevices",
                 "ProtectKernelTunables", "ProtectKernelModules", "ProtectControlGroups",
                 "RestrictAddressFamilies", "LockPersonality", "MemoryDenyWriteExecute",

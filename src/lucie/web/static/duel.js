@@ -40,6 +40,7 @@ function nameOf(side) {
   const v = duel.view;
   if (side === v.you) return _("You");
   const p = v.players[side];
+  if (p && p.deleted) return _("A deleted player");
   return p && p.name ? p.name : _("Your opponent");
 }
 

@@ -10,13 +10,13 @@ is absent, unless ``LUCIE_REQUIRE_BROWSER=1``."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.chromium import ARGS, CHROMIUM, sync_api
 from tests.serving import healthy, wait_for
+from tests.store.test_browser_serve import browser
 from tests.store.test_serve_workers import workers
 from tests.web.test_browser_duel import _play_one, _sees
 
@@ -24,17 +24,10 @@ from lucie.store import Store
 
 pytest.importorskip("websockets")
 pytestmark = pytest.mark.browser
+__all__ = ["browser"]  # the fixture, shared
 
 #: Seconds the site keeps a duel's news (``LUCIE_DUEL_NEWS_KEEP``).
 KEEP = 1.0
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def _page(browser: Any, url: str, errors: list[str]) -> Any:

@@ -9,27 +9,27 @@ when /usr/bin/chromium is absent, unless ``LUCIE_REQUIRE_BROWSER=1``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tests.chromium import ARGS, CHROMIUM, sync_api
 from tests.serving import healthy, wait_for
-from tests.store.test_browser_serve import SEND_MOVE, SETTINGS, _a_move, _fetch, _open, _state
+from tests.store.test_browser_serve import (
+    SEND_MOVE,
+    SETTINGS,
+    _a_move,
+    _fetch,
+    _open,
+    _state,
+    browser,
+)
 from tests.store.test_serve_workers import workers
 
 pytestmark = pytest.mark.browser
+__all__ = ["browser"]  # the fixture, shared
 
 #: Reloads of a page after each step (each may reach either worker).
 RELOADS = 4
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def _shows(page: Any, gid: str, deal: str, moves: list[str], status: str) -> None:

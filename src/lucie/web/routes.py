@@ -8,9 +8,10 @@ that names the problem and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import datetime
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final, NamedTuple, Protocol, TypeVar
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
@@ -178,6 +179,17 @@ T = TypeVar("T")
 After = Callable[[], Awaitable[None]]
 
 
+class Dealt(NamedTuple):
+    """A game dealt as a request asked (:meth:`Api.dealt`): the difficulty
+    asked for, the date whose deal of the day it is, the rating its deal
+    was picked by (a ``Rated``), where asked."""
+
+    game: Game
+    difficulty: str | None
+    day: datetime.date | None
+    picked: Any
+
+
 class GamePolicies(Protocol):
     """The rules a game is played under beyond the game's own (a site's
     duels: :class:`lucie.web.site.duel.Duels`).  The endpoints ask them by
@@ -243,8 +255,10 @@ class Api:
 
     # -- games ------------------------------------------------------------
 
-    async def new_game(self, request: Request) -> Any:
-        data = await read_object(request)
+    async def dealt(self, request: Request, data: dict[str, Any]) -> Dealt:
+        """The game a request's ``data`` asks for (its ``variant`` and at
+        most one of a ``deal`` number, a ``difficulty`` (picked by the
+        solver) and ``daily``), dealt; a 400 or 422 naming what is wrong."""
         rules = rules_from(data.get("variant"))
         deal = deal_from(data.get("deal"))
         difficulty = difficulty_from(data.get("difficulty"))
@@ -260,9 +274,13 @@ class Api:
         elif difficulty is not None:
             deal, picked = await self._pick(request, rules, difficulty)
         try:
-            game = Game(rules, deal)
+            return Dealt(Game(rules, deal), difficulty, day, picked)
         except LucieError as exc:
             raise ApiError(422, str(exc)) from None
+
+    async def new_game(self, request: Request) -> Any:
+        data = await read_object(request)
+        game, difficulty, day, picked = await self.dealt(request, data)
         # the new game exists before the old one is left (the page asked the
         # player first): a refused new game leaves the game in play as it was
         # a picked deal's rating is kept with its game: its end tells that figure

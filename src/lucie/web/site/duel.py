@@ -45,9 +45,7 @@ from typing import Any, Final
 from starlette.requests import Request
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from lucie.daily import daily_deal, today
 from lucie.engine import Game, status_name
-from lucie.errors import LucieError
 from lucie.i18n import _
 from lucie.rules import Rules
 from lucie.site import duels
@@ -58,12 +56,9 @@ from lucie.web.access import unknown
 from lucie.web.errors import ApiError
 from lucie.web.inputs import (
     _OWN_SITE,
-    deal_from,
-    difficulty_from,
     flag,
     float_param,
     read_object,
-    rules_from,
 )
 from lucie.web.registry import Registry
 from lucie.web.routes import After, Api
@@ -347,21 +342,9 @@ class Duels:
     # -- the endpoints ----------------------------------------------------------
 
     async def _deal(self, request: Request, data: dict[str, Any]) -> Game:
-        rules = rules_from(data.get("variant"))
-        deal = deal_from(data.get("deal"))
-        difficulty = difficulty_from(data.get("difficulty"))
-        daily = flag(data, "daily")
-        if sum((deal is not None, difficulty is not None, daily)) > 1:
-            raise ApiError(400, _("give at most one of a deal number, a difficulty and "
-                                  "'daily'"))
-        if daily:
-            deal = daily_deal(rules, today())
-        elif difficulty is not None:  # the game's own way to pick one
-            deal, _rated = await self.api._pick(request, rules, difficulty)
-        try:
-            return Game(rules, deal)
-        except LucieError as exc:
-            raise ApiError(422, str(exc)) from None
+        """The duel's deal, as a new game's request asks for one (the
+        game's own way: :meth:`lucie.web.routes.Api.dealt`)."""
+        return (await self.api.dealt(request, data)).game
 
     @staticmethod
     def _settings(data: dict[str, Any], game: Game) -> duels.DuelSettings:

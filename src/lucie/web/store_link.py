@@ -226,12 +226,13 @@ class _StoreThread:
         self.thread.join()
 
 
-def _asked() -> contextvars.Context:
+def _asked(wait: float | None = None) -> contextvars.Context:
     """The context of a piece of work asked now: a copy of the asker's
-    (the request's player), to have its locks within the busy timeout from
-    now (:data:`~lucie.store.WAIT_UNTIL`)."""
+    (the request's player), to have its locks within ``wait`` seconds
+    from now (default: the busy timeout; :data:`~lucie.store.WAIT_UNTIL`)."""
     context = contextvars.copy_context()
-    context.run(WAIT_UNTIL.set, time.monotonic() + BUSY_TIMEOUT_MS / 1000)
+    wait = BUSY_TIMEOUT_MS / 1000 if wait is None else wait
+    context.run(WAIT_UNTIL.set, time.monotonic() + wait)
     return context
 
 
@@ -288,10 +289,11 @@ class StoreLink:
             self.reader.close()
         self.store.close()
 
-    async def _run(self, fn: Callable[[], T], thread: _StoreThread | None = None) -> T:
+    async def _run(self, fn: Callable[[], T], thread: _StoreThread | None = None,
+                   wait: float | None = None) -> T:
         # the work sees the request's player (a copy of its context)
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        (thread or self._worker).put((fn, _asked(), future))
+        (thread or self._worker).put((fn, _asked(wait), future))
         return await future
 
     async def read(self, fn: Callable[[Store], T]) -> T:
@@ -304,10 +306,13 @@ class StoreLink:
             return await self._run(lambda: fn(store))
         return await self._run(lambda: fn(reader), self._reading)
 
-    async def run(self, fn: Callable[[], T]) -> T:
+    async def run(self, fn: Callable[[], T], *, wait: float | None = None) -> T:
         """Run ``fn`` (store work: a :class:`~lucie.session.Session` action)
-        in the store's worker thread."""
-        return await self._run(fn)
+        in the store's worker thread, waiting for another program's lock
+        ``wait`` seconds at most from now (default: the busy timeout).  A
+        short ``wait`` for work nobody waits long for (a rate count): work
+        queued behind it is not held up past its own deadline."""
+        return await self._run(fn, wait=wait)
 
     def call(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` in the store's worker thread and wait (outside the

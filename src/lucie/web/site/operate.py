@@ -122,9 +122,11 @@ class SharedWindow:
         store, kind = self.link.store, self.kind
         # a store slow to count (a lock held by another program) holds no
         # request up: a batch is granted by this process alone meanwhile
+        # (the count itself gives up as soon: a move queued behind it in the
+        # store's thread keeps its own deadline)
         granted = await patiently(self.link.run(lambda: rate_counts.take(
-            store, kind, who, most=self.most, seconds=self.seconds, want=self.batch, now=now)),
-            COUNT_WAIT, self.batch)
+            store, kind, who, most=self.most, seconds=self.seconds, want=self.batch, now=now),
+            wait=COUNT_WAIT), COUNT_WAIT, self.batch)
         if granted == 0:
             self.refused[who] = now + await self._retry_after(who, now)
             return False
@@ -139,7 +141,7 @@ class SharedWindow:
         store, kind, older = self.link.store, self.kind, start - self.seconds
         # tidying, not waited for (its failure is the next window's to mend)
         self._tidying = asyncio.ensure_future(
-            self.link.run(lambda: rate_counts.drop_before(store, kind, older)))
+            self.link.run(lambda: rate_counts.drop_before(store, kind, older), wait=COUNT_WAIT))
         self._tidying.add_done_callback(_retrieved)
 
     def reset_after(self, who: str, now: float) -> float:
